@@ -1,0 +1,21 @@
+# Script mode: turn the OpenCL C files in KERNEL_DIR into a C++ table of embedded sources.
+# Usage: cmake -DKERNEL_DIR=... -DOUTPUT=... -DFILES="a.cl;b.h" -P embed_kernels.cmake
+set(body "// Generated from cl/ by cmake/embed_kernels.cmake: do not edit.\n")
+string(APPEND body "#include \"embedded_sources.hpp\"\n\nnamespace rdx::detail {\n")
+string(APPEND body "const std::vector<EmbeddedSource>& embedded_sources() {\n")
+string(APPEND body "  static const std::vector<EmbeddedSource> table = {\n")
+foreach(f IN LISTS FILES)
+  file(READ "${KERNEL_DIR}/${f}" text)
+  if(text MATCHES "\\)rdx_cl\"")
+    message(FATAL_ERROR "${f} contains the raw-string delimiter )rdx_cl\"")
+  endif()
+  string(APPEND body "      {\"${f}\", R\"rdx_cl(${text})rdx_cl\"},\n")
+endforeach()
+string(APPEND body "  };\n  return table;\n}\n}  // namespace rdx::detail\n")
+# Write only when changed, so an unchanged kernel set does not trigger a rebuild.
+if(EXISTS "${OUTPUT}")
+  file(READ "${OUTPUT}" old)
+endif()
+if(NOT old STREQUAL body)
+  file(WRITE "${OUTPUT}" "${body}")
+endif()

@@ -1,0 +1,36 @@
+// Plan selection: a pure function of device facts, types, operator, size and options.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "rdx/device_info.hpp"
+#include "rdx/types.hpp"
+
+namespace rdx {
+
+struct Options {
+  std::string strategy = "auto";    // a name from `clrdx strategies`, or "auto"
+  std::size_t work_group_size = 0;  // 0: the plan chooses; else a power of two the device allows
+  std::optional<Type> acc;          // accumulator type; default: the element type
+};
+
+struct Plan {
+  std::string strategy;  // the strategy that runs (never "auto")
+  Type type = Type::F32, acc = Type::F32;
+  Op op = Op::Sum;
+  std::uint64_t n = 0;
+  std::size_t work_group_size = 0;
+  // The most operations on any path from an element to the result: the float error bound of the
+  // tests and of `clrdx verify` is depth * epsilon(acc) * sum|x| (sums; products use n - 1).
+  std::uint64_t depth = 0;
+
+  std::string describe() const;
+  bool operator==(const Plan&) const = default;
+};
+
+// Throws ArgumentError (unknown strategy, bad work-group size, acc narrower than the element,
+// bitwise op on floats) or UnsupportedError (f64 without fp64, a strategy's missing extension).
+Plan make_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n, const Options& opts);
+
+}  // namespace rdx

@@ -1,0 +1,18 @@
+// The strategies librdx can run: the catalogue behind `clrdx strategies` and Options::strategy.
+#pragma once
+#include <span>
+#include <string_view>
+
+namespace rdx {
+
+struct StrategyInfo {
+  std::string_view name;         // what Options::strategy and --strategy take
+  std::string_view kernel_file;  // its file in cl/ (empty for host-only strategies)
+  std::string_view seeds;        // the seed documents and the names they give it
+  std::string_view summary;      // one line: the idea it teaches
+};
+
+// Every strategy, in seed order.
+std::span<const StrategyInfo> strategies();
+
+}  // namespace rdx

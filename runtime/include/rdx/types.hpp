@@ -1,0 +1,100 @@
+// Element types and operators that librdx reduces, with their names and host-side properties.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+namespace rdx {
+
+enum class Type : std::uint8_t { I8, U8, I16, U16, I32, U32, I64, U64, F32, F64 };
+enum class Op : std::uint8_t { Sum, Prod, Min, Max, And, Or, Xor, ArgMin, ArgMax };
+
+inline constexpr Type kAllTypes[] = {Type::I8,  Type::U8,  Type::I16, Type::U16, Type::I32,
+                                     Type::U32, Type::I64, Type::U64, Type::F32, Type::F64};
+inline constexpr Op kAllOps[] = {Op::Sum, Op::Prod, Op::Min,    Op::Max,   Op::And,
+                                 Op::Or,  Op::Xor,  Op::ArgMin, Op::ArgMax};
+
+std::string_view name(Type t);
+std::string_view name(Op op);
+// Parse a type ("f32", also "float", "int32", ...) or an operator; throws ArgumentError.
+Type parse_type(std::string_view s);
+Op parse_op(std::string_view s);
+
+std::size_t size_of(Type t);
+bool is_float(Type t);
+bool is_signed(Type t);
+inline bool is_index_op(Op op) { return op == Op::ArgMin || op == Op::ArgMax; }
+inline bool is_bitwise(Op op) { return op == Op::And || op == Op::Or || op == Op::Xor; }
+// True when op is defined for elements of type t (bitwise operators need integers).
+inline bool op_allows(Op op, Type t) { return !(is_bitwise(op) && is_float(t)); }
+
+template <class T>
+constexpr Type type_of() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_same_v<U, std::int8_t>) return Type::I8;
+  else if constexpr (std::is_same_v<U, std::uint8_t>) return Type::U8;
+  else if constexpr (std::is_same_v<U, std::int16_t>) return Type::I16;
+  else if constexpr (std::is_same_v<U, std::uint16_t>) return Type::U16;
+  else if constexpr (std::is_same_v<U, std::int32_t>) return Type::I32;
+  else if constexpr (std::is_same_v<U, std::uint32_t>) return Type::U32;
+  else if constexpr (std::is_same_v<U, std::int64_t> ||
+                     (std::is_same_v<U, long long> && sizeof(long long) == 8))
+    return Type::I64;
+  else if constexpr (std::is_same_v<U, std::uint64_t> ||
+                     (std::is_same_v<U, unsigned long long> && sizeof(long long) == 8))
+    return Type::U64;
+  else if constexpr (std::is_same_v<U, float>) return Type::F32;
+  else if constexpr (std::is_same_v<U, double>) return Type::F64;
+  else static_assert(sizeof(U) == 0, "librdx reduces i8..i64, u8..u64, f32 and f64 only");
+}
+
+// Calls f(T{}) with the C++ type that t names.
+template <class F>
+decltype(auto) visit_type(Type t, F&& f) {
+  switch (t) {
+    case Type::I8: return f(std::int8_t{});
+    case Type::U8: return f(std::uint8_t{});
+    case Type::I16: return f(std::int16_t{});
+    case Type::U16: return f(std::uint16_t{});
+    case Type::I32: return f(std::int32_t{});
+    case Type::U32: return f(std::uint32_t{});
+    case Type::I64: return f(std::int64_t{});
+    case Type::U64: return f(std::uint64_t{});
+    case Type::F32: return f(float{});
+    case Type::F64: return f(double{});
+  }
+  return f(std::int8_t{});  // unreachable: every enumerator is handled above
+}
+
+// One value of any librdx type, kept with its type (a reduction's result).
+struct Scalar {
+  Type type = Type::I32;
+  std::uint64_t bits = 0;  // the value's bytes, little-endian, in the low size_of(type) bytes
+
+  template <class T>
+  static Scalar of(T v) {
+    Scalar s;
+    s.type = type_of<T>();
+    std::memcpy(&s.bits, &v, sizeof(T));
+    return s;
+  }
+  static Scalar from_bytes(Type t, const void* p);
+  // The value converted to T as a C++ static_cast from the stored type would convert it.
+  template <class T>
+  T as() const {
+    return visit_type(type, [&](auto z) {
+      decltype(z) v;
+      std::memcpy(&v, &bits, sizeof v);
+      return static_cast<T>(v);
+    });
+  }
+  // Shortest text that reads back to the same value ("nan", "inf", "-inf" for floats).
+  std::string to_string() const;
+  bool operator==(const Scalar&) const = default;
+};
+
+}  // namespace rdx

@@ -1,0 +1,64 @@
+// Checking librdx against the host: a sequential reference, the float error bound, data
+// generators, and the one table of cases that both the test suite and `clrdx verify` run.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rdx/plan.hpp"
+#include "rdx/types.hpp"
+
+namespace rdx {
+
+struct Result;
+
+// Sequential host reduction, independent of the kernels: integers wrap in the accumulator; float
+// sums are compensated (Neumaier) in long double, float products are taken in long double.
+struct Reference {
+  Scalar value;                         // in the accumulator type
+  std::optional<std::uint64_t> index;   // argmin/argmax
+  long double exact = 0;                // floats: the sum or product before rounding to acc
+  long double abs_sum = 0;              // floats: sum of |x|, for the error bound
+};
+Reference reference_reduce(Type type, Type acc, Op op, const void* data, std::uint64_t n);
+
+// Integers, min, max, argmin, argmax, and, or, xor: exact. Float sums: |got - exact| <=
+// (depth + 1) * epsilon(acc) * sum|x| (depth from the plan: the longest chain of additions);
+// float products: relative error <= n * epsilon(acc). NaN must match NaN, inf the same inf.
+// Returns "" when the result passes, else what is wrong.
+std::string check_result(const Plan& plan, const Scalar& value,
+                         const std::optional<std::uint64_t>& index, const Reference& ref);
+
+// Generated input for clrdx reduce and bench: "ones", "iota" (element i = i), "mod:K"
+// (element i = i % K) or "random" (integers: uniform bits; floats: uniform in [0, 1)).
+// Throws ArgumentError for an unknown pattern. Returns n * size_of(type) bytes.
+std::vector<unsigned char> generate(Type type, std::string_view pattern, std::uint64_t n,
+                                    std::uint64_t seed = 1);
+
+// Test data kinds: random values suited to the operator, one constant, or small integers
+// (many ties for argmin/argmax, exact float sums).
+enum class Pattern { Random, Constant, Small };
+std::string_view name(Pattern p);
+std::vector<unsigned char> make_case_data(Type type, Op op, Pattern p, std::uint64_t n,
+                                          std::uint64_t seed);
+
+struct Case {
+  Type type;
+  Op op;
+  std::uint64_t n;
+  Pattern pattern;
+  std::uint64_t seed;
+};
+
+// Sizes around every boundary for work-group size wg: 0, 1, 2, 3, wg-1, wg, wg+1, 2^k +- 1,
+// primes, wg*wg +- 1, and `random_sizes` random ones up to max_n (seeded by seed).
+std::vector<std::uint64_t> case_sizes(std::size_t wg, std::uint64_t max_n, int random_sizes,
+                                      std::uint64_t seed);
+
+// Every type (f64 only when fp64) x every operator it allows x case_sizes x patterns; the
+// large random size runs with the Random pattern only, to keep the suite quick on slow CPUs.
+std::vector<Case> verify_cases(std::size_t wg, bool fp64, std::uint64_t max_n, std::uint64_t seed);
+
+}  // namespace rdx

@@ -1,0 +1,141 @@
+// Data generators and the shared table of verification cases.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <set>
+
+#include "rdx/errors.hpp"
+#include "rdx/verify.hpp"
+
+namespace rdx {
+namespace {
+
+// splitmix64: small, fast and the same on every platform, so a seed names one data set.
+struct Rng {
+  std::uint64_t s;
+  std::uint64_t next() {
+    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // [0, 1)
+};
+
+template <class F>
+std::vector<unsigned char> fill(Type type, std::uint64_t n, F&& value_of) {
+  std::vector<unsigned char> out(n * size_of(type));
+  visit_type(type, [&](auto z) {
+    using T = decltype(z);
+    T* p = reinterpret_cast<T*>(out.data());
+    for (std::uint64_t i = 0; i < n; ++i) p[i] = value_of(T{}, i);
+  });
+  return out;
+}
+
+}  // namespace
+
+std::vector<unsigned char> generate(Type type, std::string_view pattern, std::uint64_t n,
+                                    std::uint64_t seed) {
+  if (pattern == "ones") return fill(type, n, [](auto z, std::uint64_t) { return decltype(z)(1); });
+  if (pattern == "iota") return fill(type, n, [](auto z, std::uint64_t i) { return decltype(z)(i); });
+  if (pattern.starts_with("mod:")) {
+    std::uint64_t k = 0;
+    const auto digits = pattern.substr(4);
+    auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), k);
+    if (ec != std::errc() || p != digits.data() + digits.size() || k == 0)
+      throw ArgumentError(fmt::format("bad pattern '{}': mod:K needs an integer K >= 1", pattern));
+    return fill(type, n, [k](auto z, std::uint64_t i) { return decltype(z)(i % k); });
+  }
+  if (pattern == "random") {
+    Rng rng{seed};
+    return fill(type, n, [&](auto z, std::uint64_t) {
+      using T = decltype(z);
+      if constexpr (std::is_floating_point_v<T>) return T(rng.unit());
+      else return T(rng.next());
+    });
+  }
+  throw ArgumentError(
+      fmt::format("unknown pattern '{}' (expected ones, iota, mod:K or random)", pattern));
+}
+
+std::string_view name(Pattern p) {
+  switch (p) {
+    case Pattern::Random:
+      return "random";
+    case Pattern::Constant:
+      return "constant";
+    default:
+      return "small";
+  }
+}
+
+std::vector<unsigned char> make_case_data(Type type, Op op, Pattern p, std::uint64_t n,
+                                          std::uint64_t seed) {
+  Rng rng{seed * 0x2545F4914F6CDD1Dull + static_cast<std::uint64_t>(op) * 131 +
+          static_cast<std::uint64_t>(type)};
+  return fill(type, n, [&](auto z, std::uint64_t) {
+    using T = decltype(z);
+    if (p == Pattern::Constant) {
+      // A float product of n copies of 1 stays exact; 3 wraps for integers and is exact for sums.
+      if constexpr (std::is_floating_point_v<T>) return op == Op::Prod ? T(1) : T(3);
+      else return T(op == Op::And ? ~T(0) : 3);
+    }
+    if (p == Pattern::Small) {
+      if (op == Op::Prod) return T(1 + rng.next() % 2);  // ones and twos: exact while it fits
+      return T(rng.next() % 16);
+    }
+    if constexpr (std::is_floating_point_v<T>) {
+      // Products near 1 stay in range for any n; other operators get signed values in [-1, 1).
+      if (op == Op::Prod) return T(1.0 + (rng.unit() - 0.5) * 0x1.0p-10);
+      return T(rng.unit() * 2 - 1);
+    } else {
+      return T(rng.next());  // all bits: sums and products wrap
+    }
+  });
+}
+
+std::vector<std::uint64_t> case_sizes(std::size_t wg, std::uint64_t max_n, int random_sizes,
+                                      std::uint64_t seed) {
+  std::set<std::uint64_t> s = {0, 1, 2, 3, 5, 7919, 104729};
+  for (std::uint64_t w : {std::uint64_t(wg)}) {
+    for (std::uint64_t d : {w - 1, w, w + 1, 2 * w - 1, 2 * w + 1, w * w - 1, w * w + 1})
+      if (d) s.insert(d);
+  }
+  for (int k : {10, 16}) {
+    s.insert((std::uint64_t{1} << k) - 1);
+    s.insert((std::uint64_t{1} << k) + 1);
+  }
+  Rng rng{seed};
+  for (int i = 0; i < random_sizes; ++i) s.insert(1 + rng.next() % max_n);
+  std::vector<std::uint64_t> v;
+  for (auto x : s)
+    if (x <= max_n || x < 2) v.push_back(x);
+  return v;
+}
+
+std::vector<Case> verify_cases(std::size_t wg, bool fp64, std::uint64_t max_n,
+                               std::uint64_t seed) {
+  std::vector<Case> out;
+  const auto small_sizes = case_sizes(wg, std::min<std::uint64_t>(max_n, 1 << 17), 0, seed);
+  Rng rng{seed};
+  for (Type t : kAllTypes) {
+    if (t == Type::F64 && !fp64) continue;
+    for (Op op : kAllOps) {
+      if (!op_allows(op, t)) continue;
+      for (auto n : small_sizes) {
+        out.push_back({t, op, n, Pattern::Random, seed + n});
+        if (n > 0 && n % 2 == 1) out.push_back({t, op, n, Pattern::Small, seed + n});
+      }
+      out.push_back({t, op, 1000, Pattern::Constant, seed});
+      if (max_n > (1 << 17))  // one large random size per type and operator
+        out.push_back({t, op, (1 << 17) + 1 + rng.next() % (max_n - (1 << 17)), Pattern::Random,
+                       seed + 7});
+    }
+  }
+  return out;
+}
+
+}  // namespace rdx

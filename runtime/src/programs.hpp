@@ -1,0 +1,31 @@
+// Internal: kernel sources (embedded, or RDX_KERNEL_DIR) and the per-context cache of programs.
+#pragma once
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "rdx/rdx.hpp"
+
+namespace rdx::detail {
+
+// The text of cl/<file>: from $RDX_KERNEL_DIR when that is set, else the embedded copy.
+// Throws Error when the file is unknown or unreadable.
+std::string kernel_source(const std::string& file);
+
+// A program's full source: cl/common.h, then the strategy's file.
+std::string program_source(const std::string& file);
+
+class ProgramCache {
+ public:
+  // Built once per (file, options) for this context's device; later calls reuse the program.
+  // Throws BuildError with the log when the build fails.
+  cl::Program get(const cl::Context& ctx, const cl::Device& dev, const std::string& file,
+                  const std::string& options);
+
+ private:
+  std::mutex mutex_;
+  std::map<std::pair<std::string, std::string>, cl::Program> programs_;
+};
+
+}  // namespace rdx::detail

@@ -1,0 +1,95 @@
+// The entry points: validate, plan, move host data to the device, run the strategy, read back.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+
+#include "cl_check.hpp"
+#include "context_impl.hpp"
+#include "strategies/registry.hpp"
+
+namespace rdx {
+namespace {
+
+Result run_plan(Context& ctx, const Plan& plan, const cl::Buffer& buf, std::uint64_t n) {
+  const detail::StrategyDef* s = detail::find_strategy(plan.strategy);
+  detail::Exec ex(ctx.impl(), plan);
+  detail::Outcome o = s->run(ex, buf, n);
+  if (!is_index_op(plan.op)) return {o.value, std::nullopt, plan};
+  // argmin/argmax report the element as it is, in the element type (acc == type).
+  return {o.value, o.index, plan};
+}
+
+Result empty_result(const Plan& plan) {
+  if (is_index_op(plan.op))
+    throw ArgumentError(fmt::format("{} of an empty input has no result", name(plan.op)));
+  return {identity(plan.op, plan.acc), std::nullopt, plan};
+}
+
+std::uint64_t byte_size(Type type, std::uint64_t n) {
+  if (n > std::numeric_limits<std::uint64_t>::max() / size_of(type))
+    throw ArgumentError(fmt::format("{} elements of {} overflow a 64-bit byte count", n, name(type)));
+  return n * size_of(type);
+}
+
+}  // namespace
+
+std::string_view version() { return RDX_VERSION; }
+
+Scalar identity(Op op, Type acc) {
+  if (is_index_op(op)) throw ArgumentError(fmt::format("{} has no identity", name(op)));
+  return visit_type(acc, [&](auto z) {
+    using A = decltype(z);
+    using L = std::numeric_limits<A>;
+    switch (op) {
+      case Op::Prod:
+        return Scalar::of(A(1));
+      case Op::Min:
+        return Scalar::of(L::has_infinity ? L::infinity() : L::max());
+      case Op::Max:
+        return Scalar::of(L::has_infinity ? A(-L::infinity()) : L::lowest());
+      case Op::And:
+        if constexpr (std::is_integral_v<A>) return Scalar::of(A(~A(0)));
+        [[fallthrough]];
+      default:
+        return Scalar::of(A(0));
+    }
+  });
+}
+
+Result reduce(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
+              const Options& opts) {
+  const Plan plan = make_plan(ctx.device_info(), type, op, n, opts);
+  if (n == 0) return empty_result(plan);
+  if (!data) throw ArgumentError("reduce: data is null but n > 0");
+  const std::uint64_t bytes = byte_size(type, n);
+  if (bytes > ctx.device_info().max_alloc)
+    throw UnsupportedError(fmt::format(
+        "input of {} bytes exceeds the largest allocation of device '{}' ({} bytes)", bytes,
+        ctx.device_info().name, ctx.device_info().max_alloc));
+  auto& impl = ctx.impl();
+  cl_int err = CL_SUCCESS;
+  cl::Buffer buf(impl.context, CL_MEM_READ_ONLY, bytes, nullptr, &err);
+  RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of input)", bytes));
+  RDX_CHECK(impl.queue.enqueueWriteBuffer(buf, CL_TRUE, 0, bytes, data));
+  return run_plan(ctx, plan, buf, n);
+}
+
+Result reduce(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n, Op op,
+              const Options& opts) {
+  const Plan plan = make_plan(ctx.device_info(), type, op, n, opts);
+  if (n == 0) return empty_result(plan);
+  if (data() == nullptr) throw ArgumentError("reduce: the cl::Buffer is null");
+  std::size_t size = 0;
+  RDX_CHECK(data.getInfo(CL_MEM_SIZE, &size));
+  if (byte_size(type, n) > size)
+    throw ArgumentError(fmt::format("reduce: {} elements of {} need {} bytes, the buffer has {}", n,
+                                    name(type), byte_size(type, n), size));
+  cl::Context owner;
+  RDX_CHECK(data.getInfo(CL_MEM_CONTEXT, &owner));
+  if (owner() != ctx.cl_context()())
+    throw ArgumentError("reduce: the cl::Buffer belongs to another OpenCL context than rdx::Context");
+  return run_plan(ctx, plan, data, n);
+}
+
+}  // namespace rdx

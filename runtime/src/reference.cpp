@@ -1,0 +1,200 @@
+// The host reference and the result check.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "rdx/errors.hpp"
+#include "rdx/verify.hpp"
+
+namespace rdx {
+namespace {
+
+template <class A>
+using unsigned_of = std::make_unsigned_t<A>;
+// The unsigned type a product is taken in: never narrower than unsigned int, so that narrow
+// operands do not promote to signed int and overflow.
+template <class A>
+using umul_of = std::conditional_t<(sizeof(A) <= 4), std::uint32_t, std::uint64_t>;
+
+template <class T, class A>
+Reference integer_ref(Op op, const T* x, std::uint64_t n) {
+  using U = unsigned_of<A>;
+  using M = umul_of<A>;
+  Reference r;
+  A acc{};
+  switch (op) {
+    case Op::Sum:
+      acc = 0;
+      for (std::uint64_t i = 0; i < n; ++i) acc = A(U(U(acc) + U(A(x[i]))));
+      break;
+    case Op::Prod:
+      acc = 1;
+      for (std::uint64_t i = 0; i < n; ++i) acc = A(U(M(U(acc)) * M(U(A(x[i])))));
+      break;
+    case Op::Min:
+      acc = std::numeric_limits<A>::max();
+      for (std::uint64_t i = 0; i < n; ++i) acc = A(x[i]) < acc ? A(x[i]) : acc;
+      break;
+    case Op::Max:
+      acc = std::numeric_limits<A>::lowest();
+      for (std::uint64_t i = 0; i < n; ++i) acc = A(x[i]) > acc ? A(x[i]) : acc;
+      break;
+    case Op::And:
+      acc = A(~A(0));
+      for (std::uint64_t i = 0; i < n; ++i) acc = A(acc & A(x[i]));
+      break;
+    case Op::Or:
+      for (std::uint64_t i = 0; i < n; ++i) acc = A(acc | A(x[i]));
+      break;
+    case Op::Xor:
+      for (std::uint64_t i = 0; i < n; ++i) acc = A(acc ^ A(x[i]));
+      break;
+    case Op::ArgMin:
+    case Op::ArgMax: {
+      std::uint64_t best = 0;
+      for (std::uint64_t i = 1; i < n; ++i)
+        if (op == Op::ArgMin ? A(x[i]) < A(x[best]) : A(x[i]) > A(x[best])) best = i;
+      acc = A(x[best]);
+      r.index = best;
+      break;
+    }
+  }
+  r.value = Scalar::of(acc);
+  return r;
+}
+
+template <class T, class A>
+Reference float_ref(Op op, const T* x, std::uint64_t n) {
+  Reference r;
+  bool nan = false, pinf = false, ninf = false;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const A v = A(x[i]);
+    nan |= std::isnan(v);
+    pinf |= v == std::numeric_limits<A>::infinity();
+    ninf |= v == -std::numeric_limits<A>::infinity();
+  }
+  const A qnan = std::numeric_limits<A>::quiet_NaN();
+  switch (op) {
+    case Op::Sum: {
+      long double s = 0, c = 0, abs = 0;  // Neumaier: s + c is the running sum
+      for (std::uint64_t i = 0; i < n; ++i) {
+        const long double v = A(x[i]);
+        if (!std::isfinite(v)) continue;
+        const long double t = s + v;
+        c += std::fabs(s) >= std::fabs(v) ? (s - t) + v : (v - t) + s;
+        s = t;
+        abs += std::fabs(v);
+      }
+      r.exact = s + c;
+      r.abs_sum = abs;
+      const A inf = std::numeric_limits<A>::infinity();
+      r.value = Scalar::of(nan || (pinf && ninf) ? qnan : pinf ? inf : ninf ? -inf : A(r.exact));
+      break;
+    }
+    case Op::Prod: {
+      long double p = 1;
+      for (std::uint64_t i = 0; i < n; ++i) p *= A(x[i]);
+      r.exact = p;
+      r.value = Scalar::of(A(p));
+      break;
+    }
+    case Op::Min:
+    case Op::Max: {
+      A acc = qnan;  // NaN is ignored: the first number replaces it
+      for (std::uint64_t i = 0; i < n; ++i) {
+        const A v = A(x[i]);
+        if (std::isnan(v)) continue;
+        if (std::isnan(acc) || (op == Op::Min ? v < acc : v > acc)) acc = v;
+      }
+      r.value = Scalar::of(acc);
+      break;
+    }
+    case Op::ArgMin:
+    case Op::ArgMax: {
+      std::uint64_t best = 0;
+      for (std::uint64_t i = 1; i < n; ++i) {
+        const A v = A(x[i]), b = A(x[best]);
+        if (std::isnan(v)) continue;
+        if (std::isnan(b) || (op == Op::ArgMin ? v < b : v > b)) best = i;
+      }
+      r.value = Scalar::of(A(x[best]));
+      r.index = best;
+      break;
+    }
+    default:
+      throw ArgumentError(fmt::format("{} is defined for integer types only", name(op)));
+  }
+  return r;
+}
+
+template <class A>
+std::string check_float(const Plan& plan, A got, const Reference& ref) {
+  const A want = ref.value.as<A>();
+  if (std::isnan(want) || std::isnan(got))
+    return std::isnan(want) && std::isnan(got) ? "" : fmt::format("got {}, want {}", got, want);
+  if (std::isinf(want) || std::isinf(got))
+    return got == want ? "" : fmt::format("got {}, want {}", got, want);
+  const long double eps = std::numeric_limits<A>::epsilon();
+  long double err = 0, bound = 0;
+  if (plan.op == Op::Sum) {
+    err = std::fabs(static_cast<long double>(got) - ref.exact);
+    bound = (plan.depth + 1) * eps * ref.abs_sum;
+  } else if (plan.op == Op::Prod) {
+    err = std::fabs(static_cast<long double>(got) - ref.exact);
+    bound = static_cast<long double>(plan.n + 1) * eps * std::fabs(ref.exact) +
+            std::numeric_limits<A>::denorm_min();
+  } else {
+    return got == want ? "" : fmt::format("got {}, want {}", got, want);
+  }
+  if (err <= bound) return "";
+  return fmt::format("got {}, want {} (error {:.3g} > bound {:.3g})", got,
+                     static_cast<double>(ref.exact), static_cast<double>(err),
+                     static_cast<double>(bound));
+}
+
+}  // namespace
+
+Reference reference_reduce(Type type, Type acc, Op op, const void* data, std::uint64_t n) {
+  if (n == 0) throw ArgumentError("reference_reduce: empty input");
+  return visit_type(type, [&](auto t) {
+    using T = decltype(t);
+    return visit_type(acc, [&](auto a) -> Reference {
+      using A = decltype(a);
+      const T* x = static_cast<const T*>(data);
+      if constexpr (std::is_floating_point_v<A>) {
+        return float_ref<T, A>(op, x, n);
+      } else if constexpr (std::is_integral_v<T>) {
+        return integer_ref<T, A>(op, x, n);
+      } else {
+        throw ArgumentError(
+            fmt::format("accumulator {} cannot hold {} elements", name(acc), name(type)));
+      }
+    });
+  });
+}
+
+std::string check_result(const Plan& plan, const Scalar& value,
+                         const std::optional<std::uint64_t>& index, const Reference& ref) {
+  if (value.type != ref.value.type)
+    return fmt::format("result type {} is not the accumulator type {}", name(value.type),
+                       name(ref.value.type));
+  if (index != ref.index)
+    return fmt::format("index {} (value {}), want index {} (value {})",
+                       index ? std::to_string(*index) : "none", value.to_string(),
+                       ref.index ? std::to_string(*ref.index) : "none", ref.value.to_string());
+  return visit_type(value.type, [&](auto z) -> std::string {
+    using A = decltype(z);
+    if constexpr (std::is_floating_point_v<A>) {
+      return check_float<A>(plan, value.as<A>(), ref);
+    } else {
+      return value == ref.value
+                 ? ""
+                 : fmt::format("got {}, want {}", value.to_string(), ref.value.to_string());
+    }
+  });
+}
+
+}  // namespace rdx

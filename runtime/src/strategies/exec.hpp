@@ -1,0 +1,78 @@
+// Internal: what a strategy's launcher works with: kernels built for its plan, scratch states,
+// checked launches and read-back. One Exec per reduce call.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "context_impl.hpp"
+
+namespace rdx::detail {
+
+// Partial reduction states on the device: values (acc type) and, for argmin/argmax, indices.
+// For other operators `indices` is the values buffer again and never read.
+struct States {
+  cl::Buffer values, indices;
+  std::uint64_t count = 0;
+};
+
+// A reduction state back on the host.
+struct Outcome {
+  Scalar value;
+  std::optional<std::uint64_t> index;
+};
+
+// A kernel and the work-group size it was compiled for (its WG definition).
+struct Kernel {
+  cl::Kernel kernel;
+  std::size_t wg = 0;
+  std::string name;
+};
+
+class Exec {
+ public:
+  Exec(Context::Impl& ctx, const Plan& plan) : ctx(ctx), plan(plan) {}
+  // Waits for the queue before the scratch is released (PoCL aborts on releasing a buffer that a
+  // queued command still uses), also when a launch failed half-way.
+  ~Exec();
+  Exec(const Exec&) = delete;
+  Exec& operator=(const Exec&) = delete;
+
+  Context::Impl& ctx;
+  const Plan& plan;
+
+  // The -D definitions that specialise cl/common.h for this plan and work-group size.
+  std::string defines(std::size_t wg) const;
+
+  // Kernel `name` of cl/<file>, built with this plan's definitions plus `extra`, for the plan's
+  // work-group size halved until the compiled kernel accepts it (its CL_KERNEL_WORK_GROUP_SIZE
+  // and local memory).
+  Kernel kernel(const std::string& file, const char* name, const std::string& extra = "");
+
+  // Scratch for `count` states (at least one).
+  States states(std::uint64_t count);
+
+  // A States view of the caller's input, for kernels that take IN_PARAMS.
+  static States input(const cl::Buffer& in, std::uint64_t n) { return {in, in, n}; }
+
+  template <class... A>
+  void args(Kernel& k, const A&... a) {
+    cl_uint i = 0;
+    (set_arg(k, i++, a), ...);
+  }
+
+  // Enqueues k over `global` work-items (rounded up to a multiple of `local`).
+  void launch(Kernel& k, std::uint64_t global, std::size_t local);
+
+  // Reads state k of s back to the host (blocking: everything queued before it has finished).
+  Outcome read(const States& s, std::uint64_t k = 0);
+
+ private:
+  void set_arg(Kernel& k, cl_uint i, const cl::Buffer& b);
+  void set_arg(Kernel& k, cl_uint i, std::uint64_t v);
+  bool indexed() const { return is_index_op(plan.op); }
+  std::vector<States> scratch_;  // alive until every command that uses it has finished
+};
+
+}  // namespace rdx::detail

@@ -1,0 +1,226 @@
+// clrdx bench: per device and size, every strategy on the same device-resident data (element
+// i = i % 7, the yardsticks' contract); one call = reduce + read the scalar back; the median
+// over --repeat calls after warm-up. Table in the shape of seed 001's.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "commands.hpp"
+#include "json_util.hpp"
+#include "options.hpp"
+#include "rdx/verify.hpp"
+
+namespace clrdx {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+// The device's copy bandwidth in GB/s (bytes read + bytes written per second): the 100% mark.
+double measure_copy_bandwidth(rdx::Context& ctx) {
+  const std::uint64_t bytes =
+      std::min<std::uint64_t>(256ull << 20, ctx.device_info().max_alloc / 2) & ~std::uint64_t{63};
+  cl_int err = CL_SUCCESS;
+  cl::Buffer a(ctx.cl_context(), CL_MEM_READ_WRITE, bytes, nullptr, &err);
+  if (err != CL_SUCCESS) throw rdx::ClError(err, "clCreateBuffer(copy bandwidth)");
+  cl::Buffer b(ctx.cl_context(), CL_MEM_READ_WRITE, bytes, nullptr, &err);
+  if (err != CL_SUCCESS) throw rdx::ClError(err, "clCreateBuffer(copy bandwidth)");
+  const auto& q = ctx.queue();
+  const cl_uchar zero = 0;
+  if ((err = q.enqueueFillBuffer(a, zero, 0, bytes)) != CL_SUCCESS)
+    throw rdx::ClError(err, "clEnqueueFillBuffer");
+  std::vector<double> times;
+  for (int i = 0; i < 6; ++i) {
+    const auto t0 = Clock::now();
+    if ((err = q.enqueueCopyBuffer(a, b, 0, 0, bytes)) != CL_SUCCESS)
+      throw rdx::ClError(err, "clEnqueueCopyBuffer");
+    if ((err = q.finish()) != CL_SUCCESS) throw rdx::ClError(err, "clFinish");
+    if (i > 0) times.push_back(seconds_since(t0));
+  }
+  return 2.0 * static_cast<double>(bytes) / median(times) / 1e9;
+}
+
+std::vector<std::string> bench_strategies(const std::string& sel) {
+  std::vector<std::string> out;
+  if (sel == "all") {
+    for (auto& s : rdx::strategies()) out.emplace_back(s.name);
+    out.emplace_back("auto");
+    return out;
+  }
+  std::string_view rest = sel;
+  while (true) {
+    const auto comma = rest.find(',');
+    out.emplace_back(rest.substr(0, comma));
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  for (auto& name : out) {
+    const auto all = rdx::strategies();
+    if (name != "auto" && std::none_of(all.begin(), all.end(),
+                                       [&](auto& s) { return s.name == name; }))
+      throw rdx::ArgumentError(fmt::format("unknown strategy '{}' (see `clrdx strategies`)", name));
+  }
+  return out;
+}
+
+std::string format_time(double s) {
+  if (s < 1e-3) return fmt::format("{:.1f} us", s * 1e6);
+  if (s < 1) return fmt::format("{:.3f} ms", s * 1e3);
+  return fmt::format("{:.3f} s", s);
+}
+
+std::string find_plot_script() {
+  if (const char* env = std::getenv("RDX_PLOT_SCRIPT")) return env;
+  std::error_code ec;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  for (const std::filesystem::path& p :
+       {exe.parent_path() / "../share/rdx/plot_bench.py",
+        std::filesystem::path(RDX_SOURCE_DIR) / "tools/plot_bench.py"})
+    if (std::filesystem::exists(p, ec)) return p.string();
+  throw rdx::Error("cannot find plot_bench.py (set RDX_PLOT_SCRIPT)");
+}
+
+struct Row {
+  std::string strategy;
+  double seconds = 0;
+  bool ok = false;
+  std::string result, note;
+};
+
+}  // namespace
+
+int cmd_bench(const BenchArgs& a) {
+  const rdx::Type type = rdx::parse_type(a.type);
+  const rdx::Op op = rdx::parse_op(a.op);
+  const auto sizes = parse_counts(a.sizes);
+  const auto names = bench_strategies(a.strategy);
+  const auto devices = pick_devices(a.device);
+  std::string json_path = a.json_file;
+  if (json_path.empty() && !a.plot_file.empty())
+    json_path = (std::filesystem::temp_directory_path() / "clrdx_bench.jsonl").string();
+  std::ofstream json_out;
+  if (!json_path.empty()) {
+    json_out.open(json_path);
+    if (!json_out) throw rdx::ArgumentError(fmt::format("cannot write {}", json_path));
+  }
+  bool all_ok = true;
+
+  for (const auto& dev : devices) {
+    rdx::Context ctx(std::to_string(dev.index));
+    double peak = a.peak;
+    std::string peak_src = "given";
+    if (peak <= 0) {
+      std::cerr << fmt::format("bench: {}: measuring copy bandwidth\n", dev.name);
+      peak = measure_copy_bandwidth(ctx);
+      peak_src = "measured copy";
+    }
+    for (const std::uint64_t n : sizes) {
+      const std::uint64_t bytes = n * rdx::size_of(type);
+      fmt::print("\n{} ({}), {} {} of n = {} ({:.1f} MiB), peak {:.1f} GB/s ({})\n", dev.name,
+                 dev.platform, rdx::name(op), rdx::name(type), n, bytes / 1048576.0, peak,
+                 peak_src);
+      if (bytes > dev.max_alloc || n == 0) {
+        fmt::print("  skipped: {} bytes {}\n", bytes,
+                   n == 0 ? "(empty input)" : "exceed the device's largest allocation");
+        continue;
+      }
+      const auto host = rdx::generate(type, "mod:7", n);
+      const auto ref = rdx::reference_reduce(type, type, op, host.data(), n);
+      cl_int err = CL_SUCCESS;
+      cl::Buffer buf(ctx.cl_context(), CL_MEM_READ_ONLY, bytes, nullptr, &err);
+      if (err != CL_SUCCESS) throw rdx::ClError(err, "clCreateBuffer(bench input)");
+      err = ctx.queue().enqueueWriteBuffer(buf, CL_TRUE, 0, bytes, host.data());
+      if (err != CL_SUCCESS) throw rdx::ClError(err, "clEnqueueWriteBuffer(bench input)");
+
+      std::vector<Row> rows;
+      for (const auto& name : names) {
+        Row row;
+        row.strategy = name;
+        rdx::Options opts;
+        opts.strategy = name;
+        std::cerr << fmt::format("bench: {} n={} {}\n", dev.name, n, name);
+        try {
+          auto t0 = Clock::now();
+          rdx::Result r = rdx::reduce(ctx, type, buf, n, op, opts);  // warm-up: builds programs
+          const double first = seconds_since(t0);
+          const int reps = first > 2.0 ? std::min(a.repeat, 3) : a.repeat;
+          std::vector<double> times;
+          for (int i = 0; i < reps + 1; ++i) {
+            t0 = Clock::now();
+            r = rdx::reduce(ctx, type, buf, n, op, opts);
+            if (i > 0) times.push_back(seconds_since(t0));  // the first after warm-up is discarded
+          }
+          row.seconds = median(times);
+          row.result = r.value.to_string() + (r.index ? fmt::format(" @{}", *r.index) : "");
+          const std::string why = rdx::check_result(r.plan, r.value, r.index, ref);
+          row.ok = why.empty();
+          if (!row.ok) row.note = "WRONG: " + why;
+        } catch (const rdx::UnsupportedError& e) {
+          row.note = fmt::format("skipped: {}", e.what());
+        }
+        if (!row.ok && row.note.rfind("skipped", 0) != 0) all_ok = false;
+        rows.push_back(row);
+      }
+
+      const double first_t = rows.front().seconds;
+      double local_t = 0;
+      for (auto& r : rows)
+        if (r.strategy == "localtree") local_t = r.seconds;
+      fmt::print("  {:<16} {:>12} {:>10} {:>7} {:>8} {:>8} {:>9}  {}\n", "strategy", "time",
+                 "GB/s", "% peak", "step x", "cumul x", "vs local", "result");
+      double prev_t = 0;
+      for (auto& r : rows) {
+        if (r.seconds <= 0) {
+          fmt::print("  {:<16} {}\n", r.strategy, r.note);
+          continue;
+        }
+        const double gbps = static_cast<double>(bytes) / r.seconds / 1e9;
+        fmt::print("  {:<16} {:>12} {:>10.2f} {:>6.1f}% {:>8.3f} {:>8.3f} {:>9} {} {}\n",
+                   r.strategy, format_time(r.seconds), gbps, 100 * gbps / peak,
+                   prev_t > 0 ? prev_t / r.seconds : 1.0,
+                   first_t > 0 ? first_t / r.seconds : 1.0,
+                   local_t > 0 ? fmt::format("{:.3f}", local_t / r.seconds) : "-", r.result,
+                   r.note);
+        prev_t = r.seconds;
+        if (json_out)
+          json_out << nlohmann::json{{"device", dev.name},
+                                     {"platform", dev.platform},
+                                     {"strategy", r.strategy},
+                                     {"type", std::string(rdx::name(type))},
+                                     {"op", std::string(rdx::name(op))},
+                                     {"n", n},
+                                     {"call_us", r.seconds * 1e6},
+                                     {"GBps", gbps},
+                                     {"peak_GBps", peak},
+                                     {"result", r.result},
+                                     {"ok", r.ok}}
+                          .dump()
+                   << "\n";
+      }
+    }
+  }
+  if (json_out) json_out.close();
+  if (!a.plot_file.empty()) {
+    const std::string cmd =
+        fmt::format("python3 '{}' '{}' '{}'", find_plot_script(), json_path, a.plot_file);
+    if (std::system(cmd.c_str()) != 0)
+      throw rdx::Error(fmt::format("plotting failed: {}", cmd));
+  }
+  return all_ok ? 0 : 1;
+}
+
+}  // namespace clrdx

@@ -1,0 +1,106 @@
+#include <fmt/format.h>
+
+#include <iostream>
+#include <map>
+
+#include "commands.hpp"
+#include "json_util.hpp"
+#include "options.hpp"
+#include "rdx/verify.hpp"
+
+namespace clrdx {
+namespace {
+
+std::vector<std::string> pick_strategies(const std::string& sel) {
+  std::vector<std::string> names;
+  for (auto& s : rdx::strategies())
+    if (sel == "all" || sel == s.name) names.emplace_back(s.name);
+  if (sel == "auto") names.emplace_back("auto");
+  if (names.empty())
+    throw rdx::ArgumentError(
+        fmt::format("unknown strategy '{}' (see `clrdx strategies`, or all)", sel));
+  return names;
+}
+
+struct Tally {
+  std::uint64_t passed = 0, failed = 0, skipped = 0;
+  std::vector<std::string> failures;
+  std::map<std::string, std::uint64_t> skip_reasons;
+};
+
+}  // namespace
+
+int cmd_verify(const VerifyArgs& a) {
+  const auto devices = pick_devices(a.device);
+  const auto names = pick_strategies(a.strategy);
+  const std::uint64_t max_n = a.quick ? (1 << 17) : parse_count(a.max_n);
+  const std::uint64_t seed = parse_count(a.seed);
+  Tally total;
+  for (const auto& dev : devices) {
+    rdx::Context ctx(std::to_string(dev.index));
+    const std::size_t wg = rdx::make_plan(dev, rdx::Type::I32, rdx::Op::Sum, 1, {}).work_group_size;
+    const auto cases = rdx::verify_cases(wg, true, max_n, seed);
+    for (const auto& strategy : names) {
+      Tally t;
+      rdx::Options opts;
+      opts.strategy = strategy;
+      std::cerr << fmt::format("verify: {} / {}: {} cases\n", dev.name, strategy, cases.size());
+      for (const auto& c : cases) {
+        const auto data = rdx::make_case_data(c.type, c.op, c.pattern, c.n, c.seed);
+        const std::string what = fmt::format("{} {} {} n={} {}", strategy, rdx::name(c.op),
+                                             rdx::name(c.type), c.n, rdx::name(c.pattern));
+        try {
+          const rdx::Result r = rdx::reduce(ctx, c.type, data.data(), c.n, c.op, opts);
+          std::string why;
+          if (c.n == 0) {
+            if (r.value != rdx::identity(c.op, c.type)) why = "empty input: not the identity";
+          } else {
+            const auto ref = rdx::reference_reduce(c.type, c.type, c.op, data.data(), c.n);
+            why = rdx::check_result(r.plan, r.value, r.index, ref);
+          }
+          if (why.empty()) {
+            ++t.passed;
+          } else {
+            ++t.failed;
+            t.failures.push_back(fmt::format("{}: {}", what, why));
+          }
+        } catch (const rdx::UnsupportedError& e) {
+          ++t.skipped;
+          ++t.skip_reasons[e.what()];
+        } catch (const rdx::ArgumentError& e) {
+          // Only argmin/argmax of empty input is expected to refuse.
+          if (c.n == 0 && rdx::is_index_op(c.op)) {
+            ++t.passed;
+          } else {
+            ++t.failed;
+            t.failures.push_back(fmt::format("{}: {}", what, e.what()));
+          }
+        } catch (const std::exception& e) {
+          ++t.failed;
+          t.failures.push_back(fmt::format("{}: {}", what, e.what()));
+        }
+      }
+      if (a.json) {
+        nlohmann::json j = {{"device", dev.name},          {"device_index", dev.index},
+                            {"strategy", strategy},        {"passed", t.passed},
+                            {"failed", t.failed},          {"skipped", t.skipped},
+                            {"failures", t.failures},      {"skip_reasons", t.skip_reasons}};
+        std::cout << j.dump() << "\n";
+      } else {
+        fmt::print("{} {} / {}: {} passed, {} failed, {} skipped\n", t.failed ? "FAIL" : "ok  ",
+                   dev.name, strategy, t.passed, t.failed, t.skipped);
+        for (auto& f : t.failures) fmt::print("  mismatch: {}\n", f);
+        for (auto& [why, count] : t.skip_reasons) fmt::print("  skipped {}: {}\n", count, why);
+      }
+      total.passed += t.passed;
+      total.failed += t.failed;
+      total.skipped += t.skipped;
+    }
+  }
+  if (!a.json)
+    fmt::print("verify: {} passed, {} failed, {} skipped\n", total.passed, total.failed,
+               total.skipped);
+  return total.failed ? 1 : 0;
+}
+
+}  // namespace clrdx

@@ -1,0 +1,43 @@
+// clrdx's subcommands: each takes its parsed options, prints results on stdout and returns the
+// exit code; errors are thrown and turned into one line on stderr by main().
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clrdx {
+
+struct DevicesArgs {
+  bool json = false;
+};
+int cmd_devices(const DevicesArgs& a);
+
+struct StrategiesArgs {
+  bool json = false;
+};
+int cmd_strategies(const StrategiesArgs& a);
+
+struct ReduceArgs {
+  std::string type, op, device, strategy = "auto", acc, input, generate, count, seed = "1";
+  std::size_t wg = 0;
+  bool json = false;
+};
+int cmd_reduce(const ReduceArgs& a);
+
+struct VerifyArgs {
+  std::string device, strategy = "all", max_n = "4Mi", seed = "1";
+  bool json = false;
+  bool quick = false;
+};
+int cmd_verify(const VerifyArgs& a);
+
+struct BenchArgs {
+  std::string device, strategy = "all", type = "f32", op = "sum", sizes = "16Mi", json_file,
+              plot_file;
+  int repeat = 10;
+  double peak = 0;  // GB/s; 0: measure the device's copy bandwidth
+};
+int cmd_bench(const BenchArgs& a);
+
+}  // namespace clrdx

@@ -1,0 +1,176 @@
+#include "input.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "rdx/errors.hpp"
+
+namespace clrdx {
+namespace {
+
+using rdx::ArgumentError;
+
+constexpr std::string_view kMagic = "\x93NUMPY";
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n')) s.remove_suffix(1);
+  return s;
+}
+
+// The value text of 'key' in the header dict, up to its closing delimiter.
+std::string_view dict_value(std::string_view dict, std::string_view key) {
+  for (char q : {'\'', '"'}) {
+    const std::string k = fmt::format("{}{}{}", q, key, q);
+    auto pos = dict.find(k);
+    if (pos == std::string_view::npos) continue;
+    pos = dict.find(':', pos + k.size());
+    if (pos == std::string_view::npos) break;
+    std::string_view rest = trim(dict.substr(pos + 1));
+    if (rest.empty()) break;
+    std::size_t end;
+    if (rest.front() == '(') {
+      end = rest.find(')');
+      if (end == std::string_view::npos) break;
+      return rest.substr(0, end + 1);
+    }
+    if (rest.front() == '\'' || rest.front() == '"') {
+      end = rest.find(rest.front(), 1);
+      if (end == std::string_view::npos) break;
+      return rest.substr(0, end + 1);
+    }
+    end = rest.find_first_of(",}");
+    return trim(rest.substr(0, end));
+  }
+  throw ArgumentError(fmt::format(".npy header has no valid '{}' entry", key));
+}
+
+rdx::Type npy_type(std::string_view descr) {
+  if (descr.size() < 4 || (descr.front() != '\'' && descr.front() != '"') ||
+      descr.back() != descr.front())
+    throw ArgumentError(fmt::format(".npy dtype {} is not a simple dtype string", descr));
+  descr = descr.substr(1, descr.size() - 2);
+  const char order = descr[0];
+  const std::string_view code = descr.substr(1);
+  if (order == '>' && code != "i1" && code != "u1" && code != "b1")
+    throw ArgumentError(fmt::format(".npy dtype '{}' is big-endian; librdx reads little-endian",
+                                    descr));
+  if (order != '<' && order != '|' && order != '=' && order != '>')
+    throw ArgumentError(fmt::format(".npy dtype '{}' is not understood", descr));
+  static const std::pair<std::string_view, rdx::Type> table[] = {
+      {"i1", rdx::Type::I8},  {"u1", rdx::Type::U8},  {"i2", rdx::Type::I16},
+      {"u2", rdx::Type::U16}, {"i4", rdx::Type::I32}, {"u4", rdx::Type::U32},
+      {"i8", rdx::Type::I64}, {"u8", rdx::Type::U64}, {"f4", rdx::Type::F32},
+      {"f8", rdx::Type::F64}};
+  for (auto& [c, t] : table)
+    if (code == c) return t;
+  throw ArgumentError(fmt::format(
+      ".npy dtype '{}' is not supported (librdx reads i1 u1 i2 u2 i4 u4 i8 u8 f4 f8)", descr));
+}
+
+std::uint64_t npy_count(std::string_view shape) {
+  if (shape.size() < 2 || shape.front() != '(' || shape.back() != ')')
+    throw ArgumentError(fmt::format(".npy shape {} is not a tuple", shape));
+  shape = shape.substr(1, shape.size() - 2);
+  std::uint64_t count = 1;
+  while (!(shape = trim(shape)).empty()) {
+    const auto comma = shape.find(',');
+    std::string_view dim = trim(shape.substr(0, comma));
+    if (dim.empty() || dim.find_first_not_of("0123456789L") != std::string_view::npos)
+      throw ArgumentError(fmt::format(".npy shape has a bad dimension '{}'", dim));
+    if (dim.back() == 'L') dim.remove_suffix(1);
+    std::uint64_t d = 0;
+    for (char c : dim) {
+      if (d > (UINT64_MAX - 9) / 10) throw ArgumentError(".npy shape dimension overflows 64 bits");
+      d = d * 10 + static_cast<std::uint64_t>(c - '0');
+    }
+    if (d && count > UINT64_MAX / d) throw ArgumentError(".npy shape overflows 64 bits");
+    count *= d;
+    if (comma == std::string_view::npos) break;
+    shape.remove_prefix(comma + 1);
+  }
+  return count;
+}
+
+}  // namespace
+
+bool looks_like_npy(std::string_view bytes) { return bytes.substr(0, kMagic.size()) == kMagic; }
+
+NpyHeader parse_npy_header(std::string_view b) {
+  if (b.empty()) throw ArgumentError("the .npy file is empty");
+  if (!looks_like_npy(b)) throw ArgumentError("not a .npy file (bad magic)");
+  if (b.size() < 10) throw ArgumentError(".npy header is truncated");
+  const auto major = static_cast<unsigned char>(b[6]);
+  std::size_t header_len = 0, start = 0;
+  if (major == 1) {
+    header_len = static_cast<unsigned char>(b[8]) | static_cast<unsigned char>(b[9]) << 8;
+    start = 10;
+  } else if (major == 2 || major == 3) {
+    if (b.size() < 12) throw ArgumentError(".npy header is truncated");
+    for (int i = 3; i >= 0; --i)
+      header_len = header_len << 8 | static_cast<unsigned char>(b[8 + static_cast<std::size_t>(i)]);
+    start = 12;
+  } else {
+    throw ArgumentError(fmt::format(".npy format version {} is not supported (1, 2 or 3)", major));
+  }
+  if (b.size() < start + header_len) throw ArgumentError(".npy header is truncated");
+  const std::string_view dict = trim(b.substr(start, header_len));
+  if (dict.empty() || dict.front() != '{' || dict.find('}') == std::string_view::npos)
+    throw ArgumentError(".npy header is not a dictionary");
+  const std::string_view fortran = dict_value(dict, "fortran_order");
+  if (fortran == "True")
+    throw ArgumentError(".npy array is in Fortran order; save it in C order (np.ascontiguousarray)");
+  if (fortran != "False") throw ArgumentError(fmt::format(".npy fortran_order {} is not a bool", fortran));
+  NpyHeader h;
+  h.type = npy_type(dict_value(dict, "descr"));
+  h.count = npy_count(dict_value(dict, "shape"));
+  h.data_offset = start + header_len;
+  return h;
+}
+
+LoadedInput load_input(const std::string& path, std::optional<rdx::Type> type) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw ArgumentError(fmt::format("{} is a directory, not a file", path));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ArgumentError(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw ArgumentError(fmt::format("error while reading {}", path));
+
+  LoadedInput r;
+  if (looks_like_npy(bytes) || (path.ends_with(".npy"))) {
+    NpyHeader h;
+    try {
+      h = parse_npy_header(bytes);
+    } catch (const ArgumentError& e) {
+      throw ArgumentError(fmt::format("{}: {}", path, e.what()));
+    }
+    if (type && *type != h.type)
+      throw ArgumentError(fmt::format("{} holds {} elements but --type is {}", path,
+                                      rdx::name(h.type), rdx::name(*type)));
+    const std::uint64_t need = h.count * rdx::size_of(h.type);
+    if (h.count > UINT64_MAX / rdx::size_of(h.type) || bytes.size() - h.data_offset != need)
+      throw ArgumentError(fmt::format("{}: the header promises {} elements ({} bytes) but {} bytes "
+                                      "of data follow",
+                                      path, h.count, need, bytes.size() - h.data_offset));
+    r.type = h.type;
+    r.count = h.count;
+    r.data.assign(bytes.begin() + static_cast<std::ptrdiff_t>(h.data_offset), bytes.end());
+    return r;
+  }
+  if (!type) throw ArgumentError(fmt::format("{} is a raw file: --type is required", path));
+  const std::size_t es = rdx::size_of(*type);
+  if (bytes.size() % es != 0)
+    throw ArgumentError(fmt::format("{} has {} bytes, not a multiple of the {}-byte {} element",
+                                    path, bytes.size(), es, rdx::name(*type)));
+  r.type = *type;
+  r.count = bytes.size() / es;
+  r.data.assign(bytes.begin(), bytes.end());
+  return r;
+}
+
+}  // namespace clrdx

@@ -1,0 +1,46 @@
+// JSON forms of librdx values shared by the subcommands.
+#pragma once
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "rdx/rdx.hpp"
+
+namespace clrdx {
+
+// A result as a JSON number (integers exact), or a string for NaN and infinities.
+inline nlohmann::json to_json(const rdx::Scalar& s) {
+  return rdx::visit_type(s.type, [&](auto z) -> nlohmann::json {
+    using T = decltype(z);
+    const T v = s.as<T>();
+    if constexpr (std::is_floating_point_v<T>) {
+      if (!std::isfinite(v)) return s.to_string();
+      return static_cast<double>(v);
+    } else if constexpr (std::is_signed_v<T>) {
+      return static_cast<std::int64_t>(v);
+    } else {
+      return static_cast<std::uint64_t>(v);
+    }
+  });
+}
+
+inline nlohmann::json to_json(const rdx::DeviceInfo& d) {
+  return {{"index", d.index},
+          {"selector", std::to_string(d.platform_index) + ":" + std::to_string(d.device_index)},
+          {"platform", d.platform},
+          {"name", d.name},
+          {"vendor", d.vendor},
+          {"kind", std::string(rdx::name(d.kind))},
+          {"version", d.version},
+          {"driver", d.driver},
+          {"opencl_c", d.opencl_c},
+          {"compute_units", d.compute_units},
+          {"max_work_group", d.max_work_group},
+          {"local_mem", d.local_mem},
+          {"global_mem", d.global_mem},
+          {"max_alloc", d.max_alloc},
+          {"fp64", d.fp64},
+          {"int64_atomics", d.int64_atomics},
+          {"subgroups", d.subgroups}};
+}
+
+}  // namespace clrdx

@@ -1,0 +1,63 @@
+#include "options.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+
+#include "rdx/errors.hpp"
+
+namespace clrdx {
+
+std::uint64_t parse_count(std::string_view s) {
+  const std::string text(s);
+  auto bad = [&] {
+    return rdx::ArgumentError(fmt::format(
+        "bad count '{}': expected a non-negative integer, optionally with Ki, Mi or Gi, or 2^K",
+        text));
+  };
+  if (s.starts_with("2^")) {
+    const std::uint64_t k = parse_count(s.substr(2));
+    if (k > 63) throw bad();
+    return std::uint64_t{1} << k;
+  }
+  std::uint64_t mult = 1;
+  if (s.ends_with("Ki")) mult = 1ull << 10;
+  else if (s.ends_with("Mi")) mult = 1ull << 20;
+  else if (s.ends_with("Gi")) mult = 1ull << 30;
+  if (mult > 1) s.remove_suffix(2);
+  if (s.empty() || s.size() > 20) throw bad();
+  std::uint64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') throw bad();
+    const std::uint64_t d = static_cast<std::uint64_t>(c - '0');
+    if (v > (UINT64_MAX - d) / 10) throw bad();
+    v = v * 10 + d;
+  }
+  if (v > UINT64_MAX / mult) throw bad();
+  return v * mult;
+}
+
+std::vector<std::uint64_t> parse_counts(std::string_view list) {
+  std::vector<std::uint64_t> out;
+  while (true) {
+    const auto comma = list.find(',');
+    out.push_back(parse_count(list.substr(0, comma)));
+    if (comma == std::string_view::npos) break;
+    list.remove_prefix(comma + 1);
+  }
+  return out;
+}
+
+std::vector<rdx::DeviceInfo> pick_devices(const std::string& sel) {
+  std::string selector = sel;
+  if (selector.empty())
+    if (const char* env = std::getenv("RDX_DEVICE")) selector = env;  // as rdx::Context does
+  auto all = rdx::list_devices();
+  if (selector == "all") {
+    if (all.empty()) throw rdx::DeviceError("no OpenCL device found");
+    return all;
+  }
+  return {rdx::select_device(all, selector)};
+}
+
+}  // namespace clrdx

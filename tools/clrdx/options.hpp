@@ -1,0 +1,22 @@
+// clrdx's value parsers: counts with binary suffixes, size lists, device lists.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rdx/device_info.hpp"
+
+namespace clrdx {
+
+// "1000", "4Ki", "16Mi", "1Gi", "2^20". Throws rdx::ArgumentError for anything else (negative,
+// non-numeric, overflowing 64 bits).
+std::uint64_t parse_count(std::string_view s);
+
+// A comma-separated list of counts: "1Ki,1Mi,2^24".
+std::vector<std::uint64_t> parse_counts(std::string_view list);
+
+// The devices a --device value names: "all" for every device, else the one selected.
+std::vector<rdx::DeviceInfo> pick_devices(const std::string& selector);
+
+}  // namespace clrdx
