@@ -1,6 +1,9 @@
 // The strategy table, in seed order: `clrdx strategies` prints it as it stands.
 #include "strategies/registry.hpp"
 
+#include "rdx/errors.hpp"
+
+#include <algorithm>
 #include <vector>
 
 namespace rdx::detail {
@@ -18,22 +21,33 @@ std::uint64_t localtree_depth(const Plan& p, const DeviceInfo&) {
 }
 
 const std::vector<StrategyDef>& table() {
-  static const std::vector<StrategyDef> t = {
-      {{"bottomup", "bottomup.cl", "000 (Lawlor): bottom-up tree, totalFloats",
-        "log2(n) launches, step doubling, pairs combined in global memory"},
-       run_bottomup, tree_depth},
-      {{"topdown", "topdown.cl", "000 (Lawlor): top-down monokernel, topdownAllFloats",
-        "one launch, one work-group halving the active range with a barrier per step"},
-       run_topdown, tree_depth},
-      {{"localtree", "localtree.cl",
-        "002 (Parallel Patterns 3): two-launch reduce; 004 (Kandasamy): contiguous halving",
-        "each work-group reduces its slice in local memory; repeated over the partials"},
-       run_localtree, localtree_depth},
-  };
+  static const std::vector<StrategyDef> t = [] {
+    std::vector<StrategyDef> all;
+    for (auto rows : {rows_core, rows_seed001a, rows_seed001b, rows_seeds023, rows_fast})
+      for (auto& r : rows()) all.push_back(r);
+    std::stable_sort(all.begin(), all.end(),
+                     [](const StrategyDef& a, const StrategyDef& b) { return a.order < b.order; });
+    return all;
+  }();
   return t;
 }
 
 }  // namespace
+
+std::vector<StrategyDef> rows_core() {
+  return {
+      {1, {"bottomup", "bottomup.cl", "000 (Lawlor): bottom-up tree, totalFloats",
+        "log2(n) launches, step doubling, pairs combined in global memory"},
+       run_bottomup, tree_depth},
+      {2, {"topdown", "topdown.cl", "000 (Lawlor): top-down monokernel, topdownAllFloats",
+        "one launch, one work-group halving the active range with a barrier per step"},
+       run_topdown, tree_depth},
+      {105, {"localtree", "localtree.cl",
+        "002 (Parallel Patterns 3): two-launch reduce; 004 (Kandasamy): contiguous halving",
+        "each work-group reduces its slice in local memory; repeated over the partials"},
+       run_localtree, localtree_depth},
+  };
+}
 
 std::uint64_t ceil_log2(std::uint64_t n) {
   std::uint64_t d = 0;
@@ -60,6 +74,16 @@ std::span<const StrategyInfo> strategies() {
     return v;
   }();
   return infos;
+}
+
+}  // namespace rdx
+
+namespace rdx {
+
+std::string strategy_form(std::string_view name, const DeviceInfo& dev) {
+  const detail::StrategyDef* s = detail::find_strategy(name);
+  if (!s) throw ArgumentError("unknown strategy '" + std::string(name) + "'");
+  return s->form ? s->form(dev) : std::string();
 }
 
 }  // namespace rdx

@@ -1,6 +1,7 @@
 // The strategies librdx can run: the catalogue behind `clrdx strategies` and Options::strategy.
 #pragma once
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace rdx {
@@ -14,5 +15,10 @@ struct StrategyInfo {
 
 // Every strategy, in seed order.
 std::span<const StrategyInfo> strategies();
+
+struct DeviceInfo;
+// Which form of strategy `name` runs on `dev` (e.g. "sub-group shuffle", or a fallback and why);
+// "" when the strategy has one form. Throws ArgumentError for an unknown name.
+std::string strategy_form(std::string_view name, const DeviceInfo& dev);
 
 }  // namespace rdx

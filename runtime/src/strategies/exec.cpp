@@ -4,6 +4,9 @@
 
 #include "cl_check.hpp"
 
+#include <cmath>
+#include <limits>
+
 namespace rdx::detail {
 
 Exec::~Exec() { ctx.queue.finish(); }
@@ -53,6 +56,96 @@ void Exec::set_arg(Kernel& k, cl_uint i, const cl::Buffer& b) {
 void Exec::set_arg(Kernel& k, cl_uint i, std::uint64_t v) {
   const cl_int err = k.kernel.setArg(i, static_cast<cl_ulong>(v));
   RDX_CHECK_OUT(err, fmt::format("clSetKernelArg({}, {})", k.name, i));
+}
+
+void Exec::set_arg(Kernel& k, cl_uint i, const cl::LocalSpaceArg& local) {
+  const cl_int err = k.kernel.setArg(i, local);
+  RDX_CHECK_OUT(err, fmt::format("clSetKernelArg({}, {}, local)", k.name, i));
+}
+
+cl::Buffer Exec::buffer(std::size_t bytes, const void* init) {
+  cl_int err = CL_SUCCESS;
+  cl::Buffer b(ctx.context, CL_MEM_READ_WRITE, bytes ? bytes : 1, nullptr, &err);
+  RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of scratch)", bytes));
+  if (init && bytes) RDX_CHECK(ctx.queue.enqueueWriteBuffer(b, CL_TRUE, 0, bytes, init));
+  buffers_.push_back(b);
+  return b;
+}
+
+std::vector<Outcome> Exec::read_all(const States& s, std::uint64_t count) {
+  const std::size_t acc = size_of(plan.acc);
+  std::vector<unsigned char> values(count * acc);
+  std::vector<cl_ulong> idx(indexed() ? count : 0);
+  if (count) {
+    RDX_CHECK(ctx.queue.enqueueReadBuffer(s.values, CL_TRUE, 0, values.size(), values.data()));
+    if (indexed())
+      RDX_CHECK(ctx.queue.enqueueReadBuffer(s.indices, CL_TRUE, 0, count * sizeof(cl_ulong),
+                                            idx.data()));
+  }
+  std::vector<Outcome> out(count);
+  for (std::uint64_t k = 0; k < count; ++k) {
+    out[k].value = Scalar::from_bytes(plan.acc, values.data() + k * acc);
+    if (indexed()) out[k].index = idx[k];
+  }
+  return out;
+}
+
+Outcome Exec::identity() const {
+  if (indexed()) return {Scalar::from_bytes(plan.acc, "\0\0\0\0\0\0\0\0"), kNoIndex};
+  return visit_type(plan.acc, [&](auto z) -> Outcome {
+    using A = decltype(z);
+    if constexpr (std::is_floating_point_v<A>)  // float min/max: NaN, which they ignore
+      if (plan.op == Op::Min || plan.op == Op::Max)
+        return {Scalar::of(std::numeric_limits<A>::quiet_NaN()), std::nullopt};
+    return {rdx::identity(plan.op, plan.acc), std::nullopt};
+  });
+}
+
+Outcome Exec::combine(const Outcome& a, const Outcome& b) const {
+  return visit_type(plan.acc, [&](auto z) -> Outcome {
+    using A = decltype(z);
+    const A x = a.value.as<A>(), y = b.value.as<A>();
+    if (indexed()) {
+      if (b.index == kNoIndex) return a;
+      if (a.index == kNoIndex) return b;
+      if constexpr (std::is_floating_point_v<A>) {
+        if (std::isnan(x) || std::isnan(y)) {
+          if (!std::isnan(y)) return b;
+          if (!std::isnan(x)) return a;
+          return *b.index < *a.index ? b : a;
+        }
+      }
+      if (plan.op == Op::ArgMin ? y < x : y > x) return b;
+      if (plan.op == Op::ArgMin ? x < y : x > y) return a;
+      return *b.index < *a.index ? b : a;
+    }
+    if constexpr (std::is_floating_point_v<A>) {
+      switch (plan.op) {
+        case Op::Sum:
+          return {Scalar::of(A(x + y)), std::nullopt};
+        case Op::Prod:
+          return {Scalar::of(A(x * y)), std::nullopt};
+        default: {  // min, max: NaN loses
+          const bool take_y = std::isnan(x) || (!std::isnan(y) && (plan.op == Op::Min ? y < x : y > x));
+          return {Scalar::of(take_y ? y : x), std::nullopt};
+        }
+      }
+    } else {
+      using U = std::make_unsigned_t<A>;
+      using M = std::conditional_t<(sizeof(A) <= 4), std::uint32_t, std::uint64_t>;
+      A r{};
+      switch (plan.op) {
+        case Op::Sum: r = A(U(U(x) + U(y))); break;
+        case Op::Prod: r = A(U(M(U(x)) * M(U(y)))); break;
+        case Op::Min: r = y < x ? y : x; break;
+        case Op::Max: r = y > x ? y : x; break;
+        case Op::And: r = A(x & y); break;
+        case Op::Or: r = A(x | y); break;
+        default: r = A(x ^ y); break;
+      }
+      return {Scalar::of(r), std::nullopt};
+    }
+  });
 }
 
 void Exec::launch(Kernel& k, std::uint64_t global, std::size_t local) {

@@ -17,6 +17,9 @@ struct States {
   std::uint64_t count = 0;
 };
 
+// The index of an identity state of argmin/argmax (NO_INDEX in cl/common.h).
+inline constexpr std::uint64_t kNoIndex = ~std::uint64_t{0};
+
 // A reduction state back on the host.
 struct Outcome {
   Scalar value;
@@ -67,12 +70,25 @@ class Exec {
 
   // Reads state k of s back to the host (blocking: everything queued before it has finished).
   Outcome read(const States& s, std::uint64_t k = 0);
+  // Reads the first `count` states of s (blocking).
+  std::vector<Outcome> read_all(const States& s, std::uint64_t count);
+
+  // The operator on the host, with the kernels' semantics (wrapping integers, NaN rules, first
+  // index on ties), for strategies that finish on the CPU. identity() is the kernels' identity.
+  Outcome combine(const Outcome& a, const Outcome& b) const;
+  Outcome identity() const;
+
+  // Raw device scratch of `bytes` (at least 1), alive until the Exec ends; optionally
+  // initialised from host memory (blocking write).
+  cl::Buffer buffer(std::size_t bytes, const void* init = nullptr);
 
  private:
   void set_arg(Kernel& k, cl_uint i, const cl::Buffer& b);
   void set_arg(Kernel& k, cl_uint i, std::uint64_t v);
+  void set_arg(Kernel& k, cl_uint i, const cl::LocalSpaceArg& local);
   bool indexed() const { return is_index_op(plan.op); }
-  std::vector<States> scratch_;  // alive until every command that uses it has finished
+  std::vector<States> scratch_;
+  std::vector<cl::Buffer> buffers_;  // alive until every command that uses it has finished
 };
 
 }  // namespace rdx::detail

@@ -1,10 +1,11 @@
 // Internal: the table that ties each strategy's name to its kernel file, seed and launcher.
-// Adding a strategy: its cl/<name>.cl, its launcher in strategies/<name>.cpp, one row in
-// registry.cpp.
+// Adding a strategy: its cl/<name>.cl, its launcher in strategies/<name>.cpp, one row in one of
+// the rows_*.cpp tables (grouped by seed). CMake picks up new .cl and .cpp files by itself.
 #pragma once
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "rdx/plan.hpp"
 #include "rdx/strategies.hpp"
@@ -13,6 +14,8 @@
 namespace rdx::detail {
 
 struct StrategyDef {
+  // Position in `clrdx strategies` and bench tables: seed * 100 + step (seed 001 step 3: 103).
+  int order;
   StrategyInfo info;
   // Reduces n >= 1 elements of plan.type in `in` (never written) and returns the state.
   Outcome (*run)(Exec& ex, const cl::Buffer& in, std::uint64_t n);
@@ -20,7 +23,17 @@ struct StrategyDef {
   std::uint64_t (*depth)(const Plan& plan, const DeviceInfo& dev);
   // Why the strategy cannot run this request on this device; empty when it can. May be null.
   std::string (*unsupported)(const DeviceInfo& dev, Type type, Type acc, Op op) = nullptr;
+  // Which form of the strategy this device gets (e.g. "sub-group shuffle" or "barrier
+  // fallback: no cl_khr_subgroups"); null when there is only one form.
+  std::string (*form)(const DeviceInfo& dev) = nullptr;
 };
+
+// The rows of each group, concatenated and sorted by `order` into the table.
+std::vector<StrategyDef> rows_core();     // registry.cpp: bottomup, topdown, localtree
+std::vector<StrategyDef> rows_seed001a(); // rows_seed001a.cpp: seed 001 steps 1-5
+std::vector<StrategyDef> rows_seed001b(); // rows_seed001b.cpp: seed 001 steps 6-10
+std::vector<StrategyDef> rows_seeds023(); // rows_seeds023.cpp: seed 000 hybrid, seeds 002, 003
+std::vector<StrategyDef> rows_fast();     // rows_fast.cpp: the strategies behind auto
 
 std::span<const StrategyDef> strategy_table();
 const StrategyDef* find_strategy(std::string_view name);

@@ -1,0 +1,8 @@
+// Registry rows of this group (see registry.hpp); empty until its strategies land.
+#include "strategies/registry.hpp"
+
+namespace rdx::detail {
+
+std::vector<StrategyDef> rows_seeds023() { return {}; }
+
+}  // namespace rdx::detail
