@@ -1,0 +1,196 @@
+// The public API on a real device (PoCL by default): typed entry points, accumulators, the
+// documented semantics, errors, and that a failure leaves the context usable.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <numeric>
+#include <sstream>
+
+#include "rdx/rdx.hpp"
+#include "rdx/verify.hpp"
+
+using namespace rdx;
+
+namespace {
+
+std::string device() {
+  const char* v = std::getenv("RDX_DEVICE");
+  return v && *v ? v : "cpu";
+}
+
+std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A copy of cl/ in a temporary folder, for RDX_KERNEL_DIR experiments.
+struct KernelDirCopy {
+  std::filesystem::path dir;
+  KernelDirCopy() {
+    dir = std::filesystem::temp_directory_path() /
+          ("rdx_kernels_" + std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+    std::filesystem::remove_all(dir);
+    std::filesystem::copy(RDX_CL_DIR, dir);
+    setenv("RDX_KERNEL_DIR", dir.c_str(), 1);
+  }
+  ~KernelDirCopy() {
+    unsetenv("RDX_KERNEL_DIR");
+    std::filesystem::remove_all(dir);
+  }
+  void replace(const std::string& file, const std::string& from, const std::string& to) {
+    std::string text = read_file(dir / file);
+    const auto pos = text.find(from);
+    REQUIRE(pos != std::string::npos);
+    text.replace(pos, from.size(), to);
+    std::ofstream(dir / file) << text;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("typed API: the README's examples") {
+  Context ctx(device());
+  std::vector<float> v(1000);
+  std::iota(v.begin(), v.end(), 0.0f);
+  const float s = reduce(ctx, std::span<const float>(v), Op::Sum);
+  CHECK(s == 499500.0f);
+  std::vector<int> w = {5, -2, 9, 9, 3};
+  const auto m = reduce_index(ctx, std::span<const int>(w), Op::ArgMax);
+  CHECK(m.value == 9);
+  CHECK(m.index == 2);
+  const double d = reduce<double>(ctx, std::span<const float>(v), Op::Sum);
+  CHECK(d == 499500.0);
+  std::vector<std::int32_t> big(1000, 2000000000);
+  CHECK(reduce<std::int64_t>(ctx, std::span<const std::int32_t>(big), Op::Sum) ==
+        2000000000000ll);
+  CHECK(reduce(ctx, std::span<const std::int32_t>(big), Op::Sum) ==
+        static_cast<std::int32_t>(static_cast<std::uint32_t>(2000000000000ll & 0xffffffff)));
+}
+
+TEST_CASE("device-resident input through reduce_buffer") {
+  Context ctx(device());
+  std::vector<std::uint16_t> v(5000);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<std::uint16_t>(i * 7919 % 4099);
+  cl_int err = CL_SUCCESS;
+  cl::Buffer buf(ctx.cl_context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, v.size() * 2, v.data(),
+                 &err);
+  REQUIRE(err == CL_SUCCESS);
+  const auto mx = reduce_index_buffer<std::uint16_t>(ctx, buf, v.size(), Op::ArgMax);
+  const auto it = std::max_element(v.begin(), v.end());
+  CHECK(mx.value == *it);
+  CHECK(mx.index == static_cast<std::uint64_t>(it - v.begin()));
+  CHECK(reduce_buffer<std::uint16_t, std::uint64_t>(ctx, buf, v.size(), Op::Sum) ==
+        std::accumulate(v.begin(), v.end(), std::uint64_t{0}));
+  // A count beyond the buffer is an argument error, not a read past its end.
+  CHECK_THROWS_AS(reduce_buffer<std::uint16_t>(ctx, buf, v.size() + 1, Op::Sum), ArgumentError);
+  Context other(device());
+  CHECK_THROWS_AS(reduce_buffer<std::uint16_t>(other, buf, v.size(), Op::Sum), ArgumentError);
+}
+
+TEST_CASE("documented semantics hold for every strategy") {
+  Context ctx(device());
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const float inf = std::numeric_limits<float>::infinity();
+  for (auto& s : strategies()) {
+    Options o;
+    o.strategy = std::string(s.name);
+    CAPTURE(s.name);
+    try {
+      std::vector<float> f(300, 1.0f);
+      f[17] = nan;
+      CHECK(std::isnan(reduce(ctx, std::span<const float>(f), Op::Sum, o)));
+      CHECK(std::isnan(reduce(ctx, std::span<const float>(f), Op::Prod, o)));
+      f[40] = -5.0f;
+      f[41] = -5.0f;
+      CHECK(reduce(ctx, std::span<const float>(f), Op::Min, o) == -5.0f);
+      const auto am = reduce_index(ctx, std::span<const float>(f), Op::ArgMin, o);
+      CHECK(am.index == 40);  // first occurrence, NaN ignored
+      std::vector<float> nans(77, nan);
+      CHECK(std::isnan(reduce(ctx, std::span<const float>(nans), Op::Max, o)));
+      CHECK(reduce_index(ctx, std::span<const float>(nans), Op::ArgMax, o).index == 0);
+      std::vector<float> infs = {inf, 1.0f, -inf};
+      CHECK(std::isnan(reduce(ctx, std::span<const float>(infs), Op::Sum, o)));
+      CHECK(reduce(ctx, std::span<const float>(infs), Op::Max, o) == inf);
+      std::vector<std::uint8_t> bytes(1000, 255);
+      CHECK(reduce(ctx, std::span<const std::uint8_t>(bytes), Op::Sum, o) ==
+            static_cast<std::uint8_t>(1000 * 255 % 256));
+      std::vector<std::int8_t> small(5, -128);
+      CHECK(reduce(ctx, std::span<const std::int8_t>(small), Op::Sum, o) == -128 * 5 % 256 + 0);
+      std::vector<double> none;
+      CHECK(reduce(ctx, std::span<const double>(none), Op::Prod, o) == 1.0);
+      CHECK_THROWS_AS(reduce_index(ctx, std::span<const double>(none), Op::ArgMin, o),
+                      ArgumentError);
+    } catch (const UnsupportedError& e) {
+      const std::string msg = std::string(s.name) + " SKIPPED part of the semantics: " + e.what();
+      MESSAGE(msg);
+    }
+  }
+}
+
+TEST_CASE("argument errors are their own type; the context survives them") {
+  Context ctx(device());
+  std::vector<float> f(10, 1.0f);
+  CHECK_THROWS_AS(reduce(ctx, std::span<const float>(f), Op::Xor), ArgumentError);
+  Options bad;
+  bad.strategy = "no-such-strategy";
+  CHECK_THROWS_AS(reduce(ctx, std::span<const float>(f), Op::Sum, bad), ArgumentError);
+  bad = {};
+  bad.work_group_size = 3;
+  CHECK_THROWS_AS(reduce(ctx, std::span<const float>(f), Op::Sum, bad), ArgumentError);
+  CHECK_THROWS_AS(reduce(ctx, Type::F32, static_cast<const void*>(nullptr), 5, Op::Sum),
+                  ArgumentError);
+  CHECK_THROWS_AS(Context("no-such-device-name"), DeviceError);
+  CHECK(reduce(ctx, std::span<const float>(f), Op::Sum) == 10.0f);
+}
+
+TEST_CASE("a kernel that fails to build reports the log; the context stays usable") {
+  KernelDirCopy k;
+  k.replace("localtree.cl", "barrier(CLK_LOCAL_MEM_FENCE);", "barrier(CLK_LOCAL_MEM_FENCE) +;");
+  Context ctx(device());
+  std::vector<int> v(1000, 1);
+  Options o;
+  o.strategy = "localtree";
+  try {
+    reduce(ctx, std::span<const int>(v), Op::Sum, o);
+    FAIL("the broken kernel built");
+  } catch (const BuildError& e) {
+    CHECK(e.file == "localtree.cl");
+    CHECK(e.options.find("-DOP=") != std::string::npos);
+    CHECK(!e.log.empty());
+    CHECK(std::string(e.what()).find("CL_BUILD_PROGRAM_FAILURE") != std::string::npos);
+  }
+  o.strategy = "bottomup";  // another kernel file still builds and runs in the same context
+  CHECK(reduce(ctx, std::span<const int>(v), Op::Sum, o) == 1000);
+}
+
+TEST_CASE("the checks can fail: a miscombining kernel is caught") {
+  KernelDirCopy k;
+  // Drop the right operand of every local-tree step: results must no longer match.
+  k.replace("localtree.cl", "sh[lid] = st_combine(sh[lid], sh[lid + s]);", "sh[lid] = sh[lid];");
+  Context ctx(device());
+  Options o;
+  o.strategy = "localtree";
+  const auto data = make_case_data(Type::I32, Op::Sum, Pattern::Random, 10007, 3);
+  const Result r = reduce(ctx, Type::I32, data.data(), 10007, Op::Sum, o);
+  const auto ref = reference_reduce(Type::I32, Type::I32, Op::Sum, data.data(), 10007);
+  CHECK(check_result(r.plan, r.value, r.index, ref) != "");
+}
+
+TEST_CASE("f64 on a device without fp64 is UnsupportedError naming the device") {
+  DeviceInfo d;
+  d.name = "no-double-device";
+  d.fp64 = false;
+  d.max_work_group = 256;
+  try {
+    make_plan(d, Type::F64, Op::Sum, 10, {});
+    FAIL("planned f64 without fp64");
+  } catch (const UnsupportedError& e) {
+    CHECK(std::string(e.what()).find("no-double-device") != std::string::npos);
+  }
+}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs, from Debian's packages, whatever librdx needs that is missing. Used by run.sh and
+# test.sh; safe to run again. With --plot also what `clrdx bench --plot` needs (gnuplot).
+set -euo pipefail
+pkgs=(cmake make g++ python3 ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd doctest-dev
+      libcli11-dev nlohmann-json3-dev libfmt-dev)
+[ "${1:-}" = "--plot" ] && pkgs+=(gnuplot-nox)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "setup: installing ${missing[*]}" >&2
+sudo=""
+if [ "$(id -u)" != 0 ]; then
+  command -v sudo >/dev/null || { echo "setup: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+  sudo=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
