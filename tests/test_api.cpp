@@ -194,3 +194,33 @@ TEST_CASE("f64 on a device without fp64 is UnsupportedError naming the device") 
     CHECK(std::string(e.what()).find("no-double-device") != std::string::npos);
   }
 }
+
+TEST_CASE("the on-disk program cache: reused across contexts, cleared, and a corrupt entry is rebuilt") {
+  const auto dir = std::filesystem::temp_directory_path() / "rdx_cache_test";
+  std::filesystem::remove_all(dir);
+  setenv("RDX_CACHE_DIR", dir.c_str(), 1);
+  std::vector<std::int32_t> v(3000);
+  std::iota(v.begin(), v.end(), -1000);
+  const std::int64_t want = std::accumulate(v.begin(), v.end(), std::int64_t{0});
+  {
+    Context ctx(device());
+    CHECK(reduce<std::int64_t>(ctx, std::span<const std::int32_t>(v), Op::Sum) == want);
+  }
+  std::size_t entries = 0;
+  for (auto& e : std::filesystem::directory_iterator(dir)) entries += e.path().extension() == ".bin";
+  CHECK(entries >= 1);
+  for (auto& e : std::filesystem::directory_iterator(dir)) std::ofstream(e.path()) << "garbage";
+  {
+    Context ctx(device());  // the corrupt binary is ignored and rebuilt from source
+    CHECK(reduce<std::int64_t>(ctx, std::span<const std::int32_t>(v), Op::Sum) == want);
+  }
+  {
+    Context ctx(device());  // and the rebuilt entry loads
+    CHECK(reduce<std::int64_t>(ctx, std::span<const std::int32_t>(v), Op::Sum) == want);
+  }
+  CHECK(program_cache_dir() == dir.string());
+  CHECK(clear_program_cache() >= 1);
+  CHECK(clear_program_cache() == 0);
+  unsetenv("RDX_CACHE_DIR");
+  std::filesystem::remove_all(dir);
+}

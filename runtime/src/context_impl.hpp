@@ -1,5 +1,10 @@
 // Internal: what a Context holds.
 #pragma once
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
 #include "programs.hpp"
 #include "rdx/rdx.hpp"
 
@@ -12,6 +17,17 @@ struct Context::Impl {
   cl::Context context;
   cl::CommandQueue queue;
   detail::ProgramCache programs;
+
+  // Per-context objects a strategy keeps between calls (kernels, scratch), by the strategy's key.
+  template <class T>
+  std::shared_ptr<T> cached(const std::string& key) {
+    std::lock_guard<std::mutex> lock(cache_mutex);
+    auto& slot = cache[key];
+    if (!slot) slot = std::make_shared<T>();
+    return std::static_pointer_cast<T>(slot);
+  }
+  std::mutex cache_mutex;
+  std::map<std::string, std::shared_ptr<void>> cache;
 };
 
 }  // namespace rdx

@@ -2,6 +2,8 @@
 // Pure: no OpenCL calls, so it is unit-tested without a device.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "rdx/errors.hpp"
 #include "rdx/plan.hpp"
 #include "strategies/registry.hpp"
@@ -43,15 +45,47 @@ std::string strategy_names() {
   return r;
 }
 
-// The default strategy; issue-4 work replaces this with per-device tuning.
-std::string_view auto_strategy(const DeviceInfo&, Type, Op, std::uint64_t) { return "localtree"; }
+std::uint64_t clamp_u(std::uint64_t v, std::uint64_t lo, std::uint64_t hi) {
+  return std::max(lo, std::min(v, hi));
+}
+
+// The tuning table of the one-launch strategies. fast_blocked (auto on CPUs): few work-items,
+// each reading one long contiguous range with 64-byte vectors (PoCL runs a work-group as a loop;
+// LLVM vectorises the range). fast_strided (auto elsewhere): a grid of compute_units x 8 groups
+// of 256 reading neighbouring 16-byte vectors.
+void tune_fast(const DeviceInfo& dev, Plan& p, std::size_t requested_wg) {
+  const std::uint64_t es = size_of(p.type);
+  const bool indexed = is_index_op(p.op);
+  const std::uint64_t cus = std::max<std::uint32_t>(dev.compute_units, 1);
+  if (p.strategy == "fast_blocked") {
+    p.blocked = true;
+    p.work_group_size = requested_wg ? requested_wg : 1;
+    p.vector_width = indexed ? 1 : static_cast<unsigned>(clamp_u(64 / es, 1, 16));
+    const std::uint64_t min_per_item = std::uint64_t{1} << 15;  // smaller ranges: fewer items
+    p.groups = clamp_u((p.n + min_per_item - 1) / min_per_item / p.work_group_size, 1, cus * 4);
+  } else {
+    p.blocked = false;
+    p.work_group_size = requested_wg ? requested_wg : std::min<std::size_t>(256, p.work_group_size);
+    p.vector_width = indexed ? 1 : static_cast<unsigned>(clamp_u(16 / es, 1, 16));
+    const std::uint64_t per_group = p.work_group_size * p.vector_width * 8;
+    p.groups = clamp_u((p.n + per_group - 1) / per_group, 1, cus * 8);
+  }
+}
+
+// auto: the one-launch strategy in the layout that suits the device type.
+std::string_view auto_strategy(const DeviceInfo& dev, Type, Op, std::uint64_t) {
+  return dev.kind == DeviceKind::CPU ? "fast_blocked" : "fast_strided";
+}
 
 }  // namespace
 
 std::string Plan::describe() const {
   return fmt::format("{} {} {} n={} wg={}", strategy, name(op), name(type), n,
                      work_group_size) +
-         (acc != type ? fmt::format(" acc={}", name(acc)) : std::string());
+         (acc != type ? fmt::format(" acc={}", name(acc)) : std::string()) +
+         (groups ? fmt::format(" groups={} vw={} {}", groups, vector_width,
+                               blocked ? "blocked" : "strided")
+                 : std::string());
 }
 
 Plan make_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n, const Options& opts) {
@@ -89,6 +123,7 @@ Plan make_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n, const O
   } else {
     p.work_group_size = std::min<std::size_t>(256, floor_pow2(dev_max));
   }
+  if (p.strategy.starts_with("fast_")) tune_fast(dev, p, opts.work_group_size);
   p.depth = s->depth(p, dev);
   return p;
 }

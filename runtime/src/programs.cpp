@@ -4,6 +4,9 @@
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
+
+#include "binary_cache.hpp"
 #include "cl_check.hpp"
 #include "embedded_sources.hpp"
 
@@ -28,6 +31,24 @@ std::string program_source(const std::string& file) {
   return kernel_source("common.h") + "\n#line 1\n" + kernel_source(file);
 }
 
+namespace {
+
+// What a stored binary depends on: source, options, platform, device and driver.
+std::string binary_key(const cl::Device& dev, const std::string& src, const std::string& options) {
+  cl::Platform platform;
+  std::string pname, pversion, dname, dversion, driver;
+  dev.getInfo(CL_DEVICE_PLATFORM, &platform);
+  platform.getInfo(CL_PLATFORM_NAME, &pname);
+  platform.getInfo(CL_PLATFORM_VERSION, &pversion);
+  dev.getInfo(CL_DEVICE_NAME, &dname);
+  dev.getInfo(CL_DEVICE_VERSION, &dversion);
+  dev.getInfo(CL_DRIVER_VERSION, &driver);
+  return fmt::format("src={:016x} opts={} platform={} {} device={} {} driver={}", fnv1a(src),
+                     options, pname, pversion, dname, dversion, driver);
+}
+
+}  // namespace
+
 cl::Program ProgramCache::get(const cl::Context& ctx, const cl::Device& dev,
                               const std::string& file, const std::string& options) {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -35,6 +56,15 @@ cl::Program ProgramCache::get(const cl::Context& ctx, const cl::Device& dev,
   if (auto it = programs_.find(key); it != programs_.end()) return it->second;
 
   const std::string src = program_source(file);
+  const std::string disk_key = binary_key(dev, src, options);
+  if (auto bin = load_binary(disk_key)) {
+    cl_int err = CL_SUCCESS;
+    cl::Program prog(ctx, std::vector<cl::Device>{dev}, cl::Program::Binaries{*bin}, nullptr, &err);
+    if (err == CL_SUCCESS && prog.build(std::vector<cl::Device>{dev}, options.c_str()) == CL_SUCCESS) {
+      programs_.emplace(key, prog);
+      return prog;
+    }  // a stale or foreign binary: build from source below, and replace it
+  }
   cl_int err = CL_SUCCESS;
   cl::Program prog(ctx, src, false, &err);
   RDX_CHECK_OUT(err, "clCreateProgramWithSource(" + file + ")");
@@ -45,6 +75,9 @@ cl::Program ProgramCache::get(const cl::Context& ctx, const cl::Device& dev,
     throw BuildError(err, file, options, log);
   }
   programs_.emplace(key, prog);
+  std::vector<std::vector<unsigned char>> bins;
+  if (prog.getInfo(CL_PROGRAM_BINARIES, &bins) == CL_SUCCESS && bins.size() == 1)
+    store_binary(disk_key, bins[0]);
   return prog;
 }
 

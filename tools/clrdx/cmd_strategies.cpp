@@ -27,4 +27,18 @@ int cmd_strategies(const StrategiesArgs& a) {
   return 0;
 }
 
+int cmd_cache(bool clear) {
+  const std::string dir = rdx::program_cache_dir();
+  if (dir.empty()) {
+    fmt::print("program cache: off (RDX_CACHE_DIR=off)\n");
+    return 0;
+  }
+  if (clear) {
+    fmt::print("program cache {}: removed {} entries\n", dir, rdx::clear_program_cache());
+    return 0;
+  }
+  fmt::print("program cache: {}\n", dir);
+  return 0;
+}
+
 }  // namespace clrdx

@@ -38,7 +38,10 @@ int cmd_verify(const VerifyArgs& a) {
   Tally total;
   for (const auto& dev : devices) {
     rdx::Context ctx(std::to_string(dev.index));
-    const std::size_t wg = rdx::make_plan(dev, rdx::Type::I32, rdx::Op::Sum, 1, {}).work_group_size;
+    rdx::Options generic;  // case sizes around the usual work-group size, whatever auto runs
+    generic.strategy = "localtree";
+    const std::size_t wg =
+        rdx::make_plan(dev, rdx::Type::I32, rdx::Op::Sum, 1, generic).work_group_size;
     const auto cases = rdx::verify_cases(wg, true, max_n, seed);
     for (const auto& strategy : names) {
       Tally t;

@@ -40,4 +40,6 @@ struct BenchArgs {
 };
 int cmd_bench(const BenchArgs& a);
 
+int cmd_cache(bool clear);
+
 }  // namespace clrdx

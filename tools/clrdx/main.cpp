@@ -72,6 +72,11 @@ int main(int argc, char** argv) {
   bench->add_option("--json", bn.json_file, "Also write one JSON object per row to FILE");
   bench->add_option("--plot", bn.plot_file, "Also plot GB/s against n to FILE.png");
 
+  bool cache_clear = false;
+  auto* cache = app.add_subcommand(
+      "cache", "Show (or --clear) the on-disk cache of built kernels ($RDX_CACHE_DIR)");
+  cache->add_flag("--clear", cache_clear, "Remove every cached kernel binary");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -86,6 +91,7 @@ int main(int argc, char** argv) {
     if (*reduce) return cmd_reduce(rd);
     if (*verify) return cmd_verify(vf);
     if (*bench) return cmd_bench(bn);
+    if (*cache) return cmd_cache(cache_clear);
   } catch (const rdx::ArgumentError& e) {
     std::cerr << "clrdx: " << e.what() << "\n";
     return 2;

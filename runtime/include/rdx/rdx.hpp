@@ -30,6 +30,12 @@ namespace rdx {
 
 std::string_view version();  // "MAJOR.MINOR.PATCH", the same as `clrdx --version`
 
+// The on-disk cache of built kernels: $RDX_CACHE_DIR, else $XDG_CACHE_HOME/rdx, else
+// ~/.cache/rdx ("" when RDX_CACHE_DIR=off). clear_program_cache() removes its entries and
+// returns how many.
+std::string program_cache_dir();
+std::uint64_t clear_program_cache();
+
 // One device, one in-order queue, its DeviceInfo and its cache of built programs.
 // Safe to share between host threads.
 class Context {

@@ -9,7 +9,9 @@
 
 namespace rdx::detail {
 
-Exec::~Exec() { ctx.queue.finish(); }
+Exec::~Exec() {
+  if (!idle_) ctx.queue.finish();
+}
 
 std::string Exec::defines(std::size_t wg) const {
   return fmt::format("-DT_CODE={} -DACC_CODE={} -DOP={} -DWG={}", static_cast<int>(plan.type),
@@ -150,6 +152,7 @@ Outcome Exec::combine(const Outcome& a, const Outcome& b) const {
 
 void Exec::launch(Kernel& k, std::uint64_t global, std::size_t local) {
   const std::uint64_t groups = (global + local - 1) / local;
+  idle_ = false;
   const cl_int err = ctx.queue.enqueueNDRangeKernel(
       k.kernel, cl::NullRange, cl::NDRange(static_cast<std::size_t>(groups * local)),
       cl::NDRange(local));
@@ -161,6 +164,7 @@ Outcome Exec::read(const States& s, std::uint64_t k) {
   unsigned char bytes[8] = {};
   const std::size_t acc = size_of(plan.acc);
   RDX_CHECK(ctx.queue.enqueueReadBuffer(s.values, CL_TRUE, k * acc, acc, bytes));
+  idle_ = true;
   Outcome o{Scalar::from_bytes(plan.acc, bytes), std::nullopt};
   if (indexed()) {
     cl_ulong idx = 0;

@@ -88,7 +88,8 @@ class Exec {
   void set_arg(Kernel& k, cl_uint i, const cl::LocalSpaceArg& local);
   bool indexed() const { return is_index_op(plan.op); }
   std::vector<States> scratch_;
-  std::vector<cl::Buffer> buffers_;  // alive until every command that uses it has finished
+  std::vector<cl::Buffer> buffers_;
+  bool idle_ = true;  // nothing enqueued since the last blocking read  // alive until every command that uses it has finished
 };
 
 }  // namespace rdx::detail

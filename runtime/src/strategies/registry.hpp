@@ -2,6 +2,8 @@
 // Adding a strategy: its cl/<name>.cl, its launcher in strategies/<name>.cpp, one row in one of
 // the rows_*.cpp tables (grouped by seed). CMake picks up new .cl and .cpp files by itself.
 #pragma once
+#include <algorithm>
+#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -33,10 +35,13 @@ std::vector<StrategyDef> rows_core();     // registry.cpp: bottomup, topdown, lo
 std::vector<StrategyDef> rows_seed001a(); // rows_seed001a.cpp: seed 001 steps 1-5
 std::vector<StrategyDef> rows_seed001b(); // rows_seed001b.cpp: seed 001 steps 6-10
 std::vector<StrategyDef> rows_seeds023(); // rows_seeds023.cpp: seed 000 hybrid, seeds 002, 003
-std::vector<StrategyDef> rows_fast();     // rows_fast.cpp: the strategies behind auto
+std::vector<StrategyDef> rows_fast();     // fast.cpp: the strategy behind auto
 
 std::span<const StrategyDef> strategy_table();
 const StrategyDef* find_strategy(std::string_view name);
+
+// Elements per block of a BLOCKED `fast` work-item (the -DBLOCK of cl/fast.cl).
+inline constexpr std::uint64_t kFastBlock = 4096;
 
 // ceil(log2(n)) for n >= 1: the depth of a pairwise tree over n leaves.
 std::uint64_t ceil_log2(std::uint64_t n);

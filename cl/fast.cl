@@ -1,0 +1,184 @@
+/* fast.cl: the strategy behind `auto`: one launch for any n, vector loads, and a layout chosen by
+ * the device type. Not from one seed: it combines seed 001 step 10 (multi-sequential, Brent: a
+ * fixed grid, each work-item first reduces many elements sequentially) with the one-pass finish of
+ * ArrayFire's reduce_all (the last work-group to finish, found with an atomic counter, reduces
+ * the per-group partials), so a call is one kernel launch plus one read.
+ *
+ * Layouts (BLOCKED):
+ *   0 (GPUs): neighbouring work-items read neighbouring VW-vectors, grid-stride (coalesced).
+ *   1 (CPUs): each work-item reads one contiguous range of CHUNK elements, BLOCK at a time,
+ *             into VW-wide vector accumulators (what LLVM vectorises on PoCL); float sums add the
+ *             block totals with Kahan compensation, so long ranges stay accurate.
+ * Deterministic: the partition depends only on n and the plan, and the last group combines the
+ * partials in index order; no float atomics (the counter is an integer).
+ *
+ * Launch rules: local size WG (a power of two; 1 is fine), global size = GROUPS * WG for the
+ * plan's GROUPS; `counter` is one uint that is 0 before the launch (the last group resets it, so
+ * the host zeroes it once); part_v/part_i hold GROUPS + 1 states: the partials, then the result
+ * at index GROUPS. BLOCKED ranges: work-item g covers [g*chunk, (g+1)*chunk), chunk a multiple
+ * of VW. argmin/argmax need VW = 1. */
+#ifndef RDX_COMMON_H
+#include "common.h"
+#endif
+
+#ifndef VW
+#define VW 4
+#endif
+#ifndef BLOCKED
+#define BLOCKED 0
+#endif
+#ifndef BLOCK
+#define BLOCK 4096
+#endif
+
+#pragma OPENCL EXTENSION cl_khr_global_int32_base_atomics : enable
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+
+#if VW > 1
+#define VT CAT(T, VW)
+#define VACC CAT(ACC, VW)
+#define VLOAD CAT(vload, VW)
+#define TO_VACC CAT(convert_, VACC)
+#ifndef ACC_IS_FLOAT
+#define VUACC CAT(UACC, VW)
+#define AS_VACC CAT(as_, VACC)
+#define AS_VUACC CAT(as_, VUACC)
+#endif
+
+/* The operator on VW lanes at once; same semantics as combine_values (fmin/fmax ignore NaN). */
+inline VACC vcombine(VACC a, VACC b) {
+#if OP == OP_SUM
+#ifdef ACC_IS_FLOAT
+  return a + b;
+#else
+  return AS_VACC(AS_VUACC(a) + AS_VUACC(b));
+#endif
+#elif OP == OP_PROD
+#ifdef ACC_IS_FLOAT
+  return a * b;
+#else
+  return AS_VACC(AS_VUACC(a) * AS_VUACC(b));
+#endif
+#elif OP == OP_MIN
+#ifdef ACC_IS_FLOAT
+  return fmin(a, b);
+#else
+  return min(a, b);
+#endif
+#elif OP == OP_MAX
+#ifdef ACC_IS_FLOAT
+  return fmax(a, b);
+#else
+  return max(a, b);
+#endif
+#elif OP == OP_AND
+  return a & b;
+#elif OP == OP_OR
+  return a | b;
+#else
+  return a ^ b;
+#endif
+}
+
+/* The lanes of v combined pairwise (a short tree: accurate for sums). */
+inline ACC vhorizontal(VACC v) {
+  ACC lane[VW];
+  CAT(vstore, VW)(v, 0, lane);
+  for (uint w = VW / 2; w > 0; w /= 2)
+    for (uint k = 0; k < w; ++k) lane[k] = combine_values(lane[k], lane[k + w]);
+  return lane[0];
+}
+#endif /* VW > 1 */
+
+/* Combines elements [b, e) of the input, b a multiple of VW when VW > 1. */
+inline state_t range_state(global const T* in, ulong b, ulong e) {
+#if VW > 1
+  VACC v = (VACC)(st_identity());
+  const ulong vb = b / VW, ve = e / VW;
+  for (ulong k = vb; k < ve; ++k) v = vcombine(v, TO_VACC(VLOAD(k, in)));
+  ACC s = vhorizontal(v);
+  for (ulong i = ve * VW; i < e; ++i) s = combine_values(s, (ACC)in[i]);
+  return s;
+#else
+  state_t s = st_identity();
+  for (ulong i = b; i < e; ++i) s = st_combine(s, st_make((ACC)in[i], i));
+  return s;
+#endif
+}
+
+inline state_t load_partial(volatile global ACC* v, volatile global ulong* ix, ulong k) {
+#ifdef INDEXED
+  return st_make(v[k], ix[k]);
+#else
+  return v[k];
+#endif
+}
+
+kernel void fast_reduce(global const T* in, ulong n, ulong chunk, global ACC* part_v,
+                        global ulong* part_i, volatile global uint* counter) {
+  local state_t sh[WG];
+  local uint ticket;
+  const uint lid = get_local_id(0);
+  const ulong gid = get_global_id(0);
+  const ulong groups = get_num_groups(0);
+  state_t s = st_identity();
+
+#if BLOCKED
+  const ulong begin = gid * chunk;
+  const ulong end = min(begin + chunk, n);
+#if OP == OP_SUM && defined(ACC_IS_FLOAT)
+  ACC c = 0; /* Kahan: s + c is the running sum of the block totals */
+  for (ulong b = begin; b < end; b += BLOCK) {
+    const ACC y = range_state(in, b, min(b + BLOCK, end)) - c;
+    const ACC t = s + y;
+    c = isfinite(t) ? (t - s) - y : (ACC)0; /* an infinity or NaN carries on by itself */
+    s = t;
+  }
+#else
+  for (ulong b = begin; b < end; b += BLOCK) s = st_combine(s, range_state(in, b, min(b + BLOCK, end)));
+#endif
+#else /* strided */
+  const ulong stride = groups * WG;
+#if VW > 1
+  VACC v = (VACC)(st_identity());
+  const ulong nv = n / VW;
+  for (ulong k = gid; k < nv; k += stride) v = vcombine(v, TO_VACC(VLOAD(k, in)));
+  s = vhorizontal(v);
+  const ulong tail = nv * VW + gid;
+  if (tail < n) s = combine_values(s, (ACC)in[tail]);
+#else
+  for (ulong i = gid; i < n; i += stride) s = st_combine(s, st_make((ACC)in[i], i));
+#endif
+#endif
+
+  /* The group's partial: a local tree (sequential addressing). */
+  sh[lid] = s;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint w = WG / 2; w > 0; w >>= 1) {
+    if (lid < w) sh[lid] = st_combine(sh[lid], sh[lid + w]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) {
+    st_store(part_v, part_i, get_group_id(0), sh[0]);
+    mem_fence(CLK_GLOBAL_MEM_FENCE); /* the partial is visible before the ticket is taken */
+    ticket = atomic_inc(counter);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (ticket != groups - 1) return; /* the same for the whole group */
+
+  /* The last group: combine every partial, in index order per work-item, then a tree. */
+  state_t t = st_identity();
+  for (ulong k = lid; k < groups; k += WG) t = st_combine(t, load_partial(part_v, part_i, k));
+  sh[lid] = t;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint w = WG / 2; w > 0; w >>= 1) {
+    if (lid < w) sh[lid] = st_combine(sh[lid], sh[lid + w]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) {
+    st_store(part_v, part_i, groups, sh[0]);
+    *counter = 0; /* ready for the next launch */
+  }
+}

@@ -1,0 +1,84 @@
+// Launcher of cl/fast.cl (the strategy behind auto): one launch, one read. The kernel and its
+// scratch (partials + the last-group counter) are built once per context and plan shape, and
+// reused; a mutex keeps concurrent calls on one context from sharing them mid-call.
+#include <fmt/format.h>
+
+#include "cl_check.hpp"
+#include "strategies/registry.hpp"
+
+namespace rdx::detail {
+namespace {
+
+struct FastSlot {
+  std::mutex mutex;
+  bool ready = false;
+  Kernel kernel;
+  cl::Buffer part_v, part_i, counter;
+};
+
+}  // namespace
+
+Outcome run_fast(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
+  const Plan& p = ex.plan;
+  const std::string extra = fmt::format("-DVW={} -DBLOCKED={} -DBLOCK={}", p.vector_width,
+                                        p.blocked ? 1 : 0, kFastBlock);
+  const auto slot = ex.ctx.cached<FastSlot>(
+      fmt::format("fast {} {} groups={}", ex.defines(p.work_group_size), extra, p.groups));
+  std::lock_guard<std::mutex> lock(slot->mutex);
+  if (!slot->ready) {
+    slot->kernel = ex.kernel("fast.cl", "fast_reduce", extra);
+    cl_int err = CL_SUCCESS;
+    const std::size_t states = p.groups + 1;
+    slot->part_v = cl::Buffer(ex.ctx.context, CL_MEM_READ_WRITE, states * size_of(p.acc), nullptr, &err);
+    RDX_CHECK_OUT(err, "clCreateBuffer(fast partials)");
+    slot->part_i = is_index_op(p.op)
+                       ? cl::Buffer(ex.ctx.context, CL_MEM_READ_WRITE, states * 8, nullptr, &err)
+                       : slot->part_v;
+    RDX_CHECK_OUT(err, "clCreateBuffer(fast indices)");
+    const cl_uint zero = 0;
+    slot->counter = cl::Buffer(ex.ctx.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                               sizeof zero, const_cast<cl_uint*>(&zero), &err);
+    RDX_CHECK_OUT(err, "clCreateBuffer(fast counter)");
+    slot->ready = true;
+  }
+  Kernel& k = slot->kernel;
+  const std::uint64_t items = p.groups * k.wg;
+  std::uint64_t chunk = (n + items - 1) / items;
+  chunk = (chunk + p.vector_width - 1) / p.vector_width * p.vector_width;
+  ex.args(k, in, n, chunk, slot->part_v, slot->part_i, slot->counter);
+  ex.launch(k, items, k.wg);
+  return ex.read(States{slot->part_v, slot->part_i, p.groups + 1}, p.groups);
+}
+
+std::uint64_t fast_depth(const Plan& p, const DeviceInfo&) {
+  const std::uint64_t vw = p.vector_width ? p.vector_width : 1;
+  const std::uint64_t wg = p.work_group_size ? p.work_group_size : 1;
+  const std::uint64_t items = std::max<std::uint64_t>(p.groups, 1) * wg;
+  const std::uint64_t per_item = (p.n + items - 1) / items;
+  std::uint64_t lane;  // sequential combines in one vector lane of one work-item
+  if (p.blocked && p.op == Op::Sum && is_float(p.acc))
+    lane = std::min<std::uint64_t>(per_item, kFastBlock) / vw + 3;  // + Kahan over block totals
+  else
+    lane = per_item / vw + 1;
+  const std::uint64_t last = (std::max<std::uint64_t>(p.groups, 1) + wg - 1) / wg;
+  return lane + ceil_log2(vw) + 2 * ceil_log2(wg) + last + 1;
+}
+
+std::vector<StrategyDef> rows_fast() {
+  return {{900,
+           {"fast_strided", "fast.cl",
+            "001 step 10 (multi-sequential) + ArrayFire's last-group finish; not a seed",
+            "auto on GPUs: one launch, a grid of CUs x 8 groups reading neighbouring vectors, "
+            "the last work-group to finish reduces the partials"},
+           run_fast,
+           fast_depth},
+          {901,
+           {"fast_blocked", "fast.cl",
+            "001 step 10 (multi-sequential) + ArrayFire's last-group finish; not a seed",
+            "auto on CPUs: one launch, each work-item reads one contiguous range with wide "
+            "vectors (Kahan over block totals for float sums), the last group finishes"},
+           run_fast,
+           fast_depth}};
+}
+
+}  // namespace rdx::detail
