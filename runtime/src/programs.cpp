@@ -27,6 +27,7 @@ std::string kernel_source(const std::string& file) {
 }
 
 std::string program_source(const std::string& file) {
+  if (file == "empty.cl") return kernel_source(file);  // needs no common.h
   // common.h first; each .cl file includes it only when compiled alone (RDX_COMMON_H guard).
   return kernel_source("common.h") + "\n#line 1\n" + kernel_source(file);
 }

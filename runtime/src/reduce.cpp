@@ -1,7 +1,10 @@
 // The entry points: validate, plan, move host data to the device, run the strategy, read back.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <vector>
 #include <limits>
 
 #include "cl_check.hpp"
@@ -11,13 +14,12 @@
 namespace rdx {
 namespace {
 
-Result run_plan(Context& ctx, const Plan& plan, const cl::Buffer& buf, std::uint64_t n) {
+Result run_plan(Context& ctx, const Plan& plan, const cl::Buffer& buf, std::uint64_t n,
+                bool profile) {
   const detail::StrategyDef* s = detail::find_strategy(plan.strategy);
-  detail::Exec ex(ctx.impl(), plan);
+  detail::Exec ex(ctx.impl(), plan, profile);
   detail::Outcome o = s->run(ex, buf, n);
-  if (!is_index_op(plan.op)) return {o.value, std::nullopt, plan};
-  // argmin/argmax report the element as it is, in the element type (acc == type).
-  return {o.value, o.index, plan};
+  return {o.value, o.index, plan, profile ? ex.device_seconds() : 0.0};
 }
 
 Result empty_result(const Plan& plan) {
@@ -35,6 +37,27 @@ std::uint64_t byte_size(Type type, std::uint64_t n) {
 }  // namespace
 
 std::string_view version() { return RDX_VERSION; }
+
+double measure_roundtrip(Context& ctx, int repeats) {
+  auto& impl = ctx.impl();
+  cl::Program prog = impl.programs.get(impl.context, impl.device, "empty.cl", "");
+  cl_int err = CL_SUCCESS;
+  cl::Kernel k(prog, "rdx_empty", &err);
+  RDX_CHECK_OUT(err, "clCreateKernel(rdx_empty)");
+  cl::Buffer b(impl.context, CL_MEM_READ_WRITE, sizeof(cl_uint), nullptr, &err);
+  RDX_CHECK_OUT(err, "clCreateBuffer(roundtrip)");
+  RDX_CHECK(k.setArg(0, b));
+  std::vector<double> t;
+  for (int i = 0; i < repeats + 5; ++i) {
+    cl_uint v = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    RDX_CHECK(impl.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(1), cl::NDRange(1)));
+    RDX_CHECK(impl.queue.enqueueReadBuffer(b, CL_TRUE, 0, sizeof v, &v));
+    if (i >= 5) t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
 
 Scalar identity(Op op, Type acc) {
   if (is_index_op(op)) throw ArgumentError(fmt::format("{} has no identity", name(op)));
@@ -72,7 +95,7 @@ Result reduce(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
   cl::Buffer buf(impl.context, CL_MEM_READ_ONLY, bytes, nullptr, &err);
   RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of input)", bytes));
   RDX_CHECK(impl.queue.enqueueWriteBuffer(buf, CL_TRUE, 0, bytes, data));
-  return run_plan(ctx, plan, buf, n);
+  return run_plan(ctx, plan, buf, n, opts.profile);
 }
 
 Result reduce(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n, Op op,
@@ -89,7 +112,7 @@ Result reduce(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n, 
   RDX_CHECK(data.getInfo(CL_MEM_CONTEXT, &owner));
   if (owner() != ctx.cl_context()())
     throw ArgumentError("reduce: the cl::Buffer belongs to another OpenCL context than rdx::Context");
-  return run_plan(ctx, plan, data, n);
+  return run_plan(ctx, plan, data, n, opts.profile);
 }
 
 }  // namespace rdx

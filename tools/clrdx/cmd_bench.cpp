@@ -97,6 +97,7 @@ std::string find_plot_script() {
 struct Row {
   std::string strategy;
   double seconds = 0;
+  double device_seconds = 0;  // median device time of the kernels (profiled calls)
   bool ok = false;
   std::string result, note;
 };
@@ -128,6 +129,9 @@ int cmd_bench(const BenchArgs& a) {
       peak = measure_copy_bandwidth(ctx);
       peak_src = "measured copy";
     }
+    const double roundtrip = rdx::measure_roundtrip(ctx);
+    fmt::print("\n{}: round trip of an empty kernel + one scalar read: {}\n", dev.name,
+               format_time(roundtrip));
     for (const std::uint64_t n : sizes) {
       const std::uint64_t bytes = n * rdx::size_of(type);
       fmt::print("\n{} ({}), {} {} of n = {} ({:.1f} MiB), peak {:.1f} GB/s ({})\n", dev.name,
@@ -165,6 +169,12 @@ int cmd_bench(const BenchArgs& a) {
             if (i > 0) times.push_back(seconds_since(t0));  // the first after warm-up is discarded
           }
           row.seconds = median(times);
+          rdx::Options prof = opts;  // device time from separate, profiled calls
+          prof.profile = true;
+          std::vector<double> dev_times;
+          for (int i = 0; i < std::max(3, reps / 2); ++i)
+            dev_times.push_back(rdx::reduce(ctx, type, buf, n, op, prof).device_seconds);
+          row.device_seconds = median(dev_times);
           row.result = r.value.to_string() + (r.index ? fmt::format(" @{}", *r.index) : "");
           const std::string why = rdx::check_result(r.plan, r.value, r.index, ref);
           row.ok = why.empty();
@@ -204,8 +214,14 @@ int cmd_bench(const BenchArgs& a) {
                                      {"op", std::string(rdx::name(op))},
                                      {"n", n},
                                      {"call_us", r.seconds * 1e6},
+                                     {"dev_us", r.device_seconds * 1e6},
+                                     {"dev_GBps", r.device_seconds > 0
+                                                      ? static_cast<double>(bytes) /
+                                                            r.device_seconds / 1e9
+                                                      : 0.0},
                                      {"GBps", gbps},
                                      {"peak_GBps", peak},
+                                     {"roundtrip_us", roundtrip * 1e6},
                                      {"result", r.result},
                                      {"ok", r.ok}}
                           .dump()

@@ -13,6 +13,7 @@ struct Options {
   std::string strategy = "auto";    // a name from `clrdx strategies`, or "auto"
   std::size_t work_group_size = 0;  // 0: the plan chooses; else a power of two the device allows
   std::optional<Type> acc;          // accumulator type; default: the element type
+  bool profile = false;             // measure device time (Result::device_seconds)
 };
 
 struct Plan {

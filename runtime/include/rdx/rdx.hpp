@@ -64,6 +64,7 @@ struct Result {
   Scalar value;
   std::optional<std::uint64_t> index;
   Plan plan;
+  double device_seconds = 0;  // with Options::profile: the kernels' time on the device
 };
 
 // Untyped entry points (what the CLI uses). `type` is the element type; data is never modified.
@@ -71,6 +72,10 @@ Result reduce(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
               const Options& opts = {});
 Result reduce(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n, Op op,
               const Options& opts = {});
+
+// The device's round trip: the median time of one empty kernel launch plus a blocking read of one
+// scalar, over `repeats` tries after warm-up. The floor of any reduction call (bench baseline).
+double measure_roundtrip(Context& ctx, int repeats = 50);
 
 // The result of an empty input: the operator's identity, in type acc. Throws ArgumentError for
 // argmin/argmax, which have no identity.

@@ -65,6 +65,18 @@ void Exec::set_arg(Kernel& k, cl_uint i, const cl::LocalSpaceArg& local) {
   RDX_CHECK_OUT(err, fmt::format("clSetKernelArg({}, {}, local)", k.name, i));
 }
 
+double Exec::device_seconds() {
+  double total = 0;
+  for (auto& ev : events_) {
+    RDX_CHECK(ev.wait());
+    cl_ulong start = 0, end = 0;
+    RDX_CHECK(ev.getProfilingInfo(CL_PROFILING_COMMAND_START, &start));
+    RDX_CHECK(ev.getProfilingInfo(CL_PROFILING_COMMAND_END, &end));
+    total += static_cast<double>(end - start) * 1e-9;
+  }
+  return total;
+}
+
 cl::Buffer Exec::buffer(std::size_t bytes, const void* init) {
   cl_int err = CL_SUCCESS;
   cl::Buffer b(ctx.context, CL_MEM_READ_WRITE, bytes ? bytes : 1, nullptr, &err);
@@ -153,9 +165,11 @@ Outcome Exec::combine(const Outcome& a, const Outcome& b) const {
 void Exec::launch(Kernel& k, std::uint64_t global, std::size_t local) {
   const std::uint64_t groups = (global + local - 1) / local;
   idle_ = false;
+  cl::Event ev;
   const cl_int err = ctx.queue.enqueueNDRangeKernel(
       k.kernel, cl::NullRange, cl::NDRange(static_cast<std::size_t>(groups * local)),
-      cl::NDRange(local));
+      cl::NDRange(local), nullptr, profile_ ? &ev : nullptr);
+  if (profile_ && err == CL_SUCCESS) events_.push_back(ev);
   RDX_CHECK_OUT(err, fmt::format("clEnqueueNDRangeKernel({}, global {}, local {})", k.name,
                                  groups * local, local));
 }

@@ -35,7 +35,8 @@ struct Kernel {
 
 class Exec {
  public:
-  Exec(Context::Impl& ctx, const Plan& plan) : ctx(ctx), plan(plan) {}
+  Exec(Context::Impl& ctx, const Plan& plan, bool profile = false)
+      : ctx(ctx), plan(plan), profile_(profile) {}
   // Waits for the queue before the scratch is released (PoCL aborts on releasing a buffer that a
   // queued command still uses), also when a launch failed half-way.
   ~Exec();
@@ -78,6 +79,9 @@ class Exec {
   Outcome combine(const Outcome& a, const Outcome& b) const;
   Outcome identity() const;
 
+  // With Options::profile: the summed device time of every launch so far (waits for them).
+  double device_seconds();
+
   // Raw device scratch of `bytes` (at least 1), alive until the Exec ends; optionally
   // initialised from host memory (blocking write).
   cl::Buffer buffer(std::size_t bytes, const void* init = nullptr);
@@ -87,9 +91,11 @@ class Exec {
   void set_arg(Kernel& k, cl_uint i, std::uint64_t v);
   void set_arg(Kernel& k, cl_uint i, const cl::LocalSpaceArg& local);
   bool indexed() const { return is_index_op(plan.op); }
+  bool profile_ = false;
   std::vector<States> scratch_;
   std::vector<cl::Buffer> buffers_;
-  bool idle_ = true;  // nothing enqueued since the last blocking read  // alive until every command that uses it has finished
+  bool idle_ = true;
+  std::vector<cl::Event> events_;  // launches, when profiling  // nothing enqueued since the last blocking read  // alive until every command that uses it has finished
 };
 
 }  // namespace rdx::detail
