@@ -30,6 +30,9 @@
 #ifndef BLOCK
 #define BLOCK 4096
 #endif
+#ifndef UNROLL /* strided: independent vector loads in flight per work-item (1, 2 or 4) */
+#define UNROLL 1
+#endif
 
 #pragma OPENCL EXTENSION cl_khr_global_int32_base_atomics : enable
 
@@ -144,7 +147,27 @@ kernel void fast_reduce(global const T* in, ulong n, ulong chunk, global ACC* pa
 #if VW > 1
   VACC v = (VACC)(st_identity());
   const ulong nv = n / VW;
-  for (ulong k = gid; k < nv; k += stride) v = vcombine(v, TO_VACC(VLOAD(k, in)));
+  ulong k = gid;
+#if UNROLL >= 2
+  VACC v1 = v;
+#if UNROLL >= 4
+  VACC v2 = v, v3 = v;
+  for (; k + 3 * stride < nv; k += 4 * stride) {
+    v = vcombine(v, TO_VACC(VLOAD(k, in)));
+    v1 = vcombine(v1, TO_VACC(VLOAD(k + stride, in)));
+    v2 = vcombine(v2, TO_VACC(VLOAD(k + 2 * stride, in)));
+    v3 = vcombine(v3, TO_VACC(VLOAD(k + 3 * stride, in)));
+  }
+  v1 = vcombine(v1, v3);
+  v = vcombine(v, v2);
+#endif
+  for (; k + stride < nv; k += 2 * stride) {
+    v = vcombine(v, TO_VACC(VLOAD(k, in)));
+    v1 = vcombine(v1, TO_VACC(VLOAD(k + stride, in)));
+  }
+  v = vcombine(v, v1);
+#endif
+  for (; k < nv; k += stride) v = vcombine(v, TO_VACC(VLOAD(k, in)));
   s = vhorizontal(v);
   const ulong tail = nv * VW + gid;
   if (tail < n) s = combine_values(s, (ACC)in[tail]);

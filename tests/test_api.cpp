@@ -224,3 +224,28 @@ TEST_CASE("the on-disk program cache: reused across contexts, cleared, and a cor
   unsetenv("RDX_CACHE_DIR");
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("fast_* tuning overrides: every unroll, vector width and grid stays exact") {
+  Context ctx(device());
+  for (const char* strategy : {"fast_strided", "fast_blocked"})
+    for (unsigned unroll : {1u, 2u, 4u})
+      for (unsigned vw : {1u, 4u, 16u})
+        for (unsigned gpc : {1u, 3u})
+          for (std::uint64_t n : {1ull, 37ull, 4099ull, 262147ull}) {
+            Options o;
+            o.strategy = strategy;
+            o.unroll = unroll;
+            o.vector_width = vw;
+            o.groups_per_cu = gpc;
+            const auto data = make_case_data(Type::I32, Op::Sum, Pattern::Random, n, n);
+            const Result r = reduce(ctx, Type::I32, data.data(), n, Op::Sum, o);
+            const auto ref = reference_reduce(Type::I32, Type::I32, Op::Sum, data.data(), n);
+            CAPTURE(r.plan.describe());
+            CHECK(check_result(r.plan, r.value, r.index, ref) == "");
+          }
+  Options bad;
+  bad.strategy = "fast_strided";
+  bad.unroll = 3;
+  std::vector<int> v(10, 1);
+  CHECK_THROWS_AS(reduce(ctx, std::span<const int>(v), Op::Sum, bad), ArgumentError);
+}

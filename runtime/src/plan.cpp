@@ -53,23 +53,36 @@ std::uint64_t clamp_u(std::uint64_t v, std::uint64_t lo, std::uint64_t hi) {
 // each reading one long contiguous range with 64-byte vectors (PoCL runs a work-group as a loop;
 // LLVM vectorises the range). fast_strided (auto elsewhere): a grid of compute_units x 8 groups
 // of 256 reading neighbouring 16-byte vectors.
-void tune_fast(const DeviceInfo& dev, Plan& p, std::size_t requested_wg) {
+void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o) {
   const std::uint64_t es = size_of(p.type);
   const bool indexed = is_index_op(p.op);
   const std::uint64_t cus = std::max<std::uint32_t>(dev.compute_units, 1);
+  auto width = [&](std::uint64_t bytes) {
+    if (indexed) return 1u;  // argmin/argmax carry an index per element
+    if (o.vector_width) return static_cast<unsigned>(clamp_u(o.vector_width, 1, 16));
+    return static_cast<unsigned>(clamp_u(bytes / es, 1, 16));
+  };
   if (p.strategy == "fast_blocked") {
     p.blocked = true;
-    p.work_group_size = requested_wg ? requested_wg : 1;
-    p.vector_width = indexed ? 1 : static_cast<unsigned>(clamp_u(64 / es, 1, 16));
+    p.unroll = 1;
+    p.work_group_size = o.work_group_size ? o.work_group_size : 1;
+    p.vector_width = width(64);
     const std::uint64_t min_per_item = std::uint64_t{1} << 15;  // smaller ranges: fewer items
-    p.groups = clamp_u((p.n + min_per_item - 1) / min_per_item / p.work_group_size, 1, cus * 4);
+    p.groups = clamp_u((p.n + min_per_item - 1) / min_per_item / p.work_group_size, 1,
+                       cus * (o.groups_per_cu ? o.groups_per_cu : 4));
   } else {
     p.blocked = false;
-    p.work_group_size = requested_wg ? requested_wg : std::min<std::size_t>(256, p.work_group_size);
-    p.vector_width = indexed ? 1 : static_cast<unsigned>(clamp_u(16 / es, 1, 16));
+    p.unroll = o.unroll ? o.unroll : 2;
+    p.work_group_size = o.work_group_size ? o.work_group_size : std::min<std::size_t>(256, p.work_group_size);
+    p.vector_width = width(16);
     const std::uint64_t per_group = p.work_group_size * p.vector_width * 8;
-    p.groups = clamp_u((p.n + per_group - 1) / per_group, 1, cus * 8);
+    p.groups = clamp_u((p.n + per_group - 1) / per_group, 1,
+                       cus * (o.groups_per_cu ? o.groups_per_cu : 8));
   }
+  if (p.unroll != 1 && p.unroll != 2 && p.unroll != 4)
+    throw ArgumentError(fmt::format("unroll {} is not 1, 2 or 4", p.unroll));
+  if (!is_pow2(p.vector_width) || p.vector_width > 16)
+    throw ArgumentError(fmt::format("vector width {} is not 1, 2, 4, 8 or 16", p.vector_width));
 }
 
 // auto: the one-launch strategy in the layout that suits the device type.
@@ -123,7 +136,7 @@ Plan make_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n, const O
   } else {
     p.work_group_size = std::min<std::size_t>(256, floor_pow2(dev_max));
   }
-  if (p.strategy.starts_with("fast_")) tune_fast(dev, p, opts.work_group_size);
+  if (p.strategy.starts_with("fast_")) tune_fast(dev, p, opts);
   p.depth = s->depth(p, dev);
   return p;
 }

@@ -153,9 +153,13 @@ int cmd_bench(const BenchArgs& a) {
       std::vector<Row> rows;
       for (const auto& name : names) {
         Row row;
-        row.strategy = name;
+        row.strategy = a.label.empty() ? name : a.label;
         rdx::Options opts;
         opts.strategy = name;
+        opts.work_group_size = a.wg;
+        opts.groups_per_cu = a.groups_per_cu;
+        opts.vector_width = a.vector_width;
+        opts.unroll = a.unroll;
         std::cerr << fmt::format("bench: {} n={} {}\n", dev.name, n, name);
         try {
           auto t0 = Clock::now();

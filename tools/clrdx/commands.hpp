@@ -37,6 +37,9 @@ struct BenchArgs {
               plot_file;
   int repeat = 10;
   double peak = 0;  // GB/s; 0: measure the device's copy bandwidth
+  std::size_t wg = 0;
+  unsigned groups_per_cu = 0, vector_width = 0, unroll = 0;  // fast_* tuning overrides
+  std::string label;  // the strategy column's text (default: the strategy)
 };
 int cmd_bench(const BenchArgs& a);
 

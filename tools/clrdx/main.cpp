@@ -71,6 +71,11 @@ int main(int argc, char** argv) {
   bench->add_option("--peak", bn.peak, "Peak GB/s for the % column (default: measured copy)");
   bench->add_option("--json", bn.json_file, "Also write one JSON object per row to FILE");
   bench->add_option("--plot", bn.plot_file, "Also plot GB/s against n to FILE.png");
+  bench->add_option("--wg", bn.wg, "Work-group size override");
+  bench->add_option("--groups-per-cu", bn.groups_per_cu, "fast_*: work-groups per compute unit");
+  bench->add_option("--vw", bn.vector_width, "fast_*: elements per vector load (1-16)");
+  bench->add_option("--unroll", bn.unroll, "fast_strided: loads in flight (1, 2, 4)");
+  bench->add_option("--label", bn.label, "Name rows by this label instead of the strategy");
 
   bool cache_clear = false;
   auto* cache = app.add_subcommand(

@@ -14,6 +14,9 @@ struct Options {
   std::size_t work_group_size = 0;  // 0: the plan chooses; else a power of two the device allows
   std::optional<Type> acc;          // accumulator type; default: the element type
   bool profile = false;             // measure device time (Result::device_seconds)
+  // Overrides of the tuning table of fast_strided / fast_blocked (0: the table's value); for
+  // `clrdx bench` sweeps and tuning work.
+  unsigned groups_per_cu = 0, vector_width = 0, unroll = 0;
 };
 
 struct Plan {
@@ -29,6 +32,7 @@ struct Plan {
   std::uint64_t groups = 0;      // work-groups of the single launch
   unsigned vector_width = 0;     // elements per vector load
   bool blocked = false;          // each work-item reads one contiguous range (CPUs)
+  unsigned unroll = 0;           // independent loads in flight per work-item (strided)
 
   std::string describe() const;
   bool operator==(const Plan&) const = default;

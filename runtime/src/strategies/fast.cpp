@@ -20,8 +20,8 @@ struct FastSlot {
 
 Outcome run_fast(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   const Plan& p = ex.plan;
-  const std::string extra = fmt::format("-DVW={} -DBLOCKED={} -DBLOCK={}", p.vector_width,
-                                        p.blocked ? 1 : 0, kFastBlock);
+  const std::string extra = fmt::format("-DVW={} -DBLOCKED={} -DBLOCK={} -DUNROLL={}",
+                                        p.vector_width, p.blocked ? 1 : 0, kFastBlock, p.unroll);
   const auto slot = ex.ctx.cached<FastSlot>(
       fmt::format("fast {} {} groups={}", ex.defines(p.work_group_size), extra, p.groups));
   std::lock_guard<std::mutex> lock(slot->mutex);
