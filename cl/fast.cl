@@ -30,6 +30,13 @@
 #ifndef BLOCK
 #define BLOCK 4096
 #endif
+/* IDX32: n / VW and the grid fit 31 bits, so the strided loop indexes with uint (cheaper
+ * address arithmetic on GPUs); the host sets it from n. */
+#ifdef IDX32
+typedef uint sidx_t;
+#else
+typedef ulong sidx_t;
+#endif
 #ifndef UNROLL /* strided: independent vector loads in flight per work-item (1, 2 or 4) */
 #define UNROLL 1
 #endif
@@ -119,7 +126,7 @@ inline state_t load_partial(volatile global ACC* v, volatile global ulong* ix, u
 #endif
 }
 
-kernel void fast_reduce(global const T* in, ulong n, ulong chunk, global ACC* part_v,
+kernel void fast_reduce(global const T* restrict in, ulong n, ulong chunk, global ACC* part_v,
                         global ulong* part_i, volatile global uint* counter) {
   local state_t sh[WG];
   local uint ticket;
@@ -143,11 +150,11 @@ kernel void fast_reduce(global const T* in, ulong n, ulong chunk, global ACC* pa
   for (ulong b = begin; b < end; b += BLOCK) s = st_combine(s, range_state(in, b, min(b + BLOCK, end)));
 #endif
 #else /* strided */
-  const ulong stride = groups * WG;
+  const sidx_t stride = (sidx_t)(groups * WG);
 #if VW > 1
   VACC v = (VACC)(st_identity());
-  const ulong nv = n / VW;
-  ulong k = gid;
+  const sidx_t nv = (sidx_t)(n / VW);
+  sidx_t k = (sidx_t)gid;
 #if UNROLL >= 2
   VACC v1 = v;
 #if UNROLL >= 4
@@ -169,7 +176,7 @@ kernel void fast_reduce(global const T* in, ulong n, ulong chunk, global ACC* pa
 #endif
   for (; k < nv; k += stride) v = vcombine(v, TO_VACC(VLOAD(k, in)));
   s = vhorizontal(v);
-  const ulong tail = nv * VW + gid;
+  const ulong tail = (ulong)nv * VW + gid;
   if (tail < n) s = combine_values(s, (ACC)in[tail]);
 #else
   for (ulong i = gid; i < n; i += stride) s = st_combine(s, st_make((ACC)in[i], i));

@@ -67,8 +67,7 @@ TEST_CASE("typed API: the README's examples") {
   const double d = reduce<double>(ctx, std::span<const float>(v), Op::Sum);
   CHECK(d == 499500.0);
   std::vector<std::int32_t> big(1000, 2000000000);
-  CHECK(reduce<std::int64_t>(ctx, std::span<const std::int32_t>(big), Op::Sum) ==
-        2000000000000ll);
+  CHECK(reduce<std::int64_t>(ctx, std::span<const std::int32_t>(big), Op::Sum) == 2000000000000ll);
   CHECK(reduce(ctx, std::span<const std::int32_t>(big), Op::Sum) ==
         static_cast<std::int32_t>(static_cast<std::uint32_t>(2000000000000ll & 0xffffffff)));
 }
@@ -76,7 +75,8 @@ TEST_CASE("typed API: the README's examples") {
 TEST_CASE("device-resident input through reduce_buffer") {
   Context ctx(device());
   std::vector<std::uint16_t> v(5000);
-  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<std::uint16_t>(i * 7919 % 4099);
+  for (std::size_t i = 0; i < v.size(); ++i)
+    v[i] = static_cast<std::uint16_t>(i * 7919 % 4099);
   cl_int err = CL_SUCCESS;
   cl::Buffer buf(ctx.cl_context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, v.size() * 2, v.data(),
                  &err);
@@ -195,7 +195,8 @@ TEST_CASE("f64 on a device without fp64 is UnsupportedError naming the device") 
   }
 }
 
-TEST_CASE("the on-disk program cache: reused across contexts, cleared, and a corrupt entry is rebuilt") {
+TEST_CASE(
+    "the on-disk program cache: reused across contexts, cleared, and a corrupt entry is rebuilt") {
   const auto dir = std::filesystem::temp_directory_path() / "rdx_cache_test";
   std::filesystem::remove_all(dir);
   setenv("RDX_CACHE_DIR", dir.c_str(), 1);
@@ -207,9 +208,11 @@ TEST_CASE("the on-disk program cache: reused across contexts, cleared, and a cor
     CHECK(reduce<std::int64_t>(ctx, std::span<const std::int32_t>(v), Op::Sum) == want);
   }
   std::size_t entries = 0;
-  for (auto& e : std::filesystem::directory_iterator(dir)) entries += e.path().extension() == ".bin";
+  for (auto& e : std::filesystem::directory_iterator(dir))
+    entries += e.path().extension() == ".bin";
   CHECK(entries >= 1);
-  for (auto& e : std::filesystem::directory_iterator(dir)) std::ofstream(e.path()) << "garbage";
+  for (auto& e : std::filesystem::directory_iterator(dir))
+    std::ofstream(e.path()) << "garbage";
   {
     Context ctx(device());  // the corrupt binary is ignored and rebuilt from source
     CHECK(reduce<std::int64_t>(ctx, std::span<const std::int32_t>(v), Op::Sum) == want);

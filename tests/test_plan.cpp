@@ -55,8 +55,10 @@ TEST_CASE("select_device: every selector form") {
 }
 
 TEST_CASE("names parse back, and bad names are argument errors") {
-  for (Type t : kAllTypes) CHECK(parse_type(name(t)) == t);
-  for (Op op : kAllOps) CHECK(parse_op(name(op)) == op);
+  for (Type t : kAllTypes)
+    CHECK(parse_type(name(t)) == t);
+  for (Op op : kAllOps)
+    CHECK(parse_op(name(op)) == op);
   CHECK(parse_type("float") == Type::F32);
   CHECK(parse_type("UINT8") == Type::U8);
   CHECK_THROWS_AS(parse_type("f16"), ArgumentError);

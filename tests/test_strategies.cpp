@@ -41,7 +41,8 @@ TEST_CASE("every strategy matches the host reference, and never writes its input
   const std::uint64_t max_n = std::stoull(env("RDX_TEST_MAX_N", "4194304"));
   Options generic;  // case sizes around the usual work-group size, whatever auto runs
   generic.strategy = "localtree";
-  const std::size_t wg = make_plan(ctx.device_info(), Type::I32, Op::Sum, 1, generic).work_group_size;
+  const std::size_t wg =
+      make_plan(ctx.device_info(), Type::I32, Op::Sum, 1, generic).work_group_size;
   const auto cases = verify_cases(wg, ctx.device_info().fp64, max_n, 20261122);
   const auto all = strategies();
   for (std::size_t pos = 0; pos < all.size(); ++pos) {
@@ -54,8 +55,8 @@ TEST_CASE("every strategy matches the host reference, and never writes its input
     for (const auto& c : cases) {
       if (!type_selected(c.type)) continue;
       const auto data = make_case_data(c.type, c.op, c.pattern, c.n, c.seed);
-      const std::string what = fmt::format("{} {} {} n={} {}", strategy, name(c.op), name(c.type),
-                                           c.n, name(c.pattern));
+      const std::string what =
+          fmt::format("{} {} {} n={} {}", strategy, name(c.op), name(c.type), c.n, name(c.pattern));
       CAPTURE(what);
       // Device-resident input: the strategy must leave the buffer exactly as it found it.
       cl_int err = CL_SUCCESS;
@@ -88,7 +89,8 @@ TEST_CASE("every strategy matches the host reference, and never writes its input
       }
     }
     MESSAGE(fmt::format("{}: {} cases checked on {}", strategy, checked, ctx.device_info().name));
-    for (auto& [why, count] : skipped) MESSAGE(fmt::format("{}: {} SKIPPED: {}", strategy, count, why));
+    for (auto& [why, count] : skipped)
+      MESSAGE(fmt::format("{}: {} SKIPPED: {}", strategy, count, why));
     CHECK_MESSAGE(checked > 0, strategy, ": no case ran");
   }
 }

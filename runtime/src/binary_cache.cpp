@@ -55,7 +55,8 @@ std::optional<std::vector<unsigned char>> load_binary(const std::string& key) {
   std::string stored(key_len, '\0');
   in.read(stored.data(), static_cast<std::streamsize>(key_len));
   in.read(reinterpret_cast<char*>(&bin_len), sizeof bin_len);
-  if (!in || stored != key || bin_len == 0 || bin_len > (std::uint64_t{1} << 30)) return std::nullopt;
+  if (!in || stored != key || bin_len == 0 || bin_len > (std::uint64_t{1} << 30))
+    return std::nullopt;
   std::vector<unsigned char> bin(bin_len);
   in.read(reinterpret_cast<char*>(bin.data()), static_cast<std::streamsize>(bin_len));
   if (!in) return std::nullopt;
@@ -92,7 +93,9 @@ void store_binary(const std::string& key, const std::vector<unsigned char>& bina
 
 namespace rdx {
 
-std::string program_cache_dir() { return detail::binary_cache_dir(); }
+std::string program_cache_dir() {
+  return detail::binary_cache_dir();
+}
 
 std::uint64_t clear_program_cache() {
   const std::string dir = detail::binary_cache_dir();

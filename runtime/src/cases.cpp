@@ -30,7 +30,8 @@ std::vector<unsigned char> fill(Type type, std::uint64_t n, F&& value_of) {
   visit_type(type, [&](auto z) {
     using T = decltype(z);
     T* p = reinterpret_cast<T*>(out.data());
-    for (std::uint64_t i = 0; i < n; ++i) p[i] = value_of(T{}, i);
+    for (std::uint64_t i = 0; i < n; ++i)
+      p[i] = value_of(T{}, i);
   });
   return out;
 }
@@ -40,7 +41,8 @@ std::vector<unsigned char> fill(Type type, std::uint64_t n, F&& value_of) {
 std::vector<unsigned char> generate(Type type, std::string_view pattern, std::uint64_t n,
                                     std::uint64_t seed) {
   if (pattern == "ones") return fill(type, n, [](auto z, std::uint64_t) { return decltype(z)(1); });
-  if (pattern == "iota") return fill(type, n, [](auto z, std::uint64_t i) { return decltype(z)(i); });
+  if (pattern == "iota")
+    return fill(type, n, [](auto z, std::uint64_t i) { return decltype(z)(i); });
   if (pattern.starts_with("mod:")) {
     std::uint64_t k = 0;
     const auto digits = pattern.substr(4);
@@ -53,8 +55,10 @@ std::vector<unsigned char> generate(Type type, std::string_view pattern, std::ui
     Rng rng{seed};
     return fill(type, n, [&](auto z, std::uint64_t) {
       using T = decltype(z);
-      if constexpr (std::is_floating_point_v<T>) return T(rng.unit());
-      else return T(rng.next());
+      if constexpr (std::is_floating_point_v<T>)
+        return T(rng.unit());
+      else
+        return T(rng.next());
     });
   }
   throw ArgumentError(
@@ -80,8 +84,10 @@ std::vector<unsigned char> make_case_data(Type type, Op op, Pattern p, std::uint
     using T = decltype(z);
     if (p == Pattern::Constant) {
       // A float product of n copies of 1 stays exact; 3 wraps for integers and is exact for sums.
-      if constexpr (std::is_floating_point_v<T>) return op == Op::Prod ? T(1) : T(3);
-      else return T(op == Op::And ? ~T(0) : 3);
+      if constexpr (std::is_floating_point_v<T>)
+        return op == Op::Prod ? T(1) : T(3);
+      else
+        return T(op == Op::And ? ~T(0) : 3);
     }
     if (p == Pattern::Small) {
       if (op == Op::Prod) return T(1 + rng.next() % 2);  // ones and twos: exact while it fits
@@ -109,15 +115,15 @@ std::vector<std::uint64_t> case_sizes(std::size_t wg, std::uint64_t max_n, int r
     s.insert((std::uint64_t{1} << k) + 1);
   }
   Rng rng{seed};
-  for (int i = 0; i < random_sizes; ++i) s.insert(1 + rng.next() % max_n);
+  for (int i = 0; i < random_sizes; ++i)
+    s.insert(1 + rng.next() % max_n);
   std::vector<std::uint64_t> v;
   for (auto x : s)
     if (x <= max_n || x < 2) v.push_back(x);
   return v;
 }
 
-std::vector<Case> verify_cases(std::size_t wg, bool fp64, std::uint64_t max_n,
-                               std::uint64_t seed) {
+std::vector<Case> verify_cases(std::size_t wg, bool fp64, std::uint64_t max_n, std::uint64_t seed) {
   std::vector<Case> out;
   const auto small_sizes = case_sizes(wg, std::min<std::uint64_t>(max_n, 1 << 17), 0, seed);
   Rng rng{seed};
@@ -131,8 +137,8 @@ std::vector<Case> verify_cases(std::size_t wg, bool fp64, std::uint64_t max_n,
       }
       out.push_back({t, op, 1000, Pattern::Constant, seed});
       if (max_n > (1 << 17))  // one large random size per type and operator
-        out.push_back({t, op, (1 << 17) + 1 + rng.next() % (max_n - (1 << 17)), Pattern::Random,
-                       seed + 7});
+        out.push_back(
+            {t, op, (1 << 17) + 1 + rng.next() % (max_n - (1 << 17)), Pattern::Random, seed + 7});
     }
   }
   return out;

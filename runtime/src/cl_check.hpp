@@ -2,14 +2,14 @@
 #pragma once
 #include "rdx/rdx.hpp"
 
-#define RDX_CHECK(call)                                          \
-  do {                                                           \
-    const cl_int rdx_err_ = (call);                              \
+#define RDX_CHECK(call)                                                \
+  do {                                                                 \
+    const cl_int rdx_err_ = (call);                                    \
     if (rdx_err_ != CL_SUCCESS) throw ::rdx::ClError(rdx_err_, #call); \
   } while (0)
 
 // For CLHPP constructors that report through an out-parameter: RDX_CHECK_OUT(err, "clCreateBuffer")
-#define RDX_CHECK_OUT(err, what) \
-  do {                           \
+#define RDX_CHECK_OUT(err, what)                                  \
+  do {                                                            \
     if ((err) != CL_SUCCESS) throw ::rdx::ClError((err), (what)); \
   } while (0)

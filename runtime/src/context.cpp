@@ -12,7 +12,8 @@ Context::Context(std::string_view selector) : impl_(std::make_unique<Impl>()) {
     if (const char* env = std::getenv("RDX_DEVICE")) sel = env;
   auto handles = detail::enumerate_devices();
   std::vector<DeviceInfo> infos;
-  for (auto& h : handles) infos.push_back(h.info);
+  for (auto& h : handles)
+    infos.push_back(h.info);
   const DeviceInfo& chosen = select_device(infos, sel);
   const auto& h = handles[chosen.index];
   impl_->info = h.info;
@@ -33,9 +34,17 @@ Context::~Context() {
 Context::Context(Context&&) noexcept = default;
 Context& Context::operator=(Context&&) noexcept = default;
 
-const DeviceInfo& Context::device_info() const { return impl_->info; }
-const cl::Context& Context::cl_context() const { return impl_->context; }
-const cl::Device& Context::cl_device() const { return impl_->device; }
-const cl::CommandQueue& Context::queue() const { return impl_->queue; }
+const DeviceInfo& Context::device_info() const {
+  return impl_->info;
+}
+const cl::Context& Context::cl_context() const {
+  return impl_->context;
+}
+const cl::Device& Context::cl_device() const {
+  return impl_->device;
+}
+const cl::CommandQueue& Context::queue() const {
+  return impl_->queue;
+}
 
 }  // namespace rdx

@@ -123,12 +123,14 @@ std::vector<DeviceHandle> enumerate_devices() {
 
 std::vector<DeviceInfo> list_devices() {
   std::vector<DeviceInfo> r;
-  for (auto& h : detail::enumerate_devices()) r.push_back(h.info);
+  for (auto& h : detail::enumerate_devices())
+    r.push_back(h.info);
   return r;
 }
 
 const DeviceInfo& select_device(const std::vector<DeviceInfo>& devices, std::string_view sel) {
-  if (devices.empty()) throw DeviceError("no OpenCL device found (is an ICD, e.g. PoCL, installed?)");
+  if (devices.empty())
+    throw DeviceError("no OpenCL device found (is an ICD, e.g. PoCL, installed?)");
   const std::string s = lower(sel);
   auto first_of = [&](DeviceKind k) -> const DeviceInfo* {
     for (auto& d : devices)
@@ -140,7 +142,9 @@ const DeviceInfo& select_device(const std::vector<DeviceInfo>& devices, std::str
     return gpu ? *gpu : devices.front();
   }
   if (s == "cpu" || s == "gpu" || s == "accelerator") {
-    const auto k = s == "cpu" ? DeviceKind::CPU : s == "gpu" ? DeviceKind::GPU : DeviceKind::Accelerator;
+    const auto k = s == "cpu"   ? DeviceKind::CPU
+                   : s == "gpu" ? DeviceKind::GPU
+                                : DeviceKind::Accelerator;
     if (const DeviceInfo* d = first_of(k)) return *d;
     throw DeviceError("no " + s + " device found (run `clrdx devices` to list them)");
   }

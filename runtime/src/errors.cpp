@@ -80,7 +80,8 @@ std::string cl_error_name(int code) {
 }
 
 ClError::ClError(int c, std::string call_text, const std::string& detail)
-    : Error(call_text + " failed: " + cl_error_name(c) + (detail.empty() ? "" : " (" + detail + ")")),
+    : Error(call_text + " failed: " + cl_error_name(c) +
+            (detail.empty() ? "" : " (" + detail + ")")),
       code(c),
       call(std::move(call_text)) {}
 

@@ -61,7 +61,8 @@ cl::Program ProgramCache::get(const cl::Context& ctx, const cl::Device& dev,
   if (auto bin = load_binary(disk_key)) {
     cl_int err = CL_SUCCESS;
     cl::Program prog(ctx, std::vector<cl::Device>{dev}, cl::Program::Binaries{*bin}, nullptr, &err);
-    if (err == CL_SUCCESS && prog.build(std::vector<cl::Device>{dev}, options.c_str()) == CL_SUCCESS) {
+    if (err == CL_SUCCESS &&
+        prog.build(std::vector<cl::Device>{dev}, options.c_str()) == CL_SUCCESS) {
       programs_.emplace(key, prog);
       return prog;
     }  // a stale or foreign binary: build from source below, and replace it

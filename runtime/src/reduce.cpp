@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <vector>
 #include <limits>
+#include <vector>
 
 #include "cl_check.hpp"
 #include "context_impl.hpp"
@@ -30,13 +30,16 @@ Result empty_result(const Plan& plan) {
 
 std::uint64_t byte_size(Type type, std::uint64_t n) {
   if (n > std::numeric_limits<std::uint64_t>::max() / size_of(type))
-    throw ArgumentError(fmt::format("{} elements of {} overflow a 64-bit byte count", n, name(type)));
+    throw ArgumentError(
+        fmt::format("{} elements of {} overflow a 64-bit byte count", n, name(type)));
   return n * size_of(type);
 }
 
 }  // namespace
 
-std::string_view version() { return RDX_VERSION; }
+std::string_view version() {
+  return RDX_VERSION;
+}
 
 double measure_roundtrip(Context& ctx, int repeats) {
   auto& impl = ctx.impl();
@@ -53,7 +56,8 @@ double measure_roundtrip(Context& ctx, int repeats) {
     const auto t0 = std::chrono::steady_clock::now();
     RDX_CHECK(impl.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(1), cl::NDRange(1)));
     RDX_CHECK(impl.queue.enqueueReadBuffer(b, CL_TRUE, 0, sizeof v, &v));
-    if (i >= 5) t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    if (i >= 5)
+      t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
@@ -87,9 +91,9 @@ Result reduce(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
   if (!data) throw ArgumentError("reduce: data is null but n > 0");
   const std::uint64_t bytes = byte_size(type, n);
   if (bytes > ctx.device_info().max_alloc)
-    throw UnsupportedError(fmt::format(
-        "input of {} bytes exceeds the largest allocation of device '{}' ({} bytes)", bytes,
-        ctx.device_info().name, ctx.device_info().max_alloc));
+    throw UnsupportedError(
+        fmt::format("input of {} bytes exceeds the largest allocation of device '{}' ({} bytes)",
+                    bytes, ctx.device_info().name, ctx.device_info().max_alloc));
   auto& impl = ctx.impl();
   cl_int err = CL_SUCCESS;
   cl::Buffer buf(impl.context, CL_MEM_READ_ONLY, bytes, nullptr, &err);
@@ -111,7 +115,8 @@ Result reduce(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n, 
   cl::Context owner;
   RDX_CHECK(data.getInfo(CL_MEM_CONTEXT, &owner));
   if (owner() != ctx.cl_context()())
-    throw ArgumentError("reduce: the cl::Buffer belongs to another OpenCL context than rdx::Context");
+    throw ArgumentError(
+        "reduce: the cl::Buffer belongs to another OpenCL context than rdx::Context");
   return run_plan(ctx, plan, data, n, opts.profile);
 }
 

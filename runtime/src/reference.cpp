@@ -28,29 +28,36 @@ Reference integer_ref(Op op, const T* x, std::uint64_t n) {
   switch (op) {
     case Op::Sum:
       acc = 0;
-      for (std::uint64_t i = 0; i < n; ++i) acc = A(U(U(acc) + U(A(x[i]))));
+      for (std::uint64_t i = 0; i < n; ++i)
+        acc = A(U(U(acc) + U(A(x[i]))));
       break;
     case Op::Prod:
       acc = 1;
-      for (std::uint64_t i = 0; i < n; ++i) acc = A(U(M(U(acc)) * M(U(A(x[i])))));
+      for (std::uint64_t i = 0; i < n; ++i)
+        acc = A(U(M(U(acc)) * M(U(A(x[i])))));
       break;
     case Op::Min:
       acc = std::numeric_limits<A>::max();
-      for (std::uint64_t i = 0; i < n; ++i) acc = A(x[i]) < acc ? A(x[i]) : acc;
+      for (std::uint64_t i = 0; i < n; ++i)
+        acc = A(x[i]) < acc ? A(x[i]) : acc;
       break;
     case Op::Max:
       acc = std::numeric_limits<A>::lowest();
-      for (std::uint64_t i = 0; i < n; ++i) acc = A(x[i]) > acc ? A(x[i]) : acc;
+      for (std::uint64_t i = 0; i < n; ++i)
+        acc = A(x[i]) > acc ? A(x[i]) : acc;
       break;
     case Op::And:
       acc = A(~A(0));
-      for (std::uint64_t i = 0; i < n; ++i) acc = A(acc & A(x[i]));
+      for (std::uint64_t i = 0; i < n; ++i)
+        acc = A(acc & A(x[i]));
       break;
     case Op::Or:
-      for (std::uint64_t i = 0; i < n; ++i) acc = A(acc | A(x[i]));
+      for (std::uint64_t i = 0; i < n; ++i)
+        acc = A(acc | A(x[i]));
       break;
     case Op::Xor:
-      for (std::uint64_t i = 0; i < n; ++i) acc = A(acc ^ A(x[i]));
+      for (std::uint64_t i = 0; i < n; ++i)
+        acc = A(acc ^ A(x[i]));
       break;
     case Op::ArgMin:
     case Op::ArgMax: {
@@ -96,7 +103,8 @@ Reference float_ref(Op op, const T* x, std::uint64_t n) {
     }
     case Op::Prod: {
       long double p = 1;
-      for (std::uint64_t i = 0; i < n; ++i) p *= A(x[i]);
+      for (std::uint64_t i = 0; i < n; ++i)
+        p *= A(x[i]);
       r.exact = p;
       r.value = Scalar::of(A(p));
       break;

@@ -39,16 +39,25 @@ std::string lower(std::string_view s) {
 
 std::string type_list() {
   std::string r;
-  for (auto& t : kTypes) r += (r.empty() ? "" : " ") + std::string(t.name);
+  for (auto& t : kTypes)
+    r += (r.empty() ? "" : " ") + std::string(t.name);
   return r;
 }
 
 }  // namespace
 
-std::string_view name(Type t) { return kTypes[static_cast<int>(t)].name; }
-std::string_view name(Op op) { return kOpNames[static_cast<int>(op)]; }
-std::size_t size_of(Type t) { return kTypes[static_cast<int>(t)].size; }
-bool is_float(Type t) { return t == Type::F32 || t == Type::F64; }
+std::string_view name(Type t) {
+  return kTypes[static_cast<int>(t)].name;
+}
+std::string_view name(Op op) {
+  return kOpNames[static_cast<int>(op)];
+}
+std::size_t size_of(Type t) {
+  return kTypes[static_cast<int>(t)].size;
+}
+bool is_float(Type t) {
+  return t == Type::F32 || t == Type::F64;
+}
 bool is_signed(Type t) {
   switch (t) {
     case Type::U8:

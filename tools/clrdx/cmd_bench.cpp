@@ -57,7 +57,8 @@ double measure_copy_bandwidth(rdx::Context& ctx) {
 std::vector<std::string> bench_strategies(const std::string& sel) {
   std::vector<std::string> out;
   if (sel == "all") {
-    for (auto& s : rdx::strategies()) out.emplace_back(s.name);
+    for (auto& s : rdx::strategies())
+      out.emplace_back(s.name);
     out.emplace_back("auto");
     return out;
   }
@@ -70,8 +71,8 @@ std::vector<std::string> bench_strategies(const std::string& sel) {
   }
   for (auto& name : out) {
     const auto all = rdx::strategies();
-    if (name != "auto" && std::none_of(all.begin(), all.end(),
-                                       [&](auto& s) { return s.name == name; }))
+    if (name != "auto" &&
+        std::none_of(all.begin(), all.end(), [&](auto& s) { return s.name == name; }))
       throw rdx::ArgumentError(fmt::format("unknown strategy '{}' (see `clrdx strategies`)", name));
   }
   return out;
@@ -194,8 +195,8 @@ int cmd_bench(const BenchArgs& a) {
       double local_t = 0;
       for (auto& r : rows)
         if (r.strategy == "localtree") local_t = r.seconds;
-      fmt::print("  {:<16} {:>12} {:>10} {:>7} {:>8} {:>8} {:>9}  {}\n", "strategy", "time",
-                 "GB/s", "% peak", "step x", "cumul x", "vs local", "result");
+      fmt::print("  {:<16} {:>12} {:>10} {:>7} {:>8} {:>8} {:>9}  {}\n", "strategy", "time", "GB/s",
+                 "% peak", "step x", "cumul x", "vs local", "result");
       double prev_t = 0;
       for (auto& r : rows) {
         if (r.seconds <= 0) {
@@ -205,8 +206,7 @@ int cmd_bench(const BenchArgs& a) {
         const double gbps = static_cast<double>(bytes) / r.seconds / 1e9;
         fmt::print("  {:<16} {:>12} {:>10.2f} {:>6.1f}% {:>8.3f} {:>8.3f} {:>9} {} {}\n",
                    r.strategy, format_time(r.seconds), gbps, 100 * gbps / peak,
-                   prev_t > 0 ? prev_t / r.seconds : 1.0,
-                   first_t > 0 ? first_t / r.seconds : 1.0,
+                   prev_t > 0 ? prev_t / r.seconds : 1.0, first_t > 0 ? first_t / r.seconds : 1.0,
                    local_t > 0 ? fmt::format("{:.3f}", local_t / r.seconds) : "-", r.result,
                    r.note);
         prev_t = r.seconds;
@@ -219,10 +219,10 @@ int cmd_bench(const BenchArgs& a) {
                                      {"n", n},
                                      {"call_us", r.seconds * 1e6},
                                      {"dev_us", r.device_seconds * 1e6},
-                                     {"dev_GBps", r.device_seconds > 0
-                                                      ? static_cast<double>(bytes) /
-                                                            r.device_seconds / 1e9
-                                                      : 0.0},
+                                     {"dev_GBps",
+                                      r.device_seconds > 0
+                                          ? static_cast<double>(bytes) / r.device_seconds / 1e9
+                                          : 0.0},
                                      {"GBps", gbps},
                                      {"peak_GBps", peak},
                                      {"roundtrip_us", roundtrip * 1e6},
@@ -237,8 +237,7 @@ int cmd_bench(const BenchArgs& a) {
   if (!a.plot_file.empty()) {
     const std::string cmd =
         fmt::format("python3 '{}' '{}' '{}'", find_plot_script(), json_path, a.plot_file);
-    if (std::system(cmd.c_str()) != 0)
-      throw rdx::Error(fmt::format("plotting failed: {}", cmd));
+    if (std::system(cmd.c_str()) != 0) throw rdx::Error(fmt::format("plotting failed: {}", cmd));
   }
   return all_ok ? 0 : 1;
 }

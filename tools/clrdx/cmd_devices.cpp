@@ -11,7 +11,8 @@ int cmd_devices(const DevicesArgs& a) {
   const auto devices = rdx::list_devices();
   if (a.json) {
     nlohmann::json arr = nlohmann::json::array();
-    for (auto& d : devices) arr.push_back(to_json(d));
+    for (auto& d : devices)
+      arr.push_back(to_json(d));
     std::cout << arr.dump(2) << "\n";
     return 0;
   }

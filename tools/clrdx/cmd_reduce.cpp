@@ -36,7 +36,8 @@ int cmd_reduce(const ReduceArgs& a) {
   rdx::Context ctx(a.device);
   const auto t0 = std::chrono::steady_clock::now();
   const rdx::Result r = rdx::reduce(ctx, in.type, in.data.data(), in.count, op, opts);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   if (a.json) {
     nlohmann::json j = {{"device", ctx.device_info().name},

@@ -22,7 +22,8 @@ int cmd_strategies(const StrategiesArgs& a) {
   fmt::print("{:<12} {:<14} {}\n", "strategy", "kernel", "seed / idea");
   for (auto& s : rdx::strategies())
     fmt::print("{:<12} {:<14} {}\n{:<27} {}\n", s.name, s.kernel_file, s.seeds, "", s.summary);
-  fmt::print("{:<12} {:<14} {}\n", "auto", "-", "the default: the plan picks per device, type, "
+  fmt::print("{:<12} {:<14} {}\n", "auto", "-",
+             "the default: the plan picks per device, type, "
              "operator and size");
   return 0;
 }

@@ -84,16 +84,18 @@ int cmd_verify(const VerifyArgs& a) {
         }
       }
       if (a.json) {
-        nlohmann::json j = {{"device", dev.name},          {"device_index", dev.index},
-                            {"strategy", strategy},        {"passed", t.passed},
-                            {"failed", t.failed},          {"skipped", t.skipped},
-                            {"failures", t.failures},      {"skip_reasons", t.skip_reasons}};
+        nlohmann::json j = {{"device", dev.name},     {"device_index", dev.index},
+                            {"strategy", strategy},   {"passed", t.passed},
+                            {"failed", t.failed},     {"skipped", t.skipped},
+                            {"failures", t.failures}, {"skip_reasons", t.skip_reasons}};
         std::cout << j.dump() << "\n";
       } else {
         fmt::print("{} {} / {}: {} passed, {} failed, {} skipped\n", t.failed ? "FAIL" : "ok  ",
                    dev.name, strategy, t.passed, t.failed, t.skipped);
-        for (auto& f : t.failures) fmt::print("  mismatch: {}\n", f);
-        for (auto& [why, count] : t.skip_reasons) fmt::print("  skipped {}: {}\n", count, why);
+        for (auto& f : t.failures)
+          fmt::print("  mismatch: {}\n", f);
+        for (auto& [why, count] : t.skip_reasons)
+          fmt::print("  skipped {}: {}\n", count, why);
       }
       total.passed += t.passed;
       total.failed += t.failed;

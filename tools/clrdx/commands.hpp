@@ -34,7 +34,7 @@ int cmd_verify(const VerifyArgs& a);
 
 struct BenchArgs {
   std::string device, strategy = "all", type = "f32", op = "sum", sizes = "16Mi", json_file,
-              plot_file;
+                      plot_file;
   int repeat = 10;
   double peak = 0;  // GB/s; 0: measure the device's copy bandwidth
   std::size_t wg = 0;

@@ -17,8 +17,10 @@ using rdx::ArgumentError;
 constexpr std::string_view kMagic = "\x93NUMPY";
 
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n')) s.remove_suffix(1);
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -57,8 +59,8 @@ rdx::Type npy_type(std::string_view descr) {
   const char order = descr[0];
   const std::string_view code = descr.substr(1);
   if (order == '>' && code != "i1" && code != "u1" && code != "b1")
-    throw ArgumentError(fmt::format(".npy dtype '{}' is big-endian; librdx reads little-endian",
-                                    descr));
+    throw ArgumentError(
+        fmt::format(".npy dtype '{}' is big-endian; librdx reads little-endian", descr));
   if (order != '<' && order != '|' && order != '=' && order != '>')
     throw ArgumentError(fmt::format(".npy dtype '{}' is not understood", descr));
   static const std::pair<std::string_view, rdx::Type> table[] = {
@@ -98,7 +100,9 @@ std::uint64_t npy_count(std::string_view shape) {
 
 }  // namespace
 
-bool looks_like_npy(std::string_view bytes) { return bytes.substr(0, kMagic.size()) == kMagic; }
+bool looks_like_npy(std::string_view bytes) {
+  return bytes.substr(0, kMagic.size()) == kMagic;
+}
 
 NpyHeader parse_npy_header(std::string_view b) {
   if (b.empty()) throw ArgumentError("the .npy file is empty");
@@ -123,8 +127,10 @@ NpyHeader parse_npy_header(std::string_view b) {
     throw ArgumentError(".npy header is not a dictionary");
   const std::string_view fortran = dict_value(dict, "fortran_order");
   if (fortran == "True")
-    throw ArgumentError(".npy array is in Fortran order; save it in C order (np.ascontiguousarray)");
-  if (fortran != "False") throw ArgumentError(fmt::format(".npy fortran_order {} is not a bool", fortran));
+    throw ArgumentError(
+        ".npy array is in Fortran order; save it in C order (np.ascontiguousarray)");
+  if (fortran != "False")
+    throw ArgumentError(fmt::format(".npy fortran_order {} is not a bool", fortran));
   NpyHeader h;
   h.type = npy_type(dict_value(dict, "descr"));
   h.count = npy_count(dict_value(dict, "shape"));
@@ -154,9 +160,10 @@ LoadedInput load_input(const std::string& path, std::optional<rdx::Type> type) {
                                       rdx::name(h.type), rdx::name(*type)));
     const std::uint64_t need = h.count * rdx::size_of(h.type);
     if (h.count > UINT64_MAX / rdx::size_of(h.type) || bytes.size() - h.data_offset != need)
-      throw ArgumentError(fmt::format("{}: the header promises {} elements ({} bytes) but {} bytes "
-                                      "of data follow",
-                                      path, h.count, need, bytes.size() - h.data_offset));
+      throw ArgumentError(
+          fmt::format("{}: the header promises {} elements ({} bytes) but {} bytes "
+                      "of data follow",
+                      path, h.count, need, bytes.size() - h.data_offset));
     r.type = h.type;
     r.count = h.count;
     r.data.assign(bytes.begin() + static_cast<std::ptrdiff_t>(h.data_offset), bytes.end());

@@ -12,8 +12,8 @@ namespace clrdx {
 
 struct NpyHeader {
   rdx::Type type;
-  std::uint64_t count;        // product of the shape (1 for a 0-d array)
-  std::size_t data_offset;    // where the elements start
+  std::uint64_t count;      // product of the shape (1 for a 0-d array)
+  std::size_t data_offset;  // where the elements start
 };
 
 // Parses the header of a .npy file from its first bytes (all of the file, or at least the

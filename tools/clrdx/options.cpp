@@ -21,9 +21,12 @@ std::uint64_t parse_count(std::string_view s) {
     return std::uint64_t{1} << k;
   }
   std::uint64_t mult = 1;
-  if (s.ends_with("Ki")) mult = 1ull << 10;
-  else if (s.ends_with("Mi")) mult = 1ull << 20;
-  else if (s.ends_with("Gi")) mult = 1ull << 30;
+  if (s.ends_with("Ki"))
+    mult = 1ull << 10;
+  else if (s.ends_with("Mi"))
+    mult = 1ull << 20;
+  else if (s.ends_with("Gi"))
+    mult = 1ull << 30;
   if (mult > 1) s.remove_suffix(2);
   if (s.empty() || s.size() > 20) throw bad();
   std::uint64_t v = 0;

@@ -10,9 +10,9 @@ namespace rdx {
 enum class DeviceKind { CPU, GPU, Accelerator, Other };
 
 struct DeviceInfo {
-  std::size_t index = 0;           // position in list_devices(), the `clrdx devices` index
-  unsigned platform_index = 0;     // P of the P:D selector
-  unsigned device_index = 0;       // D of the P:D selector
+  std::size_t index = 0;        // position in list_devices(), the `clrdx devices` index
+  unsigned platform_index = 0;  // P of the P:D selector
+  unsigned device_index = 0;    // D of the P:D selector
   std::string platform, platform_version, name, vendor, version, driver, opencl_c;
   DeviceKind kind = DeviceKind::Other;
   std::uint32_t compute_units = 1;

@@ -29,10 +29,10 @@ struct Plan {
   // tests and of `clrdx verify` is depth * epsilon(acc) * sum|x| (sums; products use n - 1).
   std::uint64_t depth = 0;
   // Tunables of the one-launch strategy behind auto (`fast`); 0 / false for the others.
-  std::uint64_t groups = 0;      // work-groups of the single launch
-  unsigned vector_width = 0;     // elements per vector load
-  bool blocked = false;          // each work-item reads one contiguous range (CPUs)
-  unsigned unroll = 0;           // independent loads in flight per work-item (strided)
+  std::uint64_t groups = 0;   // work-groups of the single launch
+  unsigned vector_width = 0;  // elements per vector load
+  bool blocked = false;       // each work-item reads one contiguous range (CPUs)
+  unsigned unroll = 0;        // independent loads in flight per work-item (strided)
 
   std::string describe() const;
   bool operator==(const Plan&) const = default;

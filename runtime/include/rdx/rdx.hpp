@@ -2,8 +2,9 @@
 //
 //   rdx::Context ctx("cpu");
 //   float  s = rdx::reduce(ctx, std::span<const float>(v), rdx::Op::Sum);
-//   auto   m = rdx::reduce_index(ctx, std::span<const int>(v), rdx::Op::ArgMax);  // m.value, m.index
-//   double w = rdx::reduce<double>(ctx, std::span<const float>(v), rdx::Op::Sum);  // f64 accumulator
+//   auto   m = rdx::reduce_index(ctx, std::span<const int>(v), rdx::Op::ArgMax);  // m.value,
+//   m.index double w = rdx::reduce<double>(ctx, std::span<const float>(v), rdx::Op::Sum);  // f64
+//   accumulator
 #pragma once
 #ifndef CL_HPP_TARGET_OPENCL_VERSION
 #define CL_HPP_TARGET_OPENCL_VERSION 120
@@ -100,7 +101,7 @@ using result_t = std::conditional_t<std::is_void_v<R>, T, R>;
 // Host data. R, when given, is the accumulator type (reduce<double>(ctx, floats, Op::Sum)).
 template <class R = void, class T>
 detail::result_t<R, std::remove_cv_t<T>> reduce(Context& ctx, std::span<T> data, Op op,
-                                                 Options opts = {}) {
+                                                Options opts = {}) {
   using E = std::remove_cv_t<T>;
   auto r = reduce(ctx, type_of<E>(), data.data(), data.size(), op, detail::with_acc<R, E>(opts));
   return r.value.template as<detail::result_t<R, E>>();

@@ -27,45 +27,70 @@ Op parse_op(std::string_view s);
 std::size_t size_of(Type t);
 bool is_float(Type t);
 bool is_signed(Type t);
-inline bool is_index_op(Op op) { return op == Op::ArgMin || op == Op::ArgMax; }
-inline bool is_bitwise(Op op) { return op == Op::And || op == Op::Or || op == Op::Xor; }
+inline bool is_index_op(Op op) {
+  return op == Op::ArgMin || op == Op::ArgMax;
+}
+inline bool is_bitwise(Op op) {
+  return op == Op::And || op == Op::Or || op == Op::Xor;
+}
 // True when op is defined for elements of type t (bitwise operators need integers).
-inline bool op_allows(Op op, Type t) { return !(is_bitwise(op) && is_float(t)); }
+inline bool op_allows(Op op, Type t) {
+  return !(is_bitwise(op) && is_float(t));
+}
 
 template <class T>
 constexpr Type type_of() {
   using U = std::remove_cv_t<T>;
-  if constexpr (std::is_same_v<U, std::int8_t>) return Type::I8;
-  else if constexpr (std::is_same_v<U, std::uint8_t>) return Type::U8;
-  else if constexpr (std::is_same_v<U, std::int16_t>) return Type::I16;
-  else if constexpr (std::is_same_v<U, std::uint16_t>) return Type::U16;
-  else if constexpr (std::is_same_v<U, std::int32_t>) return Type::I32;
-  else if constexpr (std::is_same_v<U, std::uint32_t>) return Type::U32;
+  if constexpr (std::is_same_v<U, std::int8_t>)
+    return Type::I8;
+  else if constexpr (std::is_same_v<U, std::uint8_t>)
+    return Type::U8;
+  else if constexpr (std::is_same_v<U, std::int16_t>)
+    return Type::I16;
+  else if constexpr (std::is_same_v<U, std::uint16_t>)
+    return Type::U16;
+  else if constexpr (std::is_same_v<U, std::int32_t>)
+    return Type::I32;
+  else if constexpr (std::is_same_v<U, std::uint32_t>)
+    return Type::U32;
   else if constexpr (std::is_same_v<U, std::int64_t> ||
                      (std::is_same_v<U, long long> && sizeof(long long) == 8))
     return Type::I64;
   else if constexpr (std::is_same_v<U, std::uint64_t> ||
                      (std::is_same_v<U, unsigned long long> && sizeof(long long) == 8))
     return Type::U64;
-  else if constexpr (std::is_same_v<U, float>) return Type::F32;
-  else if constexpr (std::is_same_v<U, double>) return Type::F64;
-  else static_assert(sizeof(U) == 0, "librdx reduces i8..i64, u8..u64, f32 and f64 only");
+  else if constexpr (std::is_same_v<U, float>)
+    return Type::F32;
+  else if constexpr (std::is_same_v<U, double>)
+    return Type::F64;
+  else
+    static_assert(sizeof(U) == 0, "librdx reduces i8..i64, u8..u64, f32 and f64 only");
 }
 
 // Calls f(T{}) with the C++ type that t names.
 template <class F>
 decltype(auto) visit_type(Type t, F&& f) {
   switch (t) {
-    case Type::I8: return f(std::int8_t{});
-    case Type::U8: return f(std::uint8_t{});
-    case Type::I16: return f(std::int16_t{});
-    case Type::U16: return f(std::uint16_t{});
-    case Type::I32: return f(std::int32_t{});
-    case Type::U32: return f(std::uint32_t{});
-    case Type::I64: return f(std::int64_t{});
-    case Type::U64: return f(std::uint64_t{});
-    case Type::F32: return f(float{});
-    case Type::F64: return f(double{});
+    case Type::I8:
+      return f(std::int8_t{});
+    case Type::U8:
+      return f(std::uint8_t{});
+    case Type::I16:
+      return f(std::int16_t{});
+    case Type::U16:
+      return f(std::uint16_t{});
+    case Type::I32:
+      return f(std::int32_t{});
+    case Type::U32:
+      return f(std::uint32_t{});
+    case Type::I64:
+      return f(std::int64_t{});
+    case Type::U64:
+      return f(std::uint64_t{});
+    case Type::F32:
+      return f(float{});
+    case Type::F64:
+      return f(double{});
   }
   return f(std::int8_t{});  // unreachable: every enumerator is handled above
 }

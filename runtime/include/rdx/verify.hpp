@@ -17,10 +17,10 @@ struct Result;
 // Sequential host reduction, independent of the kernels: integers wrap in the accumulator; float
 // sums are compensated (Neumaier) in long double, float products are taken in long double.
 struct Reference {
-  Scalar value;                         // in the accumulator type
-  std::optional<std::uint64_t> index;   // argmin/argmax
-  long double exact = 0;                // floats: the sum or product before rounding to acc
-  long double abs_sum = 0;              // floats: sum of |x|, for the error bound
+  Scalar value;                        // in the accumulator type
+  std::optional<std::uint64_t> index;  // argmin/argmax
+  long double exact = 0;               // floats: the sum or product before rounding to acc
+  long double abs_sum = 0;             // floats: sum of |x|, for the error bound
 };
 Reference reference_reduce(Type type, Type acc, Op op, const void* data, std::uint64_t n);
 

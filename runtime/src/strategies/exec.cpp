@@ -93,8 +93,8 @@ std::vector<Outcome> Exec::read_all(const States& s, std::uint64_t count) {
   if (count) {
     RDX_CHECK(ctx.queue.enqueueReadBuffer(s.values, CL_TRUE, 0, values.size(), values.data()));
     if (indexed())
-      RDX_CHECK(ctx.queue.enqueueReadBuffer(s.indices, CL_TRUE, 0, count * sizeof(cl_ulong),
-                                            idx.data()));
+      RDX_CHECK(
+          ctx.queue.enqueueReadBuffer(s.indices, CL_TRUE, 0, count * sizeof(cl_ulong), idx.data()));
   }
   std::vector<Outcome> out(count);
   for (std::uint64_t k = 0; k < count; ++k) {
@@ -140,7 +140,8 @@ Outcome Exec::combine(const Outcome& a, const Outcome& b) const {
         case Op::Prod:
           return {Scalar::of(A(x * y)), std::nullopt};
         default: {  // min, max: NaN loses
-          const bool take_y = std::isnan(x) || (!std::isnan(y) && (plan.op == Op::Min ? y < x : y > x));
+          const bool take_y =
+              std::isnan(x) || (!std::isnan(y) && (plan.op == Op::Min ? y < x : y > x));
           return {Scalar::of(take_y ? y : x), std::nullopt};
         }
       }
@@ -149,13 +150,27 @@ Outcome Exec::combine(const Outcome& a, const Outcome& b) const {
       using M = std::conditional_t<(sizeof(A) <= 4), std::uint32_t, std::uint64_t>;
       A r{};
       switch (plan.op) {
-        case Op::Sum: r = A(U(U(x) + U(y))); break;
-        case Op::Prod: r = A(U(M(U(x)) * M(U(y)))); break;
-        case Op::Min: r = y < x ? y : x; break;
-        case Op::Max: r = y > x ? y : x; break;
-        case Op::And: r = A(x & y); break;
-        case Op::Or: r = A(x | y); break;
-        default: r = A(x ^ y); break;
+        case Op::Sum:
+          r = A(U(U(x) + U(y)));
+          break;
+        case Op::Prod:
+          r = A(U(M(U(x)) * M(U(y))));
+          break;
+        case Op::Min:
+          r = y < x ? y : x;
+          break;
+        case Op::Max:
+          r = y > x ? y : x;
+          break;
+        case Op::And:
+          r = A(x & y);
+          break;
+        case Op::Or:
+          r = A(x | y);
+          break;
+        default:
+          r = A(x ^ y);
+          break;
       }
       return {Scalar::of(r), std::nullopt};
     }

@@ -95,7 +95,9 @@ class Exec {
   std::vector<States> scratch_;
   std::vector<cl::Buffer> buffers_;
   bool idle_ = true;
-  std::vector<cl::Event> events_;  // launches, when profiling  // nothing enqueued since the last blocking read  // alive until every command that uses it has finished
+  std::vector<cl::Event>
+      events_;  // launches, when profiling  // nothing enqueued since the last blocking read  //
+                // alive until every command that uses it has finished
 };
 
 }  // namespace rdx::detail

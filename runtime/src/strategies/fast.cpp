@@ -20,8 +20,13 @@ struct FastSlot {
 
 Outcome run_fast(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   const Plan& p = ex.plan;
-  const std::string extra = fmt::format("-DVW={} -DBLOCKED={} -DBLOCK={} -DUNROLL={}",
-                                        p.vector_width, p.blocked ? 1 : 0, kFastBlock, p.unroll);
+  // 32-bit strided indices while every k + UNROLL * stride stays below 2^31.
+  const bool idx32 =
+      !p.blocked &&
+      n / p.vector_width + (p.unroll + 1) * p.groups * p.work_group_size < (std::uint64_t{1} << 31);
+  const std::string extra =
+      fmt::format("-DVW={} -DBLOCKED={} -DBLOCK={} -DUNROLL={}{}", p.vector_width,
+                  p.blocked ? 1 : 0, kFastBlock, p.unroll, idx32 ? " -DIDX32" : "");
   const auto slot = ex.ctx.cached<FastSlot>(
       fmt::format("fast {} {} groups={}", ex.defines(p.work_group_size), extra, p.groups));
   std::lock_guard<std::mutex> lock(slot->mutex);
@@ -29,7 +34,8 @@ Outcome run_fast(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
     slot->kernel = ex.kernel("fast.cl", "fast_reduce", extra);
     cl_int err = CL_SUCCESS;
     const std::size_t states = p.groups + 1;
-    slot->part_v = cl::Buffer(ex.ctx.context, CL_MEM_READ_WRITE, states * size_of(p.acc), nullptr, &err);
+    slot->part_v =
+        cl::Buffer(ex.ctx.context, CL_MEM_READ_WRITE, states * size_of(p.acc), nullptr, &err);
     RDX_CHECK_OUT(err, "clCreateBuffer(fast partials)");
     slot->part_i = is_index_op(p.op)
                        ? cl::Buffer(ex.ctx.context, CL_MEM_READ_WRITE, states * 8, nullptr, &err)

@@ -31,11 +31,11 @@ struct StrategyDef {
 };
 
 // The rows of each group, concatenated and sorted by `order` into the table.
-std::vector<StrategyDef> rows_core();     // registry.cpp: bottomup, topdown, localtree
-std::vector<StrategyDef> rows_seed001a(); // rows_seed001a.cpp: seed 001 steps 1-5
-std::vector<StrategyDef> rows_seed001b(); // rows_seed001b.cpp: seed 001 steps 6-10
-std::vector<StrategyDef> rows_seeds023(); // rows_seeds023.cpp: seed 000 hybrid, seeds 002, 003
-std::vector<StrategyDef> rows_fast();     // fast.cpp: the strategy behind auto
+std::vector<StrategyDef> rows_core();      // registry.cpp: bottomup, topdown, localtree
+std::vector<StrategyDef> rows_seed001a();  // rows_seed001a.cpp: seed 001 steps 1-5
+std::vector<StrategyDef> rows_seed001b();  // rows_seed001b.cpp: seed 001 steps 6-10
+std::vector<StrategyDef> rows_seeds023();  // rows_seeds023.cpp: seed 000 hybrid, seeds 002, 003
+std::vector<StrategyDef> rows_fast();      // fast.cpp: the strategy behind auto
 
 std::span<const StrategyDef> strategy_table();
 const StrategyDef* find_strategy(std::string_view name);
