@@ -142,6 +142,9 @@ Plan make_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n, const O
       throw ArgumentError(fmt::format(
           "work-group size {} is not a power of two between 1 and {} (the device's maximum)",
           opts.work_group_size, floor_pow2(dev_max)));
+    if (opts.work_group_size < s->min_work_group)
+      throw ArgumentError(fmt::format("strategy {} needs a work-group size of at least {}",
+                                      p.strategy, s->min_work_group));
     p.work_group_size = opts.work_group_size;
   } else {
     p.work_group_size = std::min<std::size_t>(256, floor_pow2(dev_max));

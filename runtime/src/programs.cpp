@@ -44,8 +44,11 @@ std::string binary_key(const cl::Device& dev, const std::string& src, const std:
   dev.getInfo(CL_DEVICE_NAME, &dname);
   dev.getInfo(CL_DEVICE_VERSION, &dversion);
   dev.getInfo(CL_DRIVER_VERSION, &driver);
-  return fmt::format("src={:016x} opts={} platform={} {} device={} {} driver={}", fnv1a(src),
-                     options, pname, pversion, dname, dversion, driver);
+  // PoCL compiles differently per work-group method: a binary built under one is not the other's.
+  const char* method = std::getenv("POCL_WORK_GROUP_METHOD");
+  return fmt::format("src={:016x} opts={} platform={} {} device={} {} driver={} pocl_wg={}",
+                     fnv1a(src), options, pname, pversion, dname, dversion, driver,
+                     method ? method : "");
 }
 
 }  // namespace

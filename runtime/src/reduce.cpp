@@ -10,6 +10,7 @@
 #include "cl_check.hpp"
 #include "context_impl.hpp"
 #include "strategies/registry.hpp"
+#include "strategies/exec.hpp"
 
 namespace rdx {
 namespace {
@@ -33,6 +34,40 @@ std::uint64_t byte_size(Type type, std::uint64_t n) {
     throw ArgumentError(
         fmt::format("{} elements of {} overflow a 64-bit byte count", n, name(type)));
   return n * size_of(type);
+}
+
+// Elements of `type` per chunk for host input: what fits the device's largest single allocation
+// (1 GiB on PoCL here), a multiple of 4096 elements.
+std::uint64_t chunk_elements(const DeviceInfo& dev, Type type) {
+  const std::uint64_t cap = std::max<std::uint64_t>(dev.max_alloc, 1 << 20);
+  return std::max<std::uint64_t>(cap / size_of(type) / 4096, 1) * 4096;
+}
+
+// Host input larger than one allocation: reduce it chunk by chunk through one reused buffer and
+// combine the chunk results on the host in order (indices offset by each chunk's start).
+Result reduce_chunked(Context& ctx, const Plan& whole, const unsigned char* data,
+                      std::uint64_t chunk, const Options& opts) {
+  auto& impl = ctx.impl();
+  const std::size_t es = size_of(whole.type);
+  cl_int err = CL_SUCCESS;
+  cl::Buffer buf(impl.context, CL_MEM_READ_ONLY, chunk * es, nullptr, &err);
+  RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of input chunk)", chunk * es));
+  std::optional<detail::Outcome> acc;
+  Result last;
+  std::uint64_t chunks = 0;
+  for (std::uint64_t start = 0; start < whole.n; start += chunk, ++chunks) {
+    const std::uint64_t m = std::min(chunk, whole.n - start);
+    RDX_CHECK(impl.queue.enqueueWriteBuffer(buf, CL_TRUE, 0, m * es, data + start * es));
+    const Plan part = make_plan(ctx.device_info(), whole.type, whole.op, m, opts);
+    last = run_plan(ctx, part, buf, m, false);
+    detail::Outcome o{last.value, last.index};
+    if (o.index) *o.index += start;
+    acc = acc ? detail::combine_outcomes(whole, *acc, o) : o;
+  }
+  Plan p = last.plan;
+  p.n = whole.n;
+  p.depth = last.plan.depth + chunks;  // the chunks are combined one after another
+  return {acc->value, acc->index, p, 0.0};
 }
 
 }  // namespace
@@ -90,10 +125,8 @@ Result reduce(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
   if (n == 0) return empty_result(plan);
   if (!data) throw ArgumentError("reduce: data is null but n > 0");
   const std::uint64_t bytes = byte_size(type, n);
-  if (bytes > ctx.device_info().max_alloc)
-    throw UnsupportedError(
-        fmt::format("input of {} bytes exceeds the largest allocation of device '{}' ({} bytes)",
-                    bytes, ctx.device_info().name, ctx.device_info().max_alloc));
+  const std::uint64_t limit = chunk_elements(ctx.device_info(), type);
+  if (n > limit) return reduce_chunked(ctx, plan, static_cast<const unsigned char*>(data), limit, opts);
   auto& impl = ctx.impl();
   cl_int err = CL_SUCCESS;
   cl::Buffer buf(impl.context, CL_MEM_READ_ONLY, bytes, nullptr, &err);

@@ -116,10 +116,15 @@ Outcome Exec::identity() const {
 }
 
 Outcome Exec::combine(const Outcome& a, const Outcome& b) const {
+  return combine_outcomes(plan, a, b);
+}
+
+Outcome combine_outcomes(const Plan& plan, const Outcome& a, const Outcome& b) {
+  const bool indexed = is_index_op(plan.op);
   return visit_type(plan.acc, [&](auto z) -> Outcome {
     using A = decltype(z);
     const A x = a.value.as<A>(), y = b.value.as<A>();
-    if (indexed()) {
+    if (indexed) {
       if (b.index == kNoIndex) return a;
       if (a.index == kNoIndex) return b;
       if constexpr (std::is_floating_point_v<A>) {

@@ -26,6 +26,9 @@ struct Outcome {
   std::optional<std::uint64_t> index;
 };
 
+// The operator on two host states, with the kernels' semantics (see Exec::combine).
+Outcome combine_outcomes(const Plan& plan, const Outcome& a, const Outcome& b);
+
 // A kernel and the work-group size it was compiled for (its WG definition).
 struct Kernel {
   cl::Kernel kernel;

@@ -28,6 +28,8 @@ struct StrategyDef {
   // Which form of the strategy this device gets (e.g. "sub-group shuffle" or "barrier
   // fallback: no cl_khr_subgroups"); null when there is only one form.
   std::string (*form)(const DeviceInfo& dev) = nullptr;
+  // The smallest work-group size the strategy terminates with (a tree needs 2 to shrink).
+  std::size_t min_work_group = 1;
 };
 
 // The rows of each group, concatenated and sorted by `order` into the table.
