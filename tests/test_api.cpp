@@ -252,3 +252,17 @@ TEST_CASE("fast_* tuning overrides: every unroll, vector width and grid stays ex
   std::vector<int> v(10, 1);
   CHECK_THROWS_AS(reduce(ctx, std::span<const int>(v), Op::Sum, bad), ArgumentError);
 }
+
+TEST_CASE("big: 2^32 + 3 u8 elements, beyond one allocation, are reduced in chunks") {
+  Context ctx(device());
+  const std::uint64_t n = (std::uint64_t{1} << 32) + 3;
+  std::vector<std::uint8_t> v(n, 1);
+  v[n - 2] = 0;  // the minimum sits past 2^32: its index must survive the chunking
+  v[7] = 9;
+  const auto s = reduce<std::uint64_t>(ctx, std::span<const std::uint8_t>(v), Op::Sum);
+  CHECK(s == n - 1 + 8);
+  const auto m = reduce_index(ctx, std::span<const std::uint8_t>(v), Op::ArgMin);
+  CHECK(m.value == 0);
+  CHECK(m.index == n - 2);
+  CHECK(reduce_index(ctx, std::span<const std::uint8_t>(v), Op::ArgMax).index == 7);
+}
