@@ -1,0 +1,32 @@
+// amp_sequential: seed 003's sequential_reduction (std::accumulate on the CPU). No kernel: the
+// input is read back to the host and combined element by element, left to right, with
+// Exec::combine (the kernels' semantics: wrapping integers, NaN rules, first index on ties).
+#include <vector>
+
+#include "cl_check.hpp"
+#include "strategies/registry.hpp"
+
+namespace rdx::detail {
+
+Outcome run_amp_sequential(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
+  const Type type = ex.plan.type, acc = ex.plan.acc;
+  const std::size_t size = size_of(type);
+  std::vector<unsigned char> bytes(n * size);
+  RDX_CHECK(ex.ctx.queue.enqueueReadBuffer(in, CL_TRUE, 0, bytes.size(), bytes.data()));
+  const bool indexed = is_index_op(ex.plan.op);
+  Outcome r = ex.identity();
+  for (std::uint64_t i = 0; i < n; ++i) {
+    // Converted to the accumulator type first, as the kernels' (ACC)in[i] does.
+    const Scalar x = Scalar::from_bytes(type, bytes.data() + i * size);
+    const Scalar v = visit_type(acc, [&](auto z) { return Scalar::of(x.as<decltype(z)>()); });
+    r = ex.combine(r, {v, indexed ? std::optional<std::uint64_t>(i) : std::nullopt});
+  }
+  return r;
+}
+
+// One combine per element, in order: a chain as long as the input.
+std::uint64_t amp_sequential_depth(const Plan& p, const DeviceInfo&) {
+  return p.n ? p.n : 1;
+}
+
+}  // namespace rdx::detail
