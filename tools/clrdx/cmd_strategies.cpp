@@ -4,27 +4,38 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "options.hpp"
 #include "rdx/rdx.hpp"
 
 namespace clrdx {
 
 int cmd_strategies(const StrategiesArgs& a) {
+  // With --device: which form each strategy takes there (sub-groups or their fallback).
+  const std::vector<rdx::DeviceInfo> devices =
+      a.device.empty() ? std::vector<rdx::DeviceInfo>{} : pick_devices(a.device);
   if (a.json) {
     nlohmann::json arr = nlohmann::json::array();
-    for (auto& s : rdx::strategies())
+    for (auto& s : rdx::strategies()) {
+      nlohmann::json forms = nlohmann::json::object();
+      for (auto& d : devices) forms[d.name] = rdx::strategy_form(s.name, d);
       arr.push_back({{"name", s.name},
                      {"kernel_file", s.kernel_file},
                      {"seeds", s.seeds},
-                     {"summary", s.summary}});
+                     {"summary", s.summary},
+                     {"forms", forms}});
+    }
     std::cout << arr.dump(2) << "\n";
     return 0;
   }
-  fmt::print("{:<12} {:<14} {}\n", "strategy", "kernel", "seed / idea");
-  for (auto& s : rdx::strategies())
-    fmt::print("{:<12} {:<14} {}\n{:<27} {}\n", s.name, s.kernel_file, s.seeds, "", s.summary);
-  fmt::print("{:<12} {:<14} {}\n", "auto", "-",
-             "the default: the plan picks per device, type, "
-             "operator and size");
+  fmt::print("{:<24} {:<16} {}\n", "strategy", "kernel", "seed / idea");
+  for (auto& s : rdx::strategies()) {
+    fmt::print("{:<24} {:<16} {}\n{:<41} {}\n", s.name, s.kernel_file, s.seeds, "", s.summary);
+    for (auto& d : devices)
+      if (auto form = rdx::strategy_form(s.name, d); !form.empty())
+        fmt::print("{:<41} on {}: {}\n", "", d.name, form);
+  }
+  fmt::print("{:<24} {:<16} {}\n", "auto", "-",
+             "the default: fast_blocked on CPUs, fast_strided elsewhere");
   return 0;
 }
 

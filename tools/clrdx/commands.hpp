@@ -15,6 +15,7 @@ int cmd_devices(const DevicesArgs& a);
 
 struct StrategiesArgs {
   bool json = false;
+  std::string device;
 };
 int cmd_strategies(const StrategiesArgs& a);
 

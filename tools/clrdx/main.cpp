@@ -25,6 +25,8 @@ int main(int argc, char** argv) {
   StrategiesArgs st;
   auto* strategies = app.add_subcommand("strategies", "List strategies, kernel files and seeds");
   strategies->add_flag("--json", st.json, "Print a JSON array");
+  strategies->add_option("--device", st.device,
+                         "Also show the form each strategy takes on SEL (or all)");
 
   ReduceArgs rd;
   auto* reduce = app.add_subcommand("reduce", "Reduce a file or generated data");
