@@ -1,0 +1,51 @@
+// Launcher of cl/multiseq.cl: a fixed number of work-groups (compute units x kGroupsPerUnit,
+// fewer when n is small), each work-item combining every G-th element (G = the global size);
+// the same kernel, built with -DFROM_PARTIALS, runs again on the partials until one is left.
+#include "strategies/registry.hpp"
+
+#include <algorithm>
+
+namespace rdx::detail {
+
+namespace {
+
+// Work-groups per compute unit: enough resident groups to hide memory latency on a GPU
+// (the seed: 96 blocks of 512 on a GTX 680's 8 SMX, i.e. 12); on a CPU, a few per core.
+constexpr std::uint64_t kGroupsPerUnit = 8;
+
+std::uint64_t groups_for(const DeviceInfo& dev, std::uint64_t count, std::uint64_t wg) {
+  const std::uint64_t cap = std::max<std::uint64_t>(1, dev.compute_units) * kGroupsPerUnit;
+  return std::max<std::uint64_t>(1, std::min(cap, (count + wg - 1) / wg));
+}
+
+}  // namespace
+
+// Per launch: ceil(count / G) sequential combines, then log2(WG) levels.
+std::uint64_t multiseq_depth(const Plan& p, const DeviceInfo& dev) {
+  const std::uint64_t wg = p.work_group_size;
+  std::uint64_t depth = 0, count = p.n;
+  do {
+    const std::uint64_t groups = groups_for(dev, count, wg);
+    depth += (count + groups * wg - 1) / (groups * wg) + ceil_log2(wg);
+    count = groups;
+  } while (count > 1);
+  return depth;
+}
+
+Outcome run_multiseq(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
+  Kernel k = ex.kernel("multiseq.cl", "ms_reduce");
+  States src = Exec::input(in, n);
+  std::uint64_t count = n;
+  do {
+    const std::uint64_t groups = groups_for(ex.ctx.info, count, k.wg);
+    States dst = ex.states(groups);
+    ex.args(k, src.values, src.indices, count, dst.values, dst.indices);
+    ex.launch(k, groups * k.wg, k.wg);
+    src = dst;
+    count = groups;
+    if (count > 1) k = ex.kernel("multiseq.cl", "ms_reduce", "-DFROM_PARTIALS");
+  } while (count > 1);
+  return ex.read(src);
+}
+
+}  // namespace rdx::detail

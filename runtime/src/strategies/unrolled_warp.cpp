@@ -1,0 +1,24 @@
+// Launcher of cl/unrolled_warp.cl: the dual-load passes (see dualload.cpp); the last steps of
+// each work-group's tree run in one sub-group where the device has cl_khr_subgroups, else they
+// are written out with barriers.
+#include "strategies/registry.hpp"
+
+namespace rdx::detail {
+
+Outcome run_dual_passes(Exec& ex, const cl::Buffer& in, std::uint64_t n, const std::string& file,
+                        const char* name, const std::string& extra);
+
+std::string unrolled_warp_form(const DeviceInfo& dev) {
+  if (dev.subgroups)
+    return "sub-group (cl_khr_subgroups): the last steps in sub-group 0, ordered by "
+           "sub_group_barrier";
+  return "barriers (no cl_khr_subgroups on this device): the steps from 32 down written out, each "
+         "with a work-group barrier";
+}
+
+Outcome run_unrolled_warp(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
+  return run_dual_passes(ex, in, n, "unrolled_warp.cl", "uw_reduce",
+                         ex.ctx.info.subgroups ? "-DRDX_SUBGROUPS=1" : "");
+}
+
+}  // namespace rdx::detail
