@@ -187,7 +187,7 @@ TEST_CASE("generators and the case table") {
   CHECK_THROWS_AS(generate(Type::I32, "gauss", 5), ArgumentError);
   CHECK(generate(Type::F64, "random", 10, 5) == generate(Type::F64, "random", 10, 5));
   const auto sizes = case_sizes(256, 1 << 22, 3, 1);
-  for (std::uint64_t s : {0ull, 1ull, 2ull, 3ull, 255ull, 256ull, 257ull, 1023ull, 1025ull})
+  for (std::uint64_t s : {0ull, 1ull, 2ull, 3ull, 255ull, 256ull, 257ull, 1025ull, 4095ull, 65535ull, 65537ull})
     CHECK(std::find(sizes.begin(), sizes.end(), s) != sizes.end());
   const auto cases = verify_cases(256, false, 1 << 17, 1);
   for (auto& c : cases) {

@@ -105,18 +105,14 @@ std::vector<unsigned char> make_case_data(Type type, Op op, Pattern p, std::uint
 
 std::vector<std::uint64_t> case_sizes(std::size_t wg, std::uint64_t max_n, int random_sizes,
                                       std::uint64_t seed) {
-  std::set<std::uint64_t> s = {0, 1, 2, 3, 5, 7919, 104729};
-  for (std::uint64_t w : {std::uint64_t(wg)}) {
-    for (std::uint64_t d : {w - 1, w, w + 1, 2 * w - 1, 2 * w + 1, w * w - 1, w * w + 1})
-      if (d) s.insert(d);
-  }
-  for (int k : {10, 16}) {
-    s.insert((std::uint64_t{1} << k) - 1);
-    s.insert((std::uint64_t{1} << k) + 1);
-  }
+  const std::uint64_t w = wg;
+  std::set<std::uint64_t> s = {0, 1, 2, 3, 7919};  // 7919: a prime
+  for (std::uint64_t d : {w - 1, w, w + 1, w * w - 1, w * w + 1})
+    if (d) s.insert(d);
+  s.insert((std::uint64_t{1} << 10) + 1);  // 2^k + 1 (2^16 +- 1 is wg^2 +- 1 for wg 256)
+  s.insert((std::uint64_t{1} << 12) - 1);  // 2^k - 1
   Rng rng{seed};
-  for (int i = 0; i < random_sizes; ++i)
-    s.insert(1 + rng.next() % max_n);
+  for (int i = 0; i < random_sizes; ++i) s.insert(1 + rng.next() % max_n);
   std::vector<std::uint64_t> v;
   for (auto x : s)
     if (x <= max_n || x < 2) v.push_back(x);
@@ -133,7 +129,7 @@ std::vector<Case> verify_cases(std::size_t wg, bool fp64, std::uint64_t max_n, s
       if (!op_allows(op, t)) continue;
       for (auto n : small_sizes) {
         out.push_back({t, op, n, Pattern::Random, seed + n});
-        if (n > 0 && n % 2 == 1) out.push_back({t, op, n, Pattern::Small, seed + n});
+        if (n == 3 || n == wg + 1 || n == 7919) out.push_back({t, op, n, Pattern::Small, seed + n});
       }
       out.push_back({t, op, 1000, Pattern::Constant, seed});
       if (max_n > (1 << 17))  // one large random size per type and operator
