@@ -266,3 +266,17 @@ TEST_CASE("big: 2^32 + 3 u8 elements, beyond one allocation, are reduced in chun
   CHECK(m.index == n - 2);
   CHECK(reduce_index(ctx, std::span<const std::uint8_t>(v), Op::ArgMax).index == 7);
 }
+
+TEST_CASE("auto and the fast_* strategies are deterministic: bit-identical results run after run") {
+  Context ctx(device());
+  const auto data = make_case_data(Type::F32, Op::Sum, Pattern::Random, 3000017, 11);
+  for (const char* strategy : {"auto", "fast_strided", "fast_blocked"}) {
+    Options o;
+    o.strategy = strategy;
+    const Result first = reduce(ctx, Type::F32, data.data(), 3000017, Op::Sum, o);
+    for (int i = 0; i < 5; ++i) {
+      const Result again = reduce(ctx, Type::F32, data.data(), 3000017, Op::Sum, o);
+      CHECK(again.value.bits == first.value.bits);
+    }
+  }
+}

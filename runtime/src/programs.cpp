@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -26,10 +27,37 @@ std::string kernel_source(const std::string& file) {
   throw Error("no kernel file '" + file + "' is embedded in librdx");
 }
 
+namespace {
+
+// Replaces each `#include "name"` line (other than common.h) by cl/<name>, once per name, so
+// kernels can share headers and still compile alone with -I cl.
+std::string inline_includes(const std::string& text, std::set<std::string>& seen) {
+  std::istringstream in(text);
+  std::string out, line;
+  while (std::getline(in, line)) {
+    const auto first = line.find_first_not_of(" \t");
+    const auto open = line.find('"');
+    const auto close = open == std::string::npos ? open : line.find('"', open + 1);
+    if (first != std::string::npos && line.compare(first, 8, "#include") == 0 &&
+        close != std::string::npos) {
+      const std::string name = line.substr(open + 1, close - open - 1);
+      if (name != "common.h") {
+        if (seen.insert(name).second) out += inline_includes(kernel_source(name), seen) + "\n";
+        continue;
+      }
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string program_source(const std::string& file) {
   if (file == "empty.cl") return kernel_source(file);  // needs no common.h
   // common.h first; each .cl file includes it only when compiled alone (RDX_COMMON_H guard).
-  return kernel_source("common.h") + "\n#line 1\n" + kernel_source(file);
+  std::set<std::string> seen;
+  return kernel_source("common.h") + "\n" + inline_includes(kernel_source(file), seen);
 }
 
 namespace {
