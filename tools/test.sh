@@ -6,4 +6,4 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/tools/setup.sh"
 "$root/tools/build.sh"
 cd "${RDX_BUILD_DIR:-$root/build}"
-ctest -j "$(nproc)" --output-on-failure --timeout 1500
+ctest -j "$(nproc)" --output-on-failure --timeout 3600
