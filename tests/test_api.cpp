@@ -93,7 +93,7 @@ TEST_CASE("device-resident input through reduce_buffer") {
   CHECK_THROWS_AS(reduce_buffer<std::uint16_t>(other, buf, v.size(), Op::Sum), ArgumentError);
 }
 
-TEST_CASE("documented semantics hold for every strategy") {
+TEST_CASE("documented semantics hold for all strategies") {
   Context ctx(device());
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
