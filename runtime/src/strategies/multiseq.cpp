@@ -13,9 +13,11 @@ namespace {
 // (the seed: 96 blocks of 512 on a GTX 680's 8 SMX, i.e. 12); on a CPU, a few per core.
 constexpr std::uint64_t kGroupsPerUnit = 8;
 
+// At least 2 * WG elements per work-group, so each launch at least halves the count (with WG = 1
+// and count <= cap, one element per group would leave the count where it was).
 std::uint64_t groups_for(const DeviceInfo& dev, std::uint64_t count, std::uint64_t wg) {
   const std::uint64_t cap = std::max<std::uint64_t>(1, dev.compute_units) * kGroupsPerUnit;
-  return std::max<std::uint64_t>(1, std::min(cap, (count + wg - 1) / wg));
+  return std::max<std::uint64_t>(1, std::min(cap, (count + 2 * wg - 1) / (2 * wg)));
 }
 
 }  // namespace
