@@ -9,17 +9,18 @@
 
 #include "cl_check.hpp"
 #include "context_impl.hpp"
-#include "strategies/registry.hpp"
+#include "reduce_impl.hpp"
 #include "strategies/exec.hpp"
+#include "strategies/registry.hpp"
 
 namespace rdx {
-namespace {
+namespace detail {
 
 Result run_plan(Context& ctx, const Plan& plan, const cl::Buffer& buf, std::uint64_t n,
                 bool profile) {
-  const detail::StrategyDef* s = detail::find_strategy(plan.strategy);
-  detail::Exec ex(ctx.impl(), plan, profile);
-  detail::Outcome o = s->run(ex, buf, n);
+  const StrategyDef* s = find_strategy(plan.strategy);
+  Exec ex(ctx.impl(), plan, profile);
+  Outcome o = s->run(ex, buf, n);
   return {o.value, o.index, plan, profile ? ex.device_seconds() : 0.0};
 }
 
@@ -36,38 +37,18 @@ std::uint64_t byte_size(Type type, std::uint64_t n) {
   return n * size_of(type);
 }
 
-// Elements of `type` per chunk for host input: what fits the device's largest single allocation
-// (1 GiB on PoCL here), a multiple of 4096 elements.
-std::uint64_t chunk_elements(const DeviceInfo& dev, Type type) {
+}  // namespace detail
+
+namespace {
+
+using detail::byte_size;
+using detail::empty_result;
+using detail::run_plan;
+
+// Elements of `type` that fit the device's largest single allocation (1 GiB on PoCL here).
+std::uint64_t max_alloc_elements(const DeviceInfo& dev, Type type) {
   const std::uint64_t cap = std::max<std::uint64_t>(dev.max_alloc, 1 << 20);
   return std::max<std::uint64_t>(cap / size_of(type) / 4096, 1) * 4096;
-}
-
-// Host input larger than one allocation: reduce it chunk by chunk through one reused buffer and
-// combine the chunk results on the host in order (indices offset by each chunk's start).
-Result reduce_chunked(Context& ctx, const Plan& whole, const unsigned char* data,
-                      std::uint64_t chunk, const Options& opts) {
-  auto& impl = ctx.impl();
-  const std::size_t es = size_of(whole.type);
-  cl_int err = CL_SUCCESS;
-  cl::Buffer buf(impl.context, CL_MEM_READ_ONLY, chunk * es, nullptr, &err);
-  RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of input chunk)", chunk * es));
-  std::optional<detail::Outcome> acc;
-  Result last;
-  std::uint64_t chunks = 0;
-  for (std::uint64_t start = 0; start < whole.n; start += chunk, ++chunks) {
-    const std::uint64_t m = std::min(chunk, whole.n - start);
-    RDX_CHECK(impl.queue.enqueueWriteBuffer(buf, CL_TRUE, 0, m * es, data + start * es));
-    const Plan part = make_plan(ctx.device_info(), whole.type, whole.op, m, opts);
-    last = run_plan(ctx, part, buf, m, false);
-    detail::Outcome o{last.value, last.index};
-    if (o.index) *o.index += start;
-    acc = acc ? detail::combine_outcomes(whole, *acc, o) : o;
-  }
-  Plan p = last.plan;
-  p.n = whole.n;
-  p.depth = last.plan.depth + chunks;  // the chunks are combined one after another
-  return {acc->value, acc->index, p, 0.0};
 }
 
 }  // namespace
@@ -121,12 +102,16 @@ Scalar identity(Op op, Type acc) {
 
 Result reduce(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
               const Options& opts) {
-  const Plan plan = make_plan(ctx.device_info(), type, op, n, opts);
+  const Plan plan = make_plan(ctx.device_info(), type, op, n, opts, ctx.tuning());
   if (n == 0) return empty_result(plan);
   if (!data) throw ArgumentError("reduce: data is null but n > 0");
   const std::uint64_t bytes = byte_size(type, n);
-  const std::uint64_t limit = chunk_elements(ctx.device_info(), type);
-  if (n > limit) return reduce_chunked(ctx, plan, static_cast<const unsigned char*>(data), limit, opts);
+  if (n > max_alloc_elements(ctx.device_info(), type)) {
+    // Beyond one allocation: the streaming reducer's chunks, transfers overlapping reductions.
+    Stream s(ctx, type, op, opts);
+    s.push(data, n);
+    return s.finish();
+  }
   auto& impl = ctx.impl();
   cl_int err = CL_SUCCESS;
   cl::Buffer buf(impl.context, CL_MEM_READ_ONLY, bytes, nullptr, &err);
@@ -137,7 +122,7 @@ Result reduce(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
 
 Result reduce(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n, Op op,
               const Options& opts) {
-  const Plan plan = make_plan(ctx.device_info(), type, op, n, opts);
+  const Plan plan = make_plan(ctx.device_info(), type, op, n, opts, ctx.tuning());
   if (n == 0) return empty_result(plan);
   if (data() == nullptr) throw ArgumentError("reduce: the cl::Buffer is null");
   std::size_t size = 0;

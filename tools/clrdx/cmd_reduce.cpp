@@ -2,14 +2,46 @@
 
 #include <chrono>
 #include <iostream>
+#include <optional>
+#include <vector>
 
+#include "block_reader.hpp"
 #include "commands.hpp"
 #include "input.hpp"
 #include "json_util.hpp"
 #include "options.hpp"
+#include "progress.hpp"
 #include "rdx/verify.hpp"
 
 namespace clrdx {
+
+namespace {
+
+// Read blocks and device slots of the same size: each block fills one slot. 3 blocks (one being
+// read, one being pushed, one ready) and 2 slots (one being written, one being reduced) keep the
+// memory at about 5 x 16 MiB whatever the file size. Per-chunk costs stay small: a chunk's launch
+// and read-back take 20-60 us, its 16 MiB take milliseconds to read and to transfer.
+constexpr std::size_t kBlockBytes = std::size_t{16} << 20;
+constexpr std::size_t kBlocks = 3;
+
+// Streams the file through rdx::Stream: a reader thread reads ahead while this thread pushes.
+rdx::Result reduce_file(rdx::Context& ctx, InputFile file, rdx::Op op, const rdx::Options& opts) {
+  const rdx::Type type = file.type;
+  Progress progress(file.data_bytes.value_or(0));
+  rdx::Stream stream(ctx, type, op, opts, kBlockBytes);
+  BlockReader reader(std::move(file), kBlockBytes, kBlocks);
+  std::uint64_t done = 0;
+  for (auto block = reader.next(); !block.empty(); block = reader.next()) {
+    stream.push(block.data(), block.size() / rdx::size_of(type));
+    done += block.size();
+    progress.update(done);
+  }
+  rdx::Result r = stream.finish();
+  progress.finish(done);
+  return r;
+}
+
+}  // namespace
 
 int cmd_reduce(const ReduceArgs& a) {
   const rdx::Op op = rdx::parse_op(a.op);
@@ -20,32 +52,35 @@ int cmd_reduce(const ReduceArgs& a) {
   opts.work_group_size = a.wg;
   if (!a.acc.empty()) opts.acc = rdx::parse_type(a.acc);
 
-  LoadedInput in;
+  std::optional<InputFile> file;
+  std::vector<unsigned char> generated;
+  std::uint64_t count = 0;
   if (!a.input.empty()) {
-    in = load_input(a.input, type);
+    file = open_input(a.input, type);  // every check that needs no data, before the device
+    type = file->type;
   } else if (!a.generate.empty()) {
     if (!type) throw rdx::ArgumentError("--generate needs --type");
     if (a.count.empty()) throw rdx::ArgumentError("--generate needs --count");
-    in.type = *type;
-    in.count = parse_count(a.count);
-    in.data = rdx::generate(in.type, a.generate, in.count, parse_count(a.seed));
+    count = parse_count(a.count);
+    generated = rdx::generate(*type, a.generate, count, parse_count(a.seed));
   } else {
     throw rdx::ArgumentError("give --input FILE or --generate PATTERN --count N");
   }
 
   rdx::Context ctx(a.device);
   const auto t0 = std::chrono::steady_clock::now();
-  const rdx::Result r = rdx::reduce(ctx, in.type, in.data.data(), in.count, op, opts);
+  const rdx::Result r = file ? reduce_file(ctx, std::move(*file), op, opts)
+                             : rdx::reduce(ctx, *type, generated.data(), count, op, opts);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   if (a.json) {
     nlohmann::json j = {{"device", ctx.device_info().name},
                         {"strategy", r.plan.strategy},
-                        {"type", std::string(rdx::name(in.type))},
+                        {"type", std::string(rdx::name(*type))},
                         {"acc", std::string(rdx::name(r.plan.acc))},
                         {"op", std::string(rdx::name(op))},
-                        {"count", in.count},
+                        {"count", r.plan.n},
                         {"result", to_json(r.value)},
                         {"work_group_size", r.plan.work_group_size},
                         {"seconds", seconds}};

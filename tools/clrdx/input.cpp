@@ -2,10 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <utility>
 
 #include "rdx/errors.hpp"
 
@@ -82,9 +87,11 @@ std::uint64_t npy_count(std::string_view shape) {
   while (!(shape = trim(shape)).empty()) {
     const auto comma = shape.find(',');
     std::string_view dim = trim(shape.substr(0, comma));
-    if (dim.empty() || dim.find_first_not_of("0123456789L") != std::string_view::npos)
+    std::string_view digits = dim;
+    if (!digits.empty() && digits.back() == 'L') digits.remove_suffix(1);  // Python 2 long: 3L
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos)
       throw ArgumentError(fmt::format(".npy shape has a bad dimension '{}'", dim));
-    if (dim.back() == 'L') dim.remove_suffix(1);
+    dim = digits;
     std::uint64_t d = 0;
     for (char c : dim) {
       if (d > (UINT64_MAX - 9) / 10) throw ArgumentError(".npy shape dimension overflows 64 bits");
@@ -98,7 +105,48 @@ std::uint64_t npy_count(std::string_view shape) {
   return count;
 }
 
+// The first read: enough for any ordinary .npy header.
+constexpr std::size_t kHeadBytes = 64 << 10;
+// A .npy header longer than this is not read whole (its parse then reports it truncated).
+constexpr std::uint64_t kMaxNpyHeader = 64 << 20;
+
+// Where the header that `head` starts declares it ends (its preamble's length field), or 0 when
+// head is too short to say.
+std::uint64_t npy_header_end(std::string_view head) {
+  const auto byte = [&](std::size_t i) {
+    return std::uint64_t{static_cast<unsigned char>(head[i])};
+  };
+  if (head.size() >= 10 && byte(6) == 1) return 10 + (byte(8) | byte(9) << 8);
+  if (head.size() >= 12 && (byte(6) == 2 || byte(6) == 3))
+    return 12 + (byte(8) | byte(9) << 8 | byte(10) << 16 | byte(11) << 24);
+  return 0;
+}
+
+// Appends to `head` what the file gives until it holds `want` bytes or the file ends.
+std::string read_more(const InputFile& f, std::string head, std::uint64_t want) {
+  const std::size_t have = head.size();
+  head.resize(static_cast<std::size_t>(want));
+  const std::size_t got = read_full(f.fd, head.data() + have, head.size() - have, f.path);
+  head.resize(have + got);
+  return head;
+}
+
 }  // namespace
+
+std::size_t read_full(int fd, void* buf, std::size_t n, const std::string& path) {
+  auto* p = static_cast<char*>(buf);
+  std::size_t done = 0;
+  while (done < n) {
+    const ssize_t r = ::read(fd, p + done, n - done);
+    if (r == 0) break;
+    if (r < 0) {
+      if (errno == EINTR) continue;
+      throw ArgumentError(fmt::format("error while reading {}: {}", path, std::strerror(errno)));
+    }
+    done += static_cast<std::size_t>(r);
+  }
+  return done;
+}
 
 bool looks_like_npy(std::string_view bytes) {
   return bytes.substr(0, kMagic.size()) == kMagic;
@@ -138,46 +186,95 @@ NpyHeader parse_npy_header(std::string_view b) {
   return h;
 }
 
-LoadedInput load_input(const std::string& path, std::optional<rdx::Type> type) {
+InputFile::InputFile(InputFile&& o) noexcept
+    : path(std::move(o.path)),
+      type(o.type),
+      fd(std::exchange(o.fd, -1)),
+      head(std::move(o.head)),
+      data_bytes(o.data_bytes),
+      npy(o.npy),
+      npy_count(o.npy_count) {}
+
+InputFile& InputFile::operator=(InputFile&& o) noexcept {
+  if (this != &o) {
+    if (fd >= 0) ::close(fd);
+    path = std::move(o.path);
+    type = o.type;
+    fd = std::exchange(o.fd, -1);
+    head = std::move(o.head);
+    data_bytes = o.data_bytes;
+    npy = o.npy;
+    npy_count = o.npy_count;
+  }
+  return *this;
+}
+
+InputFile::~InputFile() {
+  if (fd >= 0) ::close(fd);
+}
+
+void InputFile::check_data_size(std::uint64_t bytes) const {
+  const std::size_t es = rdx::size_of(type);
+  if (npy) {
+    const std::uint64_t need = npy_count * es;
+    if (npy_count > UINT64_MAX / es || bytes != need)
+      throw ArgumentError(
+          fmt::format("{}: the header promises {} elements ({} bytes) but {} bytes "
+                      "of data follow",
+                      path, npy_count, need, bytes));
+  } else if (bytes % es != 0) {
+    throw ArgumentError(fmt::format("{} has {} bytes, not a multiple of the {}-byte {} element",
+                                    path, bytes, es, rdx::name(type)));
+  }
+}
+
+InputFile open_input(const std::string& path, std::optional<rdx::Type> type) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw ArgumentError(fmt::format("{} is a directory, not a file", path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ArgumentError(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw ArgumentError(fmt::format("error while reading {}", path));
+  InputFile f;
+  f.path = path;
+  f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (f.fd < 0) throw ArgumentError(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
+  struct stat st {};
+  if (::fstat(f.fd, &st) != 0)
+    throw ArgumentError(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
+  const bool regular = S_ISREG(st.st_mode);
+  ::posix_fadvise(f.fd, 0, 0, POSIX_FADV_SEQUENTIAL);  // a hint: larger read-ahead
 
-  LoadedInput r;
-  if (looks_like_npy(bytes) || (path.ends_with(".npy"))) {
+  std::string head = read_more(f, "", kHeadBytes);
+  if (looks_like_npy(head) || path.ends_with(".npy")) {
+    if (const std::uint64_t end = npy_header_end(head); end > head.size())
+      head = read_more(f, std::move(head), std::min(end, kMaxNpyHeader));
     NpyHeader h;
     try {
-      h = parse_npy_header(bytes);
+      h = parse_npy_header(head);
     } catch (const ArgumentError& e) {
       throw ArgumentError(fmt::format("{}: {}", path, e.what()));
     }
     if (type && *type != h.type)
       throw ArgumentError(fmt::format("{} holds {} elements but --type is {}", path,
                                       rdx::name(h.type), rdx::name(*type)));
-    const std::uint64_t need = h.count * rdx::size_of(h.type);
-    if (h.count > UINT64_MAX / rdx::size_of(h.type) || bytes.size() - h.data_offset != need)
-      throw ArgumentError(
-          fmt::format("{}: the header promises {} elements ({} bytes) but {} bytes "
-                      "of data follow",
-                      path, h.count, need, bytes.size() - h.data_offset));
-    r.type = h.type;
-    r.count = h.count;
-    r.data.assign(bytes.begin() + static_cast<std::ptrdiff_t>(h.data_offset), bytes.end());
-    return r;
+    f.type = h.type;
+    f.npy = true;
+    f.npy_count = h.count;
+    f.head = head.substr(h.data_offset);
+    if (regular) {
+      f.data_bytes = static_cast<std::uint64_t>(st.st_size) - h.data_offset;
+      f.check_data_size(*f.data_bytes);
+    } else if (h.count <= UINT64_MAX / rdx::size_of(h.type)) {
+      f.data_bytes = h.count * rdx::size_of(h.type);
+    }
+    return f;
   }
   if (!type) throw ArgumentError(fmt::format("{} is a raw file: --type is required", path));
-  const std::size_t es = rdx::size_of(*type);
-  if (bytes.size() % es != 0)
-    throw ArgumentError(fmt::format("{} has {} bytes, not a multiple of the {}-byte {} element",
-                                    path, bytes.size(), es, rdx::name(*type)));
-  r.type = *type;
-  r.count = bytes.size() / es;
-  r.data.assign(bytes.begin(), bytes.end());
-  return r;
+  f.type = *type;
+  f.head = std::move(head);
+  if (regular) {
+    f.data_bytes = static_cast<std::uint64_t>(st.st_size);
+    f.check_data_size(*f.data_bytes);
+  }
+  return f;
 }
 
 }  // namespace clrdx

@@ -4,7 +4,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "rdx/types.hpp"
 
@@ -23,14 +22,36 @@ NpyHeader parse_npy_header(std::string_view bytes);
 
 bool looks_like_npy(std::string_view bytes);
 
-struct LoadedInput {
-  rdx::Type type;
-  std::uint64_t count;
-  std::vector<unsigned char> data;  // count * size_of(type) bytes
+// An input file opened for streaming, its format checked from its first bytes and, for regular
+// files, its size checked against the format before any element is read.
+struct InputFile {
+  std::string path;
+  rdx::Type type = rdx::Type::U8;
+  int fd = -1;       // positioned after `head`; closed by the destructor
+  std::string head;  // data bytes already read while detecting the format (file order)
+  // The data bytes (after any .npy header): known up front for regular files; for pipes and
+  // devices, the .npy header's promise or nothing (raw).
+  std::optional<std::uint64_t> data_bytes;
+  bool npy = false;
+  std::uint64_t npy_count = 0;  // the .npy header's element count
+
+  InputFile() = default;
+  InputFile(InputFile&&) noexcept;
+  InputFile& operator=(InputFile&&) noexcept;
+  ~InputFile();
+
+  // Throws rdx::ArgumentError when `bytes` bytes of data do not make this input: a .npy file
+  // whose data is not what its header promises, or raw data that is not whole elements.
+  void check_data_size(std::uint64_t bytes) const;
 };
 
-// Reads `path`: .npy by its magic (its dtype must agree with `type` when one is given), else raw
-// elements of `type` (required). Throws rdx::ArgumentError for every problem with the file.
-LoadedInput load_input(const std::string& path, std::optional<rdx::Type> type);
+// Opens `path`: .npy by its magic or its name (its dtype must agree with `type` when one is
+// given), else raw elements of `type` (required). Throws rdx::ArgumentError for every problem
+// found without reading the data: unreadable path, directory, bad header, size mismatch.
+InputFile open_input(const std::string& path, std::optional<rdx::Type> type);
+
+// Reads from fd into buf until n bytes or the end of the file; returns the bytes read. Throws
+// rdx::ArgumentError naming `path` and the system's reason on a read error.
+std::size_t read_full(int fd, void* buf, std::size_t n, const std::string& path);
 
 }  // namespace clrdx

@@ -51,6 +51,9 @@ class Context {
   const cl::Context& cl_context() const;
   const cl::Device& cl_device() const;
   const cl::CommandQueue& queue() const;
+  // What this context plans with: the built-in tuning table plus the tuning file's entries for
+  // its device (read once, when the context is made).
+  const TuningTable& tuning() const;
 
   struct Impl;
   Impl& impl() const { return *impl_; }
@@ -130,3 +133,6 @@ IndexResult<T> reduce_index_buffer(Context& ctx, const cl::Buffer& data, std::ui
 }
 
 }  // namespace rdx
+
+// Streaming: a sequence of host chunks reduced as one input (rdx::Stream).
+#include "rdx/stream.hpp"

@@ -1,0 +1,19 @@
+// Internal: the pieces of rdx::reduce that the streaming reducer shares.
+#pragma once
+#include <cstdint>
+
+#include "rdx/rdx.hpp"
+
+namespace rdx::detail {
+
+// Runs `plan` on the first n >= 1 elements of buf (on ctx's queue; ends with a blocking read).
+Result run_plan(Context& ctx, const Plan& plan, const cl::Buffer& buf, std::uint64_t n,
+                bool profile);
+
+// The result of an empty input: the identity; ArgumentError for argmin/argmax.
+Result empty_result(const Plan& plan);
+
+// n * size_of(type), or ArgumentError when that overflows 64 bits.
+std::uint64_t byte_size(Type type, std::uint64_t n);
+
+}  // namespace rdx::detail

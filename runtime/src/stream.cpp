@@ -1,0 +1,231 @@
+// rdx::Stream: host chunks reduced as one input. push() writes into one of two device slots on a
+// queue of its own while a worker thread reduces the other slot on the context's queue; the
+// worker combines the chunk results on the host (chunk_combiner.hpp).
+#include "rdx/stream.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <limits>
+#include <mutex>
+#include <thread>
+
+#include "chunk_combiner.hpp"
+#include "cl_check.hpp"
+#include "context_impl.hpp"
+#include "reduce_impl.hpp"
+
+namespace rdx {
+
+struct Stream::Impl {
+  Impl(Context& c, Type t, Op o, const Options& opts, std::uint64_t slot_bytes)
+      : ctx(c), type(t), op(o), opts(opts), es(size_of(t)) {
+    whole =
+        make_plan(ctx.device_info(), type, op, 0, opts, ctx.tuning());  // throws for a bad request
+    const std::uint64_t max_alloc = ctx.device_info().max_alloc;
+    std::uint64_t bytes = slot_bytes ? slot_bytes : kDefaultSlotBytes;
+    if (max_alloc) bytes = std::min(bytes, max_alloc);
+    slot_elems = std::max<std::uint64_t>(bytes / es, 1);
+    cl_int err = CL_SUCCESS;
+    writes = cl::CommandQueue(ctx.impl().context, ctx.impl().device, 0, &err);
+    RDX_CHECK_OUT(err, "clCreateCommandQueue(stream writes)");
+  }
+
+  // Throws what made the stream fail, or ArgumentError once it has finished.
+  void check_usable() const {
+    if (failed) std::rethrow_exception(failed);
+    if (finished) throw ArgumentError("Stream: finish() was already called");
+  }
+
+  // Waits until the next slot is free (or the worker failed), then starts filling it.
+  void acquire() {
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      changed.wait(lock, [&] { return error || !slots[next].busy; });
+      if (error) std::rethrow_exception(error);
+    }
+    Slot& s = slots[next];
+    if (!s.buf()) {
+      cl_int err = CL_SUCCESS;
+      s.buf = cl::Buffer(ctx.impl().context, CL_MEM_READ_ONLY, slot_elems * es, nullptr, &err);
+      RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of stream slot)", slot_elems * es));
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      s.busy = true;
+    }
+    s.fill = 0;
+    s.start = pushed;
+    filling = next;
+    next ^= 1;
+  }
+
+  // Hands the slot being filled to the worker.
+  void submit() {
+    Slot& s = slots[static_cast<std::size_t>(filling)];
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      jobs.push_back({filling, s.fill, s.start});
+    }
+    filling = -1;
+    if (!worker.joinable()) worker = std::thread([this] { work(); });
+    changed.notify_all();
+  }
+
+  // The worker: reduces each submitted slot in order and frees it; after a failure it only frees
+  // them. Returns when stopped (abandoning jobs not started).
+  void work() {
+    for (;;) {
+      Job job;
+      bool skip = false;
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        changed.wait(lock, [&] { return stop || !jobs.empty(); });
+        if (stop) return;
+        job = jobs.front();
+        skip = error != nullptr;
+      }
+      std::exception_ptr e;
+      if (!skip) try {
+          const Plan part = make_plan(ctx.device_info(), type, op, job.n, opts, ctx.tuning());
+          const Slot& s = slots[static_cast<std::size_t>(job.slot)];
+          combiner.add(detail::run_plan(ctx, part, s.buf, job.n, opts.profile), job.start);
+        } catch (...) {
+          e = std::current_exception();
+        }
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        jobs.pop_front();
+        slots[static_cast<std::size_t>(job.slot)].busy = false;
+        if (e && !error) error = e;
+      }
+      changed.notify_all();
+    }
+  }
+
+  // Stops the worker (abandoning jobs not started), waits for every queued command, releases the
+  // slots. Never throws.
+  void shut_down() noexcept {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      stop = true;
+    }
+    changed.notify_all();
+    if (worker.joinable()) worker.join();
+    // The writes were blocking and the worker's reductions end with a blocking read (or wait
+    // for the queue on failure), so this finds nothing left; it is the guard PoCL needs.
+    if (writes()) writes.finish();
+    for (auto& s : slots)
+      s.buf = cl::Buffer();
+  }
+
+  Context& ctx;
+  const Type type;
+  const Op op;
+  const Options opts;
+  const std::size_t es;  // bytes per element
+  Plan whole;            // the request, checked once (n = 0)
+  std::uint64_t slot_elems = 0;
+  cl::CommandQueue writes;
+
+  // Owned by the caller's thread.
+  struct Slot {
+    cl::Buffer buf;
+    std::uint64_t fill = 0;   // elements written
+    std::uint64_t start = 0;  // index of its first element in the whole input
+    bool busy = false;        // filling, queued or being reduced (guarded by mutex)
+  };
+  std::array<Slot, 2> slots;
+  int filling = -1;  // the slot push() fills, or -1
+  int next = 0;      // the slot to fill next
+  std::uint64_t pushed = 0;
+  bool finished = false;
+  std::exception_ptr failed;
+
+  // Shared with the worker, under mutex.
+  struct Job {
+    int slot = 0;
+    std::uint64_t n = 0, start = 0;
+  };
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::deque<Job> jobs;
+  bool stop = false;
+  std::exception_ptr error;
+  detail::ChunkCombiner combiner;  // the worker's; read by finish() once the jobs are done
+  std::thread worker;
+};
+
+Stream::Stream(Context& ctx, Type type, Op op, const Options& opts, std::uint64_t slot_bytes)
+    : impl_(std::make_unique<Impl>(ctx, type, op, opts, slot_bytes)) {}
+
+Stream::~Stream() {
+  if (impl_) impl_->shut_down();
+}
+
+void Stream::check_type(Type t) const {
+  if (t != impl_->type)
+    throw ArgumentError(fmt::format("Stream::push: {} elements pushed into a stream of {}", name(t),
+                                    name(impl_->type)));
+}
+
+void Stream::push(const void* data, std::uint64_t n) {
+  Impl& s = *impl_;
+  s.check_usable();
+  if (n == 0) return;
+  if (!data) throw ArgumentError("Stream::push: data is null but n > 0");
+  if (n > std::numeric_limits<std::uint64_t>::max() - s.pushed)
+    throw ArgumentError("Stream::push: the element count overflows 64 bits");
+  detail::byte_size(s.type, n);  // throws when n elements overflow a byte count
+  try {
+    const auto* p = static_cast<const unsigned char*>(data);
+    while (n) {
+      if (s.filling < 0) s.acquire();
+      Impl::Slot& slot = s.slots[static_cast<std::size_t>(s.filling)];
+      const std::uint64_t m = std::min(n, s.slot_elems - slot.fill);
+      // Blocking: the caller may reuse its memory when push() returns.
+      RDX_CHECK(s.writes.enqueueWriteBuffer(slot.buf, CL_TRUE, slot.fill * s.es, m * s.es, p));
+      slot.fill += m;
+      s.pushed += m;
+      p += m * s.es;
+      n -= m;
+      if (slot.fill == s.slot_elems) s.submit();
+    }
+  } catch (...) {
+    s.failed = std::current_exception();
+    throw;
+  }
+}
+
+Result Stream::finish() {
+  Impl& s = *impl_;
+  s.check_usable();
+  try {
+    if (s.filling >= 0) s.submit();
+    {
+      std::unique_lock<std::mutex> lock(s.mutex);
+      s.changed.wait(lock, [&] { return s.jobs.empty(); });
+      if (s.error) std::rethrow_exception(s.error);
+    }
+    s.shut_down();
+    s.finished = true;
+    if (s.pushed == 0) return detail::empty_result(s.whole);
+    return s.combiner.result(s.pushed);
+  } catch (...) {
+    s.failed = std::current_exception();
+    throw;
+  }
+}
+
+std::uint64_t Stream::count() const {
+  return impl_->pushed;
+}
+
+std::uint64_t Stream::slot_elements() const {
+  return impl_->slot_elems;
+}
+
+}  // namespace rdx

@@ -1,0 +1,52 @@
+#include "progress.hpp"
+
+#include <fmt/format.h>
+
+namespace clrdx {
+namespace {
+
+std::string bytes_text(double b) {
+  if (b < 1024) return fmt::format("{:.0f} B", b);
+  const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  for (b /= 1024; b >= 1024 && u < 3; ++u)
+    b /= 1024;
+  return fmt::format("{:.2f} {}", b, units[u]);
+}
+
+}  // namespace
+
+Progress::Progress(std::uint64_t total, std::FILE* out)
+    : total_(total), out_(out), start_(Clock::now()), active_(total >= kLargeBytes) {}
+
+double Progress::elapsed() const {
+  return std::chrono::duration<double>(Clock::now() - start_).count();
+}
+
+void Progress::update(std::uint64_t done) {
+  const double t = elapsed();
+  if (!active_ && t >= kSlowSeconds) active_ = true;
+  // All read: the last line follows once the reduction finishes.
+  if (active_ && t - last_ >= 1.0 && !(total_ && done >= total_)) print(done, false);
+}
+
+void Progress::finish(std::uint64_t done) {
+  if (active_ || elapsed() >= kSlowSeconds) print(done, true);
+}
+
+void Progress::print(std::uint64_t done, bool last) {
+  const double t = elapsed();
+  last_ = t;
+  const double rate = t > 0 ? static_cast<double>(done) / t : 0.0;
+  std::string line = fmt::format("clrdx: {} {}", last ? "reduced" : "reducing",
+                                 bytes_text(static_cast<double>(done)));
+  if (total_)
+    line += fmt::format(" of {} ({:.0f}%)", bytes_text(static_cast<double>(total_)),
+                        100.0 * static_cast<double>(done) / static_cast<double>(total_));
+  line += fmt::format(", {}/s", bytes_text(rate));
+  if (last) line += fmt::format(", in {:.1f} s", t);
+  fmt::print(out_, "{}\n", line);
+  std::fflush(out_);
+}
+
+}  // namespace clrdx
