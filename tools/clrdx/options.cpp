@@ -16,7 +16,10 @@ std::uint64_t parse_count(std::string_view s) {
         text));
   };
   if (s.starts_with("2^")) {
-    const std::uint64_t k = parse_count(s.substr(2));
+    const std::string_view k_text = s.substr(2);  // plain digits: no suffix, no nested 2^
+    if (k_text.empty() || k_text.find_first_not_of("0123456789") != std::string_view::npos)
+      throw bad();
+    const std::uint64_t k = parse_count(k_text);
     if (k > 63) throw bad();
     return std::uint64_t{1} << k;
   }

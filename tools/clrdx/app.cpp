@@ -1,0 +1,357 @@
+#include "app.hpp"
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <sstream>
+#include <string_view>
+#include <vector>
+
+#include "options.hpp"
+#include "rdx/rdx.hpp"
+#include "rdx/verify.hpp"
+
+namespace clrdx {
+namespace {
+
+bool is_pow2(std::uint64_t x) {
+  return x && !(x & (x - 1));
+}
+
+bool known_strategy(std::string_view name) {
+  const auto all = rdx::strategies();
+  return std::any_of(all.begin(), all.end(), [&](auto& s) { return s.name == name; });
+}
+
+std::string strategy_names() {
+  std::string r = "auto";
+  for (auto& s : rdx::strategies())
+    r += fmt::format(" {}", s.name);
+  return r;
+}
+
+// reduce's --strategy: a name, auto or "" (auto), in rdx::make_plan's words when unknown.
+void check_reduce_strategy(const std::string& name) {
+  if (name.empty() || name == "auto" || known_strategy(name)) return;
+  throw rdx::ArgumentError(
+      fmt::format("unknown strategy '{}' (expected one of: {})", name, strategy_names()));
+}
+
+// verify's --strategy: all, auto or one name (as cmd_verify takes it).
+void check_verify_strategy(const std::string& name) {
+  if (name == "all" || name == "auto" || known_strategy(name)) return;
+  throw rdx::ArgumentError(
+      fmt::format("unknown strategy '{}' (see `clrdx strategies`, or all)", name));
+}
+
+// bench's --strategy: all, or a comma list of names and auto (as cmd_bench takes it).
+std::vector<std::string> bench_strategy_list(const std::string& sel) {
+  std::vector<std::string> out;
+  if (sel == "all") {
+    for (auto& s : rdx::strategies())
+      out.emplace_back(s.name);
+    out.emplace_back("auto");
+    return out;
+  }
+  std::string_view rest = sel;
+  while (true) {
+    const auto comma = rest.find(',');
+    const std::string name(rest.substr(0, comma));
+    if (name != "auto" && !known_strategy(name))
+      throw rdx::ArgumentError(fmt::format("unknown strategy '{}' (see `clrdx strategies`)", name));
+    out.push_back(name);
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  return out;
+}
+
+void check_work_group_size(std::size_t wg) {
+  if (wg != 0 && !is_pow2(wg))
+    throw rdx::ArgumentError(fmt::format("work-group size {} is not a power of two", wg));
+}
+
+// n elements of `type` must have a 64-bit byte count (the host buffers are n * size bytes).
+void check_byte_count(std::uint64_t n, rdx::Type type) {
+  if (n > UINT64_MAX / rdx::size_of(type))
+    throw rdx::ArgumentError(
+        fmt::format("{} elements of {} overflow a 64-bit byte count", n, rdx::name(type)));
+}
+
+// Stand-in devices have every extension and allow work-groups up to this size (above any real
+// device's), so what make_plan refuses on them it refuses everywhere.
+constexpr std::size_t kStandInMaxWorkGroup = std::size_t{1} << 20;
+
+rdx::DeviceInfo stand_in(rdx::DeviceKind kind) {
+  rdx::DeviceInfo d;
+  d.name = "any device";
+  d.kind = kind;
+  d.compute_units = 1;
+  d.max_work_group = kStandInMaxWorkGroup;
+  d.local_mem = std::uint64_t{1} << 30;
+  d.global_mem = d.max_alloc = std::uint64_t{1} << 62;
+  d.fp64 = d.int64_atomics = d.subgroups = true;
+  d.extensions = "cl_khr_fp64 cl_khr_int64_base_atomics cl_khr_subgroups";
+  return d;
+}
+
+// The device-independent refusals of rdx::make_plan (operator for the type, accumulator, a
+// strategy's smallest work-group, fast_* tuning values): it runs on a CPU and a GPU stand-in
+// (auto picks differently) and the request is refused only when both refuse it. A work-group
+// size beyond the stand-ins' is left to the real device, and so is anything unsupported.
+void check_plan(rdx::Type type, rdx::Op op, std::uint64_t n, rdx::Options opts) {
+  if (opts.work_group_size > kStandInMaxWorkGroup) opts.work_group_size = 0;
+  std::string refusal;
+  for (auto kind : {rdx::DeviceKind::CPU, rdx::DeviceKind::GPU}) {
+    try {
+      rdx::make_plan(stand_in(kind), type, op, n, opts);
+      return;
+    } catch (const rdx::UnsupportedError&) {
+      return;
+    } catch (const rdx::ArgumentError& e) {
+      if (refusal.empty()) refusal = e.what();
+    }
+  }
+  throw rdx::ArgumentError(refusal);
+}
+
+void validate_reduce(const ReduceArgs& a) {
+  // In cmd_reduce's order, so a command line with several bad values names the same one.
+  const rdx::Op op = rdx::parse_op(a.op);
+  std::optional<rdx::Type> type;
+  if (!a.type.empty()) type = rdx::parse_type(a.type);
+  rdx::Options opts;
+  opts.strategy = a.strategy;
+  opts.work_group_size = a.wg;
+  if (!a.acc.empty()) opts.acc = rdx::parse_type(a.acc);
+
+  std::optional<std::uint64_t> count;  // known for generated data; a file's is read later
+  if (!a.input.empty()) {
+    // The file itself is opened and checked by cmd_reduce.
+  } else if (!a.generate.empty()) {
+    if (!type) throw rdx::ArgumentError("--generate needs --type");
+    if (a.count.empty()) throw rdx::ArgumentError("--generate needs --count");
+    count = parse_count(a.count);
+    const std::uint64_t seed = parse_count(a.seed);
+    rdx::generate(*type, a.generate, 0, seed);  // the pattern's syntax, no data
+    check_byte_count(*count, *type);
+  } else {
+    throw rdx::ArgumentError("give --input FILE or --generate PATTERN --count N");
+  }
+
+  check_reduce_strategy(a.strategy);
+  check_work_group_size(a.wg);
+  if (type) check_plan(*type, op, count.value_or(1), opts);
+  if (count && *count == 0 && rdx::is_index_op(op))
+    throw rdx::ArgumentError(fmt::format("{} of an empty input has no result", rdx::name(op)));
+}
+
+void validate_verify(const VerifyArgs& a) {
+  check_verify_strategy(a.strategy);
+  if (!a.quick) {
+    // The largest random case has up to max_n elements of up to 8 bytes, in host memory.
+    const std::uint64_t max_n = parse_count(a.max_n);
+    if (max_n > UINT64_MAX / 8)
+      throw rdx::ArgumentError(fmt::format(
+          "--max-n {} is too large: {} elements of 8 bytes overflow a 64-bit byte count", a.max_n,
+          max_n));
+  }
+  parse_count(a.seed);
+}
+
+void validate_bench(const BenchArgs& a) {
+  const rdx::Type type = rdx::parse_type(a.type);
+  const rdx::Op op = rdx::parse_op(a.op);
+  for (const std::uint64_t n : parse_counts(a.sizes))
+    check_byte_count(n, type);
+  const auto names = bench_strategy_list(a.strategy);
+  if (std::isnan(a.peak) || std::isinf(a.peak) || a.peak < 0)
+    throw rdx::ArgumentError(
+        fmt::format("bad --peak {}: expected GB/s (0 or none: measure the device)", a.peak));
+  check_work_group_size(a.wg);
+  rdx::Options opts;
+  opts.work_group_size = a.wg;
+  opts.groups_per_cu = a.groups_per_cu;
+  opts.vector_width = a.vector_width;
+  opts.unroll = a.unroll;
+  for (const auto& name : names) {
+    opts.strategy = name;
+    check_plan(type, op, std::uint64_t{1} << 20, opts);
+  }
+}
+
+void validate_tune(const TuneArgs& a) {
+  for (const std::string_view list : {std::string_view(a.types), std::string_view(a.ops)})
+    if (list.empty()) throw rdx::ArgumentError("--types and --ops need at least one name");
+  std::vector<rdx::Type> types;
+  for (std::size_t start = 0; start <= a.types.size();) {
+    const auto comma = a.types.find(',', start);
+    types.push_back(rdx::parse_type(a.types.substr(start, comma - start)));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  for (std::size_t start = 0; start <= a.ops.size();) {
+    const auto comma = a.ops.find(',', start);
+    rdx::parse_op(a.ops.substr(start, comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  for (const std::uint64_t n : parse_counts(a.sizes)) {
+    if (n == 0) throw rdx::ArgumentError("tune --sizes: 0 is not a size to time");
+    for (rdx::Type t : types)
+      check_byte_count(n, t);
+  }
+  if (std::isnan(a.margin) || a.margin < 0 || a.margin > 1)
+    throw rdx::ArgumentError(fmt::format("bad --margin {}: a fraction between 0 and 1", a.margin));
+}
+
+}  // namespace
+
+App::App()
+    : cli_(std::make_unique<CLI::App>("clrdx: portable OpenCL reductions (librdx " +
+                                      std::string(rdx::version()) + ")")) {
+  CLI::App& app = *cli_;
+  app.set_version_flag("--version", "clrdx " + std::string(rdx::version()));
+  app.require_subcommand(1);
+  app.footer(
+      "Devices: SEL is cpu, gpu, an index from `clrdx devices`, P:D (platform:device) or part of "
+      "a device name; default: $RDX_DEVICE, else the first GPU, else the first device.\n"
+      "Exit codes: 0 success, 1 OpenCL or run-time failure, 2 usage or bad input.");
+
+  auto* dv = app.add_subcommand("devices", "List OpenCL devices and their index");
+  dv->add_flag("--json", devices.json, "Print a JSON array");
+
+  auto* st = app.add_subcommand("strategies", "List strategies, kernel files and seeds");
+  st->add_flag("--json", strategies.json, "Print a JSON array");
+  st->add_option("--device", strategies.device,
+                 "Also show the form each strategy takes on SEL (or all)");
+
+  ReduceArgs& rd = reduce;
+  auto* re = app.add_subcommand("reduce", "Reduce a file or generated data");
+  re->add_option("--type", rd.type, "Element type: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64");
+  re->add_option("--op", rd.op, "sum prod min max and or xor argmin argmax")->required();
+  re->add_option("--device", rd.device, "Device selector SEL");
+  re->add_option("--strategy", rd.strategy, "Strategy name (see `clrdx strategies`) or auto")
+      ->capture_default_str();
+  re->add_option("--acc", rd.acc, "Accumulator type (widens, e.g. i32 into i64)");
+  re->add_option("--wg", rd.wg, "Work-group size (a power of two; default: the plan's)");
+  auto* input = re->add_option("--input", rd.input,
+                               "Raw little-endian elements of --type, or a NumPy .npy file");
+  auto* gen = re->add_option("--generate", rd.generate,
+                             "Pattern: ones, iota (element i = i), mod:K (i % K) or random");
+  re->add_option("--count", rd.count, "Elements to generate (e.g. 1000, 4Ki, 16Mi, 2^20)");
+  re->add_option("--seed", rd.seed, "Seed of --generate random")->capture_default_str();
+  re->add_flag("--json", rd.json, "Print one JSON object");
+  input->excludes(gen);
+  gen->excludes(input);
+
+  VerifyArgs& vf = verify;
+  auto* ve = app.add_subcommand(
+      "verify", "Check every strategy x type x operator x size against the host reference");
+  ve->add_option("--device", vf.device, "Device selector SEL, or all");
+  ve->add_option("--strategy", vf.strategy, "Strategy name, or all")->capture_default_str();
+  ve->add_option("--max-n", vf.max_n, "Largest random size")->capture_default_str();
+  ve->add_option("--seed", vf.seed, "Seed of data and random sizes")->capture_default_str();
+  ve->add_flag("--quick", vf.quick, "Sizes up to 2^17 only");
+  ve->add_flag("--json", vf.json, "Print one JSON object per (device, strategy)");
+
+  BenchArgs& bn = bench;
+  auto* be = app.add_subcommand(
+      "bench", "Time strategies on device-resident data (element i = i % 7), seed-001 table");
+  be->add_option("--device", bn.device, "Device selector SEL, or all");
+  be->add_option("--strategy", bn.strategy, "Strategy name, a comma list, or all")
+      ->capture_default_str();
+  be->add_option("--type", bn.type, "Element type")->capture_default_str();
+  be->add_option("--op", bn.op, "Operator")->capture_default_str();
+  be->add_option("--sizes", bn.sizes, "Comma list of sizes (Ki, Mi, Gi, 2^K)")
+      ->capture_default_str();
+  be->add_option("--repeat", bn.repeat, "Timed calls per row (median reported)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  be->add_option("--peak", bn.peak, "Peak GB/s for the % column (default: measured copy)");
+  be->add_option("--json", bn.json_file, "Also write one JSON object per row to FILE");
+  be->add_option("--plot", bn.plot_file, "Also plot GB/s against n to FILE.png");
+  be->add_option("--wg", bn.wg, "Work-group size override");
+  be->add_option("--groups-per-cu", bn.groups_per_cu, "fast_*: work-groups per compute unit");
+  be->add_option("--vw", bn.vector_width, "fast_*: elements per vector load (1-16)");
+  be->add_option("--unroll", bn.unroll, "fast_strided: loads in flight (1, 2, 4)");
+  be->add_option("--label", bn.label, "Name rows by this label instead of the strategy");
+
+  TuneArgs& tn = tune;
+  auto* tu = app.add_subcommand(
+      "tune", "Measure auto's grids on a device and store the best in the tuning file");
+  tu->add_option("--device", tn.device, "Device selector SEL");
+  tu->add_option("--types", tn.types, "Comma list of element types")->capture_default_str();
+  tu->add_option("--ops", tn.ops, "Comma list of operators")->capture_default_str();
+  tu->add_option("--sizes", tn.sizes, "Comma list of sizes timed (Ki, Mi, Gi, 2^K)")
+      ->capture_default_str();
+  tu->add_option("--repeat", tn.repeat, "Timed calls per size (median)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  tu->add_option("--margin", tn.margin, "Fraction a candidate must beat the built-in plan by")
+      ->capture_default_str();
+  tu->add_option("--file", tn.file,
+                 "Tuning file (default: $RDX_TUNING_FILE, else ~/.config/rdx/tuning.json)");
+  tu->add_flag("--dry-run", tn.dry_run, "Measure and print, write nothing");
+  tu->add_flag("--clear", tn.clear, "Remove this device's entries from the tuning file");
+
+  auto* ca = app.add_subcommand(
+      "cache", "Show (or --clear) the on-disk cache of built kernels ($RDX_CACHE_DIR)");
+  ca->add_flag("--clear", cache_clear, "Remove every cached kernel binary");
+}
+
+App::~App() = default;
+
+ParseResult App::parse(int argc, const char* const* argv) {
+  ParseResult r;
+  try {
+    cli_->parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() != 0) {
+      r.kind = ParseResult::Kind::Error;
+      r.text = e.what();
+      return r;
+    }
+    std::ostringstream out, err;  // --help, --version: what CLI11 would print
+    cli_->exit(e, out, err);
+    r.kind = ParseResult::Kind::Info;
+    r.text = out.str();
+    return r;
+  }
+  static constexpr std::pair<std::string_view, Command> kNames[] = {
+      {"devices", Command::Devices}, {"strategies", Command::Strategies},
+      {"reduce", Command::Reduce},   {"verify", Command::Verify},
+      {"bench", Command::Bench},     {"tune", Command::Tune},
+      {"cache", Command::Cache}};
+  for (auto& [name, command] : kNames)
+    if (cli_->got_subcommand(std::string(name))) {
+      r.kind = ParseResult::Kind::Run;
+      r.command = command;
+      return r;
+    }
+  r.text = "a subcommand is required";  // require_subcommand(1) makes this unreachable
+  return r;
+}
+
+void App::validate(Command command) const {
+  switch (command) {
+    case Command::Devices:
+    case Command::Strategies:  // --device is a selector, resolved against the devices found
+    case Command::Cache:
+      return;
+    case Command::Reduce:
+      return validate_reduce(reduce);
+    case Command::Verify:
+      return validate_verify(verify);
+    case Command::Bench:
+      return validate_bench(bench);
+    case Command::Tune:
+      return validate_tune(tune);
+  }
+}
+
+}  // namespace clrdx
