@@ -132,5 +132,23 @@ for r in rows:
     assert r["ok"], r' "$tmp/b.jsonl" && ok || bad "bench --json rows"
 expect 2 "bench bad size" -- "$clrdx" bench --device "$dev" --sizes 1Kx
 
+# tune and the tuning file
+expect 0 "tune" -- "$clrdx" tune --device "$dev" --types i32 --ops sum --sizes 4Ki --repeat 2 --file "$tmp/tune.json"
+python3 -c '
+import json,sys; j=json.load(open(sys.argv[1])); assert j["librdx_tuning"] == 1
+for e in j["entries"]: assert e["type"] == "i32" and e["op"] == "sum" and e["device"], e' "$tmp/tune.json" && ok || bad "tune wrote no valid tuning file"
+expect 0 "tune --clear" -- "$clrdx" tune --device "$dev" --clear --file "$tmp/tune.json"
+python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["entries"] == []' "$tmp/tune.json" && ok || bad "tune --clear left entries"
+expect 2 "tune bad margin" -- "$clrdx" tune --device "$dev" --margin 3 --file "$tmp/tune.json"
+expect 2 "tune bad type" -- "$clrdx" tune --device "$dev" --types f16 --file "$tmp/tune.json"
+# A tuning file entry for CPUs makes auto run fast_strided there, with exact results.
+printf '{"entries": [{"kind": "cpu", "auto": "fast_strided", "note": "cli test"}]}' >"$tmp/cpu.json"
+RDX_TUNING_FILE="$tmp/cpu.json" expect 0 "tuned auto" -- "$clrdx" reduce --device cpu --type i64 --op sum --generate iota --count 100000 --json
+python3 -c '
+import json,sys; j=json.load(open(sys.argv[1])); assert j["strategy"] == "fast_strided" and j["result"] == 4999950000, j' "$tmp/out" && ok || bad "tuning file entry not used: $(cat "$tmp/out")"
+printf '{"entries": [{"kind": "cpu", "wg": "big"}]}' >"$tmp/bad.json"
+RDX_TUNING_FILE="$tmp/bad.json" expect 2 "malformed tuning file" -- "$clrdx" reduce --device cpu --type i32 --op sum --generate ones --count 5
+grep -q "bad.json" "$tmp/err" && ok || bad "malformed tuning file: message lacks the path: $(cat "$tmp/err")"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -3,8 +3,14 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <limits>
+#include <map>
 #include <numeric>
+#include <set>
+
+#include <unistd.h>
 
 #include "rdx/rdx.hpp"
 #include "rdx/verify.hpp"
@@ -187,11 +193,172 @@ TEST_CASE("generators and the case table") {
   CHECK_THROWS_AS(generate(Type::I32, "gauss", 5), ArgumentError);
   CHECK(generate(Type::F64, "random", 10, 5) == generate(Type::F64, "random", 10, 5));
   const auto sizes = case_sizes(256, 1 << 22, 3, 1);
-  for (std::uint64_t s : {0ull, 1ull, 2ull, 3ull, 255ull, 256ull, 257ull, 1025ull, 4095ull, 65535ull, 65537ull})
+  for (std::uint64_t s :
+       {0ull, 1ull, 2ull, 3ull, 255ull, 256ull, 257ull, 1025ull, 4095ull, 65535ull, 65537ull})
     CHECK(std::find(sizes.begin(), sizes.end(), s) != sizes.end());
   const auto cases = verify_cases(256, false, 1 << 17, 1);
   for (auto& c : cases) {
     CHECK(c.type != Type::F64);
     CHECK(op_allows(c.op, c.type));
   }
+}
+
+TEST_CASE("the covering test matrix still runs every pair, every type and every operator") {
+  const auto all = strategies();
+  std::map<std::pair<Type, Op>, int> runs;  // pair -> strategies that run it
+  for (std::size_t pos = 0; pos < all.size(); ++pos) {
+    const std::string_view s = all[pos].name;
+    CAPTURE(s);
+    std::set<Type> types;
+    std::set<Op> ops;
+    std::size_t pairs = 0;
+    for (Type t : kAllTypes)
+      for (Op op : kAllOps) {
+        CHECK(pair_in_matrix(Coverage::Full, s, pos, t, op) == op_allows(op, t));
+        if (!pair_in_matrix(Coverage::Covering, s, pos, t, op)) continue;
+        CHECK(op_allows(op, t));
+        types.insert(t);
+        ops.insert(op);
+        ++runs[{t, op}];
+        ++pairs;
+      }
+    CHECK(types.size() == std::size(kAllTypes));
+    CHECK(ops.size() == std::size(kAllOps));
+    if (s == "localtree" || s.starts_with("fast_") || s.starts_with("atomic_"))
+      CHECK(pairs == 84);
+    else
+      CHECK(pairs < 30);  // the point of the matrix: about a third of the 84 builds
+  }
+  for (Type t : kAllTypes)
+    for (Op op : kAllOps)
+      if (op_allows(op, t)) {
+        CAPTURE(name(t));
+        CAPTURE(name(op));
+        // The five full strategies, and at least one more whose code is shaped differently.
+        CHECK(runs[{t, op}] >= 6);
+      }
+  std::size_t barrier_pairs = 0;
+  for (Type t : kAllTypes)
+    for (Op op : kAllOps)
+      if (pair_in_matrix(Coverage::Barriers, "localtree", 0, t, op)) {
+        CHECK((t == Type::I32 || t == Type::F32));
+        ++barrier_pairs;
+      }
+  CHECK(barrier_pairs == 7);
+}
+
+TEST_CASE("tuning table: defaults at every level, the most specific entry wins per value") {
+  auto cpu = fake_device(DeviceKind::CPU, "pthread-skylake Xeon");
+  auto h200 = fake_device(DeviceKind::GPU, "NVIDIA H200");
+  h200.vendor = "NVIDIA Corporation";
+  h200.driver = "580.159.04";
+  // Built-in: auto is fast_blocked on CPUs and fast_strided elsewhere.
+  CHECK(make_plan(cpu, Type::F32, Op::Sum, 1 << 24, {}).strategy == "fast_blocked");
+  CHECK(make_plan(h200, Type::F32, Op::Sum, 1 << 24, {}).strategy == "fast_strided");
+  const Plan base = make_plan(h200, Type::F32, Op::Sum, 1 << 24, {});
+  CHECK(base.groups == 8 * h200.compute_units);
+  CHECK(base.vector_width == 4);  // 16-byte loads of f32
+
+  TuningTable t = builtin_tuning();
+  TuneEntry vendor;  // a vendor level: 4 groups per CU for NVIDIA
+  vendor.vendor = "nvidia";
+  vendor.strategy = "fast_strided";
+  vendor.values.groups_per_cu = 4;
+  t.entries.push_back(vendor);
+  TuneEntry dev;  // the device level, for f64 only: unroll 4
+  dev.device = "NVIDIA H200";
+  dev.driver = "580.159.04";
+  dev.type = Type::F64;
+  dev.strategy = "fast_strided";
+  dev.values.unroll = 4;
+  t.entries.push_back(dev);
+  TuneEntry other_driver = dev;  // another driver's entry must not apply
+  other_driver.driver = "1.0";
+  other_driver.values.unroll = 1;
+  other_driver.auto_runs = "fast_blocked";
+  t.entries.push_back(other_driver);
+
+  const Plan f32 = make_plan(h200, Type::F32, Op::Sum, 1 << 24, {}, t);
+  CHECK(f32.groups == 4 * h200.compute_units);  // vendor level
+  CHECK(f32.unroll == 2);                       // built-in
+  const Plan f64 = make_plan(h200, Type::F64, Op::Sum, 1 << 24, {}, t);
+  CHECK(f64.groups == 4 * h200.compute_units);
+  CHECK(f64.unroll == 4);  // device level, for f64
+  CHECK(f64.strategy == "fast_strided");
+  // Options still override the table.
+  Options o;
+  o.unroll = 1;
+  o.groups_per_cu = 2;
+  const Plan forced = make_plan(h200, Type::F64, Op::Sum, 1 << 24, o, t);
+  CHECK(forced.unroll == 1);
+  CHECK(forced.groups == 2 * h200.compute_units);
+  // A device entry can change what auto runs; other devices keep the defaults.
+  TuneEntry choose;
+  choose.device = "NVIDIA H200";
+  choose.op = Op::Max;
+  choose.auto_runs = "fast_blocked";
+  t.entries.push_back(choose);
+  CHECK(make_plan(h200, Type::F32, Op::Max, 1 << 24, {}, t).strategy == "fast_blocked");
+  CHECK(make_plan(h200, Type::F32, Op::Sum, 1 << 24, {}, t).strategy == "fast_strided");
+  CHECK(make_plan(cpu, Type::F32, Op::Max, 1 << 24, {}, t).strategy == "fast_blocked");
+  auto other = fake_device(DeviceKind::GPU, "Other GPU");
+  CHECK(make_plan(other, Type::F32, Op::Max, 1 << 24, {}, t).strategy == "fast_strided");
+}
+
+TEST_CASE("tuning file: saved and loaded back; a malformed file is an ArgumentError") {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("rdx_tuning_test_" + std::to_string(static_cast<long>(::getpid())));
+  std::filesystem::remove_all(dir);
+  const std::string path = (dir / "sub" / "tuning.json").string();
+  CHECK(load_tuning(path).entries.empty());  // no file: no entries
+  TuningTable t;
+  TuneEntry e;
+  e.kind = DeviceKind::GPU;
+  e.device = "NVIDIA H200";
+  e.driver = "580.159.04";
+  e.type = Type::F32;
+  e.op = Op::Max;
+  e.strategy = "fast_strided";
+  e.auto_runs = "fast_strided";
+  e.values = {512, 4, 16, 4, 0};
+  e.note = "measured";
+  t.entries.push_back(e);
+  save_tuning(path, t);
+  const TuningTable back = load_tuning(path);
+  REQUIRE(back.entries.size() == 1);
+  const TuneEntry& b = back.entries[0];
+  CHECK(b.kind == e.kind);
+  CHECK(b.device == e.device);
+  CHECK(b.driver == e.driver);
+  CHECK(b.type == e.type);
+  CHECK(b.op == e.op);
+  CHECK(b.strategy == e.strategy);
+  CHECK(b.auto_runs == e.auto_runs);
+  CHECK(b.values.work_group_size == 512);
+  CHECK(b.values.groups_per_cu == 4);
+  CHECK(b.values.vector_bytes == 16);
+  CHECK(b.values.unroll == 4);
+  CHECK(b.note == "measured");
+  for (const char* bad :
+       {"not json", "{\"entries\": 3}", "{\"entries\": [{\"wg\": -1}]}",
+        "{\"entries\": [{\"colour\": \"red\"}]}", "{\"entries\": [{\"type\": \"f16\"}]}",
+        "{\"entries\": [{\"auto\": \"localtree\"}]}"}) {
+    CAPTURE(bad);
+    std::ofstream(path) << bad;
+    try {
+      load_tuning(path);
+      FAIL("accepted a malformed tuning file");
+    } catch (const ArgumentError& err) {
+      CHECK(std::string(err.what()).find(path) != std::string::npos);
+    }
+  }
+  setenv("RDX_TUNING_FILE", path.c_str(), 1);
+  CHECK(tuning_file() == path);
+  CHECK_THROWS_AS(tuning_for(fake_device(DeviceKind::GPU, "x")), ArgumentError);
+  setenv("RDX_TUNING_FILE", "off", 1);
+  CHECK(tuning_file().empty());
+  CHECK(tuning_for(fake_device(DeviceKind::GPU, "x")).entries.size() ==
+        builtin_tuning().entries.size());
+  unsetenv("RDX_TUNING_FILE");
+  std::filesystem::remove_all(dir);
 }

@@ -19,6 +19,7 @@ Context::Context(std::string_view selector) : impl_(std::make_unique<Impl>()) {
   impl_->info = h.info;
   impl_->platform = h.platform;
   impl_->device = h.device;
+  impl_->tuning = tuning_for(h.info);
   cl_int err = CL_SUCCESS;
   impl_->context = cl::Context(h.device, nullptr, nullptr, nullptr, &err);
   RDX_CHECK_OUT(err, "clCreateContext");
@@ -45,6 +46,9 @@ const cl::Device& Context::cl_device() const {
 }
 const cl::CommandQueue& Context::queue() const {
   return impl_->queue;
+}
+const TuningTable& Context::tuning() const {
+  return impl_->tuning;
 }
 
 }  // namespace rdx

@@ -17,6 +17,7 @@ struct Context::Impl {
   cl::Context context;
   cl::CommandQueue queue;
   detail::ProgramCache programs;
+  TuningTable tuning;  // built-in entries + the tuning file's entries for this device
 
   // Per-context objects a strategy keeps between calls (kernels, scratch), by the strategy's key.
   template <class T>

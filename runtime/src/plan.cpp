@@ -56,49 +56,42 @@ std::uint64_t clamp_u(std::uint64_t v, std::uint64_t lo, std::uint64_t hi) {
   return std::max(lo, std::min(v, hi));
 }
 
-// The tuning table of the one-launch strategies. fast_blocked (auto on CPUs): few work-items,
-// each reading one long contiguous range with 64-byte vectors (PoCL runs a work-group as a loop;
-// LLVM vectorises the range). fast_strided (auto elsewhere): a grid of compute_units x 8 groups
-// of 256 reading neighbouring 16-byte vectors.
-void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o) {
+// The grid of the one-launch strategies, from the tuning table (rdx/tuning.hpp) unless Options
+// override it. fast_blocked (auto on CPUs): few work-items, each reading one long contiguous range
+// with wide vectors (PoCL runs a work-group as a loop; LLVM vectorises the range). fast_strided
+// (auto elsewhere): a grid of compute units x groups_per_cu groups reading neighbouring vectors.
+void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTable& tuning) {
+  const TuneValues t = resolve_tuning(tuning, dev, p.strategy, p.type, p.op);
   const std::uint64_t es = size_of(p.type);
-  const bool indexed = is_index_op(p.op);
   const std::uint64_t cus = std::max<std::uint32_t>(dev.compute_units, 1);
-  auto width = [&](std::uint64_t bytes) {
-    if (indexed) return 1u;  // argmin/argmax carry an index per element
-    if (o.vector_width) return static_cast<unsigned>(clamp_u(o.vector_width, 1, 16));
-    return static_cast<unsigned>(clamp_u(bytes / es, 1, 16));
-  };
+  const std::uint64_t gpc = o.groups_per_cu ? o.groups_per_cu : std::max(t.groups_per_cu, 1u);
+  if (is_index_op(p.op))
+    p.vector_width = 1;  // argmin/argmax carry an index per element
+  else if (o.vector_width)
+    p.vector_width = static_cast<unsigned>(clamp_u(o.vector_width, 1, 16));
+  else
+    p.vector_width = static_cast<unsigned>(clamp_u(std::max(t.vector_bytes, 1u) / es, 1, 16));
+  const std::size_t table_wg = t.work_group_size ? t.work_group_size : 256;
   if (p.strategy == "fast_blocked") {
     p.blocked = true;
     p.unroll = 1;
-    p.work_group_size = o.work_group_size ? o.work_group_size : 1;
-    p.vector_width = width(64);
-    const std::uint64_t min_per_item = std::uint64_t{1} << 15;  // smaller ranges: fewer items
-    p.groups = clamp_u(
-        (p.n + min_per_item - 1) / min_per_item / p.work_group_size, 1,
-        cus * (o.groups_per_cu ? o.groups_per_cu : 8));  // PoCL 5, 16 cores: 8 beats 1, 2, 4
+    p.work_group_size =
+        o.work_group_size ? o.work_group_size : std::min(table_wg, p.work_group_size);
+    const std::uint64_t min_per_item =
+        o.min_per_item ? o.min_per_item : std::max<std::uint64_t>(t.min_per_item, 1);
+    p.groups = clamp_u((p.n + min_per_item - 1) / min_per_item / p.work_group_size, 1, cus * gpc);
   } else {
     p.blocked = false;
-    p.unroll = o.unroll ? o.unroll : 2;
+    p.unroll = o.unroll ? o.unroll : std::max(t.unroll, 1u);
     p.work_group_size =
-        o.work_group_size ? o.work_group_size : std::min<std::size_t>(256, p.work_group_size);
-    p.vector_width = width(16);
+        o.work_group_size ? o.work_group_size : std::min(table_wg, p.work_group_size);
     const std::uint64_t per_group = p.work_group_size * p.vector_width * 8;
-    // H200, f32 sum: wg 256, 8 groups per CU, unroll 2, vw 4 was within 1% of the best of 20
-    // configurations at 2^24 and 2^28 (tools/sweep_fast.sh gpu fast_strided 16Mi,256Mi).
-    p.groups = clamp_u((p.n + per_group - 1) / per_group, 1,
-                       cus * (o.groups_per_cu ? o.groups_per_cu : 8));
+    p.groups = clamp_u((p.n + per_group - 1) / per_group, 1, cus * gpc);
   }
   if (p.unroll != 1 && p.unroll != 2 && p.unroll != 4)
     throw ArgumentError(fmt::format("unroll {} is not 1, 2 or 4", p.unroll));
   if (!is_pow2(p.vector_width) || p.vector_width > 16)
     throw ArgumentError(fmt::format("vector width {} is not 1, 2, 4, 8 or 16", p.vector_width));
-}
-
-// auto: the one-launch strategy in the layout that suits the device type.
-std::string_view auto_strategy(const DeviceInfo& dev, Type, Op, std::uint64_t) {
-  return dev.kind == DeviceKind::CPU ? "fast_blocked" : "fast_strided";
 }
 
 }  // namespace
@@ -111,7 +104,8 @@ std::string Plan::describe() const {
                  : std::string());
 }
 
-Plan make_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n, const Options& opts) {
+Plan make_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n, const Options& opts,
+               const TuningTable& tuning) {
   if (!op_allows(op, type))
     throw ArgumentError(
         fmt::format("{} is defined for integer types only, not {}", name(op), name(type)));
@@ -125,7 +119,7 @@ Plan make_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n, const O
         fmt::format("f64 needs cl_khr_fp64, which device '{}' does not have", dev.name));
 
   p.strategy = opts.strategy.empty() || opts.strategy == "auto"
-                   ? std::string(auto_strategy(dev, type, op, n))
+                   ? resolve_auto(tuning, dev, type, op)
                    : opts.strategy;
   const detail::StrategyDef* s = detail::find_strategy(p.strategy);
   if (!s)
@@ -149,7 +143,7 @@ Plan make_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n, const O
   } else {
     p.work_group_size = std::min<std::size_t>(256, floor_pow2(dev_max));
   }
-  if (p.strategy.starts_with("fast_")) tune_fast(dev, p, opts);
+  if (p.strategy.starts_with("fast_")) tune_fast(dev, p, opts, tuning);
   p.depth = s->depth(p, dev);
   return p;
 }

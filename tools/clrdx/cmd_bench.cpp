@@ -14,6 +14,7 @@
 #include "json_util.hpp"
 #include "options.hpp"
 #include "rdx/verify.hpp"
+#include "timing.hpp"
 
 namespace clrdx {
 namespace {
@@ -22,12 +23,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
 }
 
 // The device's copy bandwidth in GB/s (bytes read + bytes written per second): the 100% mark.
@@ -145,11 +140,7 @@ int cmd_bench(const BenchArgs& a) {
       }
       const auto host = rdx::generate(type, "mod:7", n);
       const auto ref = rdx::reference_reduce(type, type, op, host.data(), n);
-      cl_int err = CL_SUCCESS;
-      cl::Buffer buf(ctx.cl_context(), CL_MEM_READ_ONLY, bytes, nullptr, &err);
-      if (err != CL_SUCCESS) throw rdx::ClError(err, "clCreateBuffer(bench input)");
-      err = ctx.queue().enqueueWriteBuffer(buf, CL_TRUE, 0, bytes, host.data());
-      if (err != CL_SUCCESS) throw rdx::ClError(err, "clEnqueueWriteBuffer(bench input)");
+      const cl::Buffer buf = bench_input(ctx, type, n);
 
       std::vector<Row> rows;
       for (const auto& name : names) {
@@ -163,18 +154,12 @@ int cmd_bench(const BenchArgs& a) {
         opts.unroll = a.unroll;
         std::cerr << fmt::format("bench: {} n={} {}\n", dev.name, n, name);
         try {
-          auto t0 = Clock::now();
-          rdx::Result r = rdx::reduce(ctx, type, buf, n, op, opts);  // warm-up: builds programs
-          const double first = seconds_since(t0);
-          const int reps = first > 2.0 ? std::min(a.repeat, 3) : a.repeat;
-          std::vector<double> times;
-          for (int i = 0; i < reps + 1; ++i) {
-            t0 = Clock::now();
-            r = rdx::reduce(ctx, type, buf, n, op, opts);
-            if (i > 0) times.push_back(seconds_since(t0));  // the first after warm-up is discarded
-          }
-          row.seconds = median(times);
-          rdx::Options prof = opts;  // device time from separate, profiled calls
+          const Timed timed = time_reduce(ctx, type, buf, n, op, opts, a.repeat);
+          const rdx::Result& r = timed.result;
+          row.seconds = timed.seconds;
+          const int reps =
+              timed.seconds > 0.2 ? 3 : a.repeat;  // slow strategies: few profiled calls
+          rdx::Options prof = opts;                // device time from separate, profiled calls
           prof.profile = true;
           std::vector<double> dev_times;
           for (int i = 0; i < std::max(3, reps / 2); ++i)

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "rdx/device_info.hpp"
+#include "rdx/tuning.hpp"
 #include "rdx/types.hpp"
 
 namespace rdx {
@@ -17,6 +18,7 @@ struct Options {
   // Overrides of the tuning table of fast_strided / fast_blocked (0: the table's value); for
   // `clrdx bench` sweeps and tuning work.
   unsigned groups_per_cu = 0, vector_width = 0, unroll = 0;
+  std::uint64_t min_per_item = 0;  // fast_blocked: fewest elements per work-item
 };
 
 struct Plan {
@@ -40,6 +42,9 @@ struct Plan {
 
 // Throws ArgumentError (unknown strategy, bad work-group size, acc narrower than the element,
 // bitwise op on floats) or UnsupportedError (f64 without fp64, a strategy's missing extension).
-Plan make_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n, const Options& opts);
+// `tuning` supplies auto's choice and the fast_* grids (a Context plans with tuning_for(device):
+// the built-in table plus the entries `clrdx tune` stored for it).
+Plan make_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n, const Options& opts,
+               const TuningTable& tuning = builtin_tuning());
 
 }  // namespace rdx

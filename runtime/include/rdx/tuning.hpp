@@ -1,0 +1,72 @@
+// The tuning table of the one-launch strategies behind `auto` (fast_strided, fast_blocked): which
+// of the two auto runs and with what grid, per device, with a default at every level. Built-in
+// entries cover device types and vendors (each with the measurement behind it); `clrdx tune`
+// measures one device and stores entries for it (by name and driver version) in the tuning file.
+// It is plain data: make_plan reads it, so plan selection stays a pure function.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rdx/device_info.hpp"
+#include "rdx/types.hpp"
+
+namespace rdx {
+
+// The grid values of one fast_* strategy; 0 leaves a value to a less specific entry.
+struct TuneValues {
+  std::size_t work_group_size = 0;
+  unsigned groups_per_cu = 0;      // work-groups per compute unit (the grid's upper bound)
+  unsigned vector_bytes = 0;       // bytes per vector load (elements: vector_bytes / size of T)
+  unsigned unroll = 0;             // fast_strided: independent loads in flight (1, 2, 4)
+  std::uint64_t min_per_item = 0;  // fast_blocked: fewest elements in a work-item's range
+};
+
+struct TuneEntry {
+  // Which requests it applies to: every field that is set must match; unset matches all.
+  std::optional<DeviceKind> kind;
+  std::string vendor;  // a case-insensitive part of DeviceInfo::vendor
+  std::string device;  // DeviceInfo::name, exactly
+  std::string driver;  // DeviceInfo::driver, exactly
+  std::optional<Type> type;
+  std::optional<Op> op;
+  std::string strategy;   // the fast_* strategy `values` are for ("": both)
+  std::string auto_runs;  // what auto runs for these requests ("": not set here)
+  TuneValues values;
+  std::string note;  // the measurement behind the entry
+};
+
+struct TuningTable {
+  std::vector<TuneEntry> entries;
+};
+
+// The built-in entries: a default for any device, then device types and vendors.
+const TuningTable& builtin_tuning();
+
+// For one request, each value from the most specific matching entry that sets it (device >
+// vendor > kind > any; an entry for the type or operator beats one without; among equals, the
+// later entry).
+TuneValues resolve_tuning(const TuningTable& table, const DeviceInfo& dev,
+                          std::string_view strategy, Type type, Op op);
+// The strategy auto runs (fast_strided or fast_blocked), chosen the same way.
+std::string resolve_auto(const TuningTable& table, const DeviceInfo& dev, Type type, Op op);
+
+// The tuning file: $RDX_TUNING_FILE, else $XDG_CONFIG_HOME/rdx/tuning.json, else
+// ~/.config/rdx/tuning.json; "" when RDX_TUNING_FILE=off.
+std::string tuning_file();
+
+// Reads a tuning file (JSON, as written by save_tuning). A missing file is an empty table;
+// a malformed one throws ArgumentError naming the file and what is wrong.
+TuningTable load_tuning(const std::string& path);
+
+// Writes the table's entries to `path` (creating its folder), replacing the file atomically.
+// Throws Error when it cannot be written.
+void save_tuning(const std::string& path, const TuningTable& table);
+
+// The built-in table followed by the entries of tuning_file() that name this device (what a
+// Context plans with). A malformed file throws ArgumentError.
+TuningTable tuning_for(const DeviceInfo& dev);
+
+}  // namespace rdx

@@ -1,0 +1,251 @@
+// The tuning table of fast_strided / fast_blocked: built-in entries, resolution by specificity,
+// and the tuning file that `clrdx tune` writes (JSON, read with nlohmann-json).
+#include "rdx/tuning.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "rdx/errors.hpp"
+
+namespace rdx {
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string r(s);
+  std::transform(r.begin(), r.end(), r.begin(), [](unsigned char c) { return std::tolower(c); });
+  return r;
+}
+
+bool matches(const TuneEntry& e, const DeviceInfo& dev, Type type, Op op) {
+  if (e.kind && *e.kind != dev.kind) return false;
+  if (!e.vendor.empty() && lower(dev.vendor).find(lower(e.vendor)) == std::string::npos)
+    return false;
+  if (!e.device.empty() && e.device != dev.name) return false;
+  if (!e.driver.empty() && e.driver != dev.driver) return false;
+  if (e.type && *e.type != type) return false;
+  if (e.op && *e.op != op) return false;
+  return true;
+}
+
+int specificity(const TuneEntry& e) {
+  return (e.device.empty() ? 0 : 64) + (e.driver.empty() ? 0 : 32) + (e.vendor.empty() ? 0 : 16) +
+         (e.kind ? 8 : 0) + (e.type ? 2 : 0) + (e.op ? 2 : 0);
+}
+
+// The matching entries, least specific first (stable: among equals, table order), so that later
+// ones override earlier ones.
+std::vector<const TuneEntry*> ranked(const TuningTable& t, const DeviceInfo& dev, Type type,
+                                     Op op) {
+  std::vector<const TuneEntry*> r;
+  for (auto& e : t.entries)
+    if (matches(e, dev, type, op)) r.push_back(&e);
+  std::stable_sort(r.begin(), r.end(),
+                   [](auto* a, auto* b) { return specificity(*a) < specificity(*b); });
+  return r;
+}
+
+DeviceKind parse_kind(std::string_view s) {
+  for (DeviceKind k :
+       {DeviceKind::CPU, DeviceKind::GPU, DeviceKind::Accelerator, DeviceKind::Other})
+    if (s == name(k)) return k;
+  throw ArgumentError(fmt::format("unknown device kind '{}' (cpu, gpu, accelerator, other)", s));
+}
+
+const char* kKeys[] = {"kind",         "vendor",   "device",       "driver", "type",
+                       "op",           "strategy", "auto",         "wg",     "groups_per_cu",
+                       "vector_bytes", "unroll",   "min_per_item", "note"};
+
+TuneEntry entry_from_json(const nlohmann::json& j) {
+  if (!j.is_object()) throw ArgumentError("an entry is not a JSON object");
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string key = it.key();
+    if (std::find_if(std::begin(kKeys), std::end(kKeys), [&](const char* k) { return key == k; }) ==
+        std::end(kKeys))
+      throw ArgumentError(fmt::format("unknown key '{}'", key));
+  }
+  TuneEntry e;
+  auto str = [&](const char* k) { return j.contains(k) ? j.at(k).get<std::string>() : ""; };
+  auto num = [&](const char* k) -> std::uint64_t {
+    if (!j.contains(k)) return 0;
+    if (!j.at(k).is_number_unsigned())
+      throw ArgumentError(fmt::format("'{}' is not a non-negative integer", k));
+    return j.at(k).get<std::uint64_t>();
+  };
+  if (j.contains("kind")) e.kind = parse_kind(str("kind"));
+  e.vendor = str("vendor");
+  e.device = str("device");
+  e.driver = str("driver");
+  if (j.contains("type")) e.type = parse_type(str("type"));
+  if (j.contains("op")) e.op = parse_op(str("op"));
+  e.strategy = str("strategy");
+  e.auto_runs = str("auto");
+  for (const std::string& s : {e.strategy, e.auto_runs})
+    if (!s.empty() && s != "fast_strided" && s != "fast_blocked")
+      throw ArgumentError(fmt::format("'{}' is not fast_strided or fast_blocked", s));
+  e.values.work_group_size = num("wg");
+  e.values.groups_per_cu = static_cast<unsigned>(num("groups_per_cu"));
+  e.values.vector_bytes = static_cast<unsigned>(num("vector_bytes"));
+  e.values.unroll = static_cast<unsigned>(num("unroll"));
+  e.values.min_per_item = num("min_per_item");
+  e.note = str("note");
+  return e;
+}
+
+nlohmann::json entry_to_json(const TuneEntry& e) {
+  nlohmann::json j = nlohmann::json::object();
+  auto put = [&](const char* k, const std::string& v) {
+    if (!v.empty()) j[k] = v;
+  };
+  auto num = [&](const char* k, std::uint64_t v) {
+    if (v) j[k] = v;
+  };
+  if (e.kind) j["kind"] = std::string(name(*e.kind));
+  put("vendor", e.vendor);
+  put("device", e.device);
+  put("driver", e.driver);
+  if (e.type) j["type"] = std::string(name(*e.type));
+  if (e.op) j["op"] = std::string(name(*e.op));
+  put("strategy", e.strategy);
+  put("auto", e.auto_runs);
+  num("wg", e.values.work_group_size);
+  num("groups_per_cu", e.values.groups_per_cu);
+  num("vector_bytes", e.values.vector_bytes);
+  num("unroll", e.values.unroll);
+  num("min_per_item", e.values.min_per_item);
+  put("note", e.note);
+  return j;
+}
+
+}  // namespace
+
+const TuningTable& builtin_tuning() {
+  static const TuningTable table = [] {
+    TuningTable t;
+    TuneEntry any;  // any device: the GPU layout
+    any.auto_runs = "fast_strided";
+    t.entries.push_back(any);
+    TuneEntry strided;
+    strided.strategy = "fast_strided";
+    strided.values = {256, 8, 16, 2, 0};
+    strided.note =
+        "H200, f32 sum: within 1% of the best of 20 grid / work-group / unroll / vector "
+        "configurations at 2^24 and 2^28 (tools/sweep_fast.sh gpu fast_strided 16Mi,256Mi)";
+    t.entries.push_back(strided);
+    TuneEntry blocked;
+    blocked.strategy = "fast_blocked";
+    blocked.values = {1, 8, 64, 1, std::uint64_t{1} << 15};
+    blocked.note =
+        "PoCL 5, 16 cores, f32 sum: 8 groups per compute unit beat 1, 2 and 4; one work-item per "
+        "group, 64-byte vectors (tools/sweep_fast.sh cpu fast_blocked)";
+    t.entries.push_back(blocked);
+    TuneEntry cpu;  // CPUs: each work-item one long contiguous range
+    cpu.kind = DeviceKind::CPU;
+    cpu.auto_runs = "fast_blocked";
+    t.entries.push_back(cpu);
+    return t;
+  }();
+  return table;
+}
+
+TuneValues resolve_tuning(const TuningTable& table, const DeviceInfo& dev,
+                          std::string_view strategy, Type type, Op op) {
+  TuneValues v;
+  for (const TuneEntry* e : ranked(table, dev, type, op)) {
+    if (!e->strategy.empty() && e->strategy != strategy) continue;
+    const TuneValues& x = e->values;
+    if (x.work_group_size) v.work_group_size = x.work_group_size;
+    if (x.groups_per_cu) v.groups_per_cu = x.groups_per_cu;
+    if (x.vector_bytes) v.vector_bytes = x.vector_bytes;
+    if (x.unroll) v.unroll = x.unroll;
+    if (x.min_per_item) v.min_per_item = x.min_per_item;
+  }
+  return v;
+}
+
+std::string resolve_auto(const TuningTable& table, const DeviceInfo& dev, Type type, Op op) {
+  std::string s = "fast_strided";
+  for (const TuneEntry* e : ranked(table, dev, type, op))
+    if (!e->auto_runs.empty()) s = e->auto_runs;
+  return s;
+}
+
+std::string tuning_file() {
+  if (const char* f = std::getenv("RDX_TUNING_FILE")) {
+    const std::string s(f);
+    return s == "off" ? std::string() : s;
+  }
+  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x)
+    return std::string(x) + "/rdx/tuning.json";
+  if (const char* h = std::getenv("HOME"); h && *h)
+    return std::string(h) + "/.config/rdx/tuning.json";
+  return {};
+}
+
+TuningTable load_tuning(const std::string& path) {
+  TuningTable t;
+  std::error_code ec;
+  if (path.empty() || !std::filesystem::exists(path, ec)) return t;
+  std::ifstream in(path);
+  if (!in) throw ArgumentError(fmt::format("tuning file {} cannot be read", path));
+  try {
+    const nlohmann::json j = nlohmann::json::parse(in);
+    if (!j.is_object() || !j.contains("entries") || !j.at("entries").is_array())
+      throw ArgumentError("it has no \"entries\" array");
+    std::size_t k = 0;
+    for (auto& e : j.at("entries")) {
+      try {
+        t.entries.push_back(entry_from_json(e));
+      } catch (const std::exception& err) {
+        throw ArgumentError(fmt::format("entry {}: {}", k, err.what()));
+      }
+      ++k;
+    }
+  } catch (const std::exception& e) {
+    throw ArgumentError(
+        fmt::format("tuning file {} is malformed: {} (fix it, remove it, or set "
+                    "RDX_TUNING_FILE=off)",
+                    path, e.what()));
+  }
+  return t;
+}
+
+void save_tuning(const std::string& path, const TuningTable& table) {
+  nlohmann::json j = {{"librdx_tuning", 1}, {"entries", nlohmann::json::array()}};
+  for (auto& e : table.entries)
+    j["entries"].push_back(entry_to_json(e));
+  std::error_code ec;
+  const std::filesystem::path p(path);
+  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path(), ec);
+  const std::string tmp = fmt::format("{}.{}.tmp", path, static_cast<long>(::getpid()));
+  {
+    std::ofstream out(tmp);
+    out << j.dump(2) << "\n";
+    if (!out) {
+      std::filesystem::remove(tmp, ec);
+      throw Error(fmt::format("cannot write the tuning file {}", path));
+    }
+  }
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    throw Error(fmt::format("cannot replace the tuning file {}: {}", path, ec.message()));
+  }
+}
+
+TuningTable tuning_for(const DeviceInfo& dev) {
+  TuningTable t = builtin_tuning();
+  for (auto& e : load_tuning(tuning_file()).entries)
+    if ((e.device.empty() || e.device == dev.name) && (e.driver.empty() || e.driver == dev.driver))
+      t.entries.push_back(e);
+  return t;
+}
+
+}  // namespace rdx

@@ -1,0 +1,272 @@
+// clrdx tune: measures the grids of auto's two one-launch strategies (fast_strided, fast_blocked)
+// on one device for each element type and operator asked for, and stores the best in the tuning
+// file (rdx/tuning.hpp) as entries for that device and driver, which every later Context on it
+// plans with. A configuration replaces the built-in plan only when it is faster by more than the
+// noise margin at the sizes measured (geometric mean of the per-size speedups).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <iostream>
+#include <optional>
+
+#include "commands.hpp"
+#include "options.hpp"
+#include "rdx/rdx.hpp"
+#include "rdx/verify.hpp"
+#include "timing.hpp"
+
+namespace clrdx {
+namespace {
+
+// A candidate: strategy plus grid (what Options can override).
+struct Candidate {
+  std::string strategy;
+  rdx::TuneValues v;
+  std::string label() const {
+    if (strategy == "fast_blocked")
+      return fmt::format("blocked gpc={} vb={} min={}", v.groups_per_cu, v.vector_bytes,
+                         v.min_per_item);
+    return fmt::format("strided wg={} gpc={} unroll={} vb={}", v.work_group_size, v.groups_per_cu,
+                       v.unroll, v.vector_bytes);
+  }
+};
+
+// The search space: the built-in defaults and their neighbours, the ranges sweeps found
+// interesting (tools/sweep_fast.sh); about 8 programs per strategy to build per type and operator.
+std::vector<Candidate> candidates() {
+  std::vector<Candidate> c;
+  for (auto [wg, gpc, unroll, vb] : {std::tuple{256u, 8u, 2u, 16u},
+                                     {256u, 4u, 2u, 16u},
+                                     {256u, 16u, 2u, 16u},
+                                     {512u, 4u, 2u, 16u},
+                                     {128u, 16u, 2u, 16u},
+                                     {256u, 8u, 4u, 16u},
+                                     {256u, 8u, 1u, 16u},
+                                     {256u, 8u, 2u, 32u}})
+    c.push_back({"fast_strided", {wg, gpc, vb, unroll, 0}});
+  for (auto [gpc, vb, min] : {std::tuple{8u, 64u, 1u << 15},
+                              {4u, 64u, 1u << 15},
+                              {2u, 64u, 1u << 15},
+                              {1u, 64u, 1u << 15},
+                              {16u, 64u, 1u << 15},
+                              {8u, 32u, 1u << 15},
+                              {8u, 64u, 1u << 13},
+                              {8u, 64u, 1u << 17}})
+    c.push_back({"fast_blocked", {1, gpc, vb, 1, min}});
+  return c;
+}
+
+unsigned vector_width(unsigned bytes, rdx::Type type, rdx::Op op) {
+  if (rdx::is_index_op(op)) return 1;
+  const unsigned es = static_cast<unsigned>(rdx::size_of(type));
+  return std::min(16u, std::max(1u, bytes / es));
+}
+
+rdx::Options options_for(const Candidate& c, rdx::Type type, rdx::Op op) {
+  rdx::Options o;
+  o.strategy = c.strategy;
+  o.work_group_size = c.v.work_group_size;
+  o.groups_per_cu = c.v.groups_per_cu;
+  o.vector_width = vector_width(c.v.vector_bytes, type, op);
+  o.unroll = c.v.unroll;
+  o.min_per_item = c.v.min_per_item;
+  return o;
+}
+
+std::vector<std::string> split(const std::string& list) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const auto comma = list.find(',', start);
+    out.push_back(list.substr(start, comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string today() {
+  const std::time_t t = std::time(nullptr);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&t));
+  return buf;
+}
+
+bool same_device_entry(const rdx::TuneEntry& e, const rdx::DeviceInfo& dev) {
+  return e.device == dev.name && e.driver == dev.driver;
+}
+
+}  // namespace
+
+int cmd_tune(const TuneArgs& a) {
+  const std::string path = a.file.empty() ? rdx::tuning_file() : a.file;
+  if (path.empty())
+    throw rdx::ArgumentError("no tuning file: RDX_TUNING_FILE=off and no --file given");
+  rdx::TuningTable stored = rdx::load_tuning(path);  // a malformed file stops here, untouched
+  rdx::Context ctx(a.device);
+  const rdx::DeviceInfo& dev = ctx.device_info();
+
+  if (a.clear) {
+    const auto before = stored.entries.size();
+    std::erase_if(stored.entries, [&](auto& e) { return same_device_entry(e, dev); });
+    if (!a.dry_run) rdx::save_tuning(path, stored);
+    fmt::print("{}: removed {} entries for {} (driver {}){}\n", path,
+               before - stored.entries.size(), dev.name, dev.driver,
+               a.dry_run ? " (dry run: nothing written)" : "");
+    return 0;
+  }
+
+  std::vector<std::pair<rdx::Type, rdx::Op>> pairs;
+  for (auto& t : split(a.types))
+    for (auto& o : split(a.ops)) {
+      const rdx::Type type = rdx::parse_type(t);
+      const rdx::Op op = rdx::parse_op(o);
+      if (!rdx::op_allows(op, type))
+        throw rdx::ArgumentError(fmt::format("{} is not defined for {}", o, t));
+      if (type == rdx::Type::F64 && !dev.fp64) {
+        std::cerr << fmt::format("tune: skipping f64: '{}' has no fp64\n", dev.name);
+        continue;
+      }
+      pairs.push_back({type, op});
+    }
+  const auto sizes = parse_counts(a.sizes);
+  // Plans as they are without this device's stored entries: the baseline to beat.
+  rdx::TuningTable baseline_table = rdx::builtin_tuning();
+  for (auto& e : stored.entries)
+    if (!same_device_entry(e, dev)) baseline_table.entries.push_back(e);
+
+  fmt::print("tuning {} (driver {}), sizes {}; the built-in plan against {} candidates\n", dev.name,
+             dev.driver, a.sizes, candidates().size());
+  std::vector<rdx::TuneEntry> found;
+  for (const auto& pair : pairs) {
+    const rdx::Type type = pair.first;  // (not a structured binding: the lambdas below use them)
+    const rdx::Op op = pair.second;
+    std::vector<cl::Buffer> inputs;
+    std::vector<rdx::Reference> refs;
+    for (auto n : sizes) {
+      if (n == 0 || n > dev.max_alloc / rdx::size_of(type))
+        throw rdx::ArgumentError(
+            fmt::format("size {} is 0 or exceeds the device's largest "
+                        "allocation",
+                        n));
+      inputs.push_back(bench_input(ctx, type, n));
+      const auto host = rdx::generate(type, "mod:7", n);
+      refs.push_back(rdx::reference_reduce(type, type, op, host.data(), n));
+    }
+    auto measure = [&](const rdx::Options& o, const std::string& what) {
+      std::vector<double> t;
+      for (std::size_t k = 0; k < sizes.size(); ++k) {
+        const Timed timed = time_reduce(ctx, type, inputs[k], sizes[k], op, o, a.repeat);
+        const auto& r = timed.result;
+        if (auto bad = rdx::check_result(r.plan, r.value, r.index, refs[k]); !bad.empty())
+          throw rdx::Error(
+              fmt::format("tune: {} gave a wrong result at n={}: {}", what, sizes[k], bad));
+        t.push_back(timed.seconds);
+      }
+      return t;
+    };
+    // The built-in plan: auto under the table without this device's entries.
+    const rdx::Plan base_plan =
+        rdx::make_plan(dev, type, op, sizes.back(), rdx::Options{}, baseline_table);
+    rdx::Options base_opts;
+    base_opts.strategy = base_plan.strategy;
+    const auto base_values = rdx::resolve_tuning(baseline_table, dev, base_plan.strategy, type, op);
+    base_opts.work_group_size = base_values.work_group_size;
+    base_opts.groups_per_cu = base_values.groups_per_cu;
+    base_opts.unroll = base_values.unroll;
+    base_opts.min_per_item = base_values.min_per_item;
+    base_opts.vector_width = vector_width(base_values.vector_bytes, type, op);
+    std::cerr << fmt::format("tune: {} {}: built-in {}\n", rdx::name(type), rdx::name(op),
+                             base_plan.describe());
+    // Every configuration, the built-in plan first, is timed in each of kRounds rounds and keeps
+    // its best time per size: a slow moment of a shared machine then hurts no configuration more
+    // than another.
+    constexpr int kRounds = 3;
+    const auto all = candidates();
+    std::vector<std::optional<rdx::Options>> configs = {base_opts};
+    for (const auto& c : all)
+      configs.push_back(options_for(c, type, op));
+    std::vector<std::vector<double>> best_times(configs.size(),
+                                                std::vector<double>(sizes.size(), HUGE_VAL));
+    for (int round = 0; round < kRounds; ++round)
+      for (std::size_t k = 0; k < configs.size(); ++k) {
+        if (!configs[k]) continue;
+        try {
+          const auto t = measure(*configs[k], k ? all[k - 1].label() : "the built-in plan");
+          for (std::size_t j = 0; j < t.size(); ++j)
+            best_times[k][j] = std::min(best_times[k][j], t[j]);
+        } catch (const rdx::UnsupportedError&) {
+          if (k == 0) throw;
+          configs[k].reset();  // e.g. a work-group size the device does not take
+        } catch (const rdx::ArgumentError&) {
+          if (k == 0) throw;
+          configs[k].reset();
+        }
+      }
+    const std::vector<double>& base = best_times[0];
+    double best_score = 1.0;
+    const Candidate* best = nullptr;
+    std::vector<double> best_t = base;
+    for (std::size_t k = 1; k < configs.size(); ++k) {
+      if (!configs[k]) continue;
+      const auto& t = best_times[k];
+      double log_sum = 0;  // geometric mean of the speedups over the built-in plan
+      for (std::size_t j = 0; j < t.size(); ++j)
+        log_sum += std::log(base[j] / t[j]);
+      const double score = std::exp(log_sum / static_cast<double>(t.size()));
+      const Candidate& c = all[k - 1];
+      std::cerr << fmt::format("tune:   {:<44} {:.3f}x\n", c.label(), score);
+      // The built-in values themselves are among the candidates; they are never stored.
+      const bool builtin =
+          c.strategy == base_plan.strategy &&
+          configs[k]->work_group_size == base_opts.work_group_size &&
+          configs[k]->groups_per_cu == base_opts.groups_per_cu &&
+          configs[k]->unroll == base_opts.unroll &&
+          configs[k]->vector_width == base_opts.vector_width &&
+          (c.strategy != "fast_blocked" || configs[k]->min_per_item == base_opts.min_per_item);
+      if (!builtin && score > best_score) best_score = score, best = &c, best_t = t;
+    }
+    std::string times;
+    for (std::size_t k = 0; k < sizes.size(); ++k)
+      times += fmt::format(" n={}: {:.1f} -> {:.1f} us", sizes[k], base[k] * 1e6, best_t[k] * 1e6);
+    if (!best || best_score < 1.0 + a.margin) {
+      fmt::print("  {} {}: built-in plan kept (best candidate {:.3f}x, margin {:.0f}%)\n",
+                 rdx::name(type), rdx::name(op), best_score, a.margin * 100);
+      continue;
+    }
+    rdx::TuneEntry e;
+    e.device = dev.name;
+    e.driver = dev.driver;
+    e.type = type;
+    e.op = op;
+    e.strategy = best->strategy;
+    e.auto_runs = best->strategy;
+    e.values = best->v;
+    e.note = fmt::format("clrdx tune {}: {:.3f}x the built-in plan;{}", today(), best_score, times);
+    fmt::print("  {} {}: {} ({:.3f}x;{})\n", rdx::name(type), rdx::name(op), best->label(),
+               best_score, times);
+    found.push_back(e);
+  }
+
+  // This device's entries for the pairs measured are replaced; other entries stay.
+  std::erase_if(stored.entries, [&](const rdx::TuneEntry& e) {
+    if (!same_device_entry(e, dev)) return false;
+    for (auto [type, op] : pairs)
+      if (e.type == type && e.op == op) return true;
+    return false;
+  });
+  stored.entries.insert(stored.entries.end(), found.begin(), found.end());
+  if (a.dry_run) {
+    fmt::print("dry run: {} entries not written to {}\n", found.size(), path);
+  } else {
+    rdx::save_tuning(path, stored);
+    fmt::print("wrote {} entries for this device to {} ({} in all)\n", found.size(), path,
+               stored.entries.size());
+  }
+  return 0;
+}
+
+}  // namespace clrdx

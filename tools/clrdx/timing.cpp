@@ -1,0 +1,55 @@
+#include "timing.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "rdx/verify.hpp"
+
+namespace clrdx {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+}  // namespace
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+cl::Buffer bench_input(rdx::Context& ctx, rdx::Type type, std::uint64_t n) {
+  const auto host = rdx::generate(type, "mod:7", n);
+  cl_int err = CL_SUCCESS;
+  cl::Buffer buf(ctx.cl_context(), CL_MEM_READ_ONLY, std::max<std::size_t>(host.size(), 1), nullptr,
+                 &err);
+  if (err != CL_SUCCESS) throw rdx::ClError(err, "clCreateBuffer(bench input)");
+  if (!host.empty()) {
+    err = ctx.queue().enqueueWriteBuffer(buf, CL_TRUE, 0, host.size(), host.data());
+    if (err != CL_SUCCESS) throw rdx::ClError(err, "clEnqueueWriteBuffer(bench input)");
+  }
+  return buf;
+}
+
+Timed time_reduce(rdx::Context& ctx, rdx::Type type, const cl::Buffer& buf, std::uint64_t n,
+                  rdx::Op op, const rdx::Options& opts, int repeat) {
+  Timed t;
+  auto t0 = Clock::now();
+  t.result = rdx::reduce(ctx, type, buf, n, op, opts);
+  const int reps = seconds_since(t0) > 2.0 ? std::min(repeat, 3) : repeat;
+  std::vector<double> times;
+  for (int i = 0; i < reps + 1; ++i) {
+    t0 = Clock::now();
+    t.result = rdx::reduce(ctx, type, buf, n, op, opts);
+    if (i > 0) times.push_back(seconds_since(t0));
+  }
+  t.seconds = median(times);
+  return t;
+}
+
+}  // namespace clrdx

@@ -1,0 +1,26 @@
+// Timing one configuration the way the yardsticks do: one call reduces device-resident data and
+// reads the scalar back; the figure is the median over repeated calls after warm-up.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "rdx/rdx.hpp"
+
+namespace clrdx {
+
+double median(std::vector<double> v);
+
+// `n` elements of `type` on ctx's device, element i = i % 7 (the yardsticks' data).
+cl::Buffer bench_input(rdx::Context& ctx, rdx::Type type, std::uint64_t n);
+
+struct Timed {
+  double seconds = 0;  // median per call
+  rdx::Result result;  // of the last call
+};
+
+// One warm-up call (it builds the programs), one discarded call, then `repeat` timed calls (3 when
+// the warm-up took more than 2 s).
+Timed time_reduce(rdx::Context& ctx, rdx::Type type, const cl::Buffer& buf, std::uint64_t n,
+                  rdx::Op op, const rdx::Options& opts, int repeat);
+
+}  // namespace clrdx
