@@ -10,6 +10,8 @@
 #include <numeric>
 #include <sstream>
 
+#include <unistd.h>
+
 #include "rdx/rdx.hpp"
 #include "rdx/verify.hpp"
 
@@ -197,7 +199,9 @@ TEST_CASE("f64 on a device without fp64 is UnsupportedError naming the device") 
 
 TEST_CASE(
     "the on-disk program cache: reused across contexts, cleared, and a corrupt entry is rebuilt") {
-  const auto dir = std::filesystem::temp_directory_path() / "rdx_cache_test";
+  // Per process: the api entries of both PoCL methods run this at the same time.
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("rdx_cache_test_" + std::to_string(static_cast<long>(::getpid())));
   std::filesystem::remove_all(dir);
   setenv("RDX_CACHE_DIR", dir.c_str(), 1);
   std::vector<std::int32_t> v(3000);

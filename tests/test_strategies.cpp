@@ -1,15 +1,17 @@
 // Every strategy x type x operator x size (the shared case table) against the host reference,
 // on the device named by RDX_DEVICE (default: cpu, i.e. PoCL).
-//   RDX_TEST_SHARD=i/N      run the strategies whose position modulo N is i
-//   RDX_TEST_TYPES=reduced  only i32 and f32 (for the second PoCL work-group method: barriers
-//                           and work-item loops do not depend on the element type)
+//   RDX_TEST_SHARD=i/N      run shard i of N (strategies dealt by their number of pairs)
+//   RDX_TEST_MATRIX=full|covering|barriers   the (type, operator) pairs per strategy
+//                           (rdx::Coverage in rdx/verify.hpp; default covering)
 //   RDX_TEST_MAX_N          largest random size (default 4Mi = 2^22)
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "rdx/rdx.hpp"
 #include "rdx/verify.hpp"
@@ -23,16 +25,39 @@ std::string env(const char* name, const char* fallback) {
   return v && *v ? v : fallback;
 }
 
-bool in_shard(std::size_t position) {
+Coverage matrix() {
+  const std::string m = env("RDX_TEST_MATRIX", "covering");
+  if (m == "full") return Coverage::Full;
+  if (m == "barriers") return Coverage::Barriers;
+  REQUIRE_MESSAGE(m == "covering", "RDX_TEST_MATRIX is full, covering or barriers, not ", m);
+  return Coverage::Covering;
+}
+
+// The strategies of shard i of N: kernel builds (one per pair) dominate the time, so strategies
+// are dealt heaviest first, each to the shard with the fewest pairs so far.
+std::vector<bool> shard_members(Coverage coverage) {
   const std::string shard = env("RDX_TEST_SHARD", "0/1");
   const auto slash = shard.find('/');
   const std::size_t i = std::stoul(shard.substr(0, slash)), n = std::stoul(shard.substr(slash + 1));
-  return position % n == i;
-}
-
-bool type_selected(Type t) {
-  if (env("RDX_TEST_TYPES", "all") != "reduced") return true;
-  return t == Type::I32 || t == Type::F32;
+  const auto all = strategies();
+  std::vector<std::pair<std::size_t, std::size_t>> weight;  // (pairs, position)
+  for (std::size_t pos = 0; pos < all.size(); ++pos) {
+    std::size_t pairs = 0;
+    for (Type t : kAllTypes)
+      for (Op op : kAllOps)
+        pairs += pair_in_matrix(coverage, all[pos].name, pos, t, op);
+    weight.push_back({pairs, pos});
+  }
+  std::stable_sort(weight.begin(), weight.end(),
+                   [](auto& a, auto& b) { return a.first > b.first; });
+  std::vector<std::size_t> load(n, 0);
+  std::vector<bool> mine(all.size(), false);
+  for (auto [pairs, pos] : weight) {
+    const std::size_t to = std::min_element(load.begin(), load.end()) - load.begin();
+    load[to] += pairs;
+    mine[pos] = to == i;
+  }
+  return mine;
 }
 
 }  // namespace
@@ -46,15 +71,17 @@ TEST_CASE("every strategy matches the host reference, and never writes its input
       make_plan(ctx.device_info(), Type::I32, Op::Sum, 1, generic).work_group_size;
   const auto cases = verify_cases(wg, ctx.device_info().fp64, max_n, 20261122);
   const auto all = strategies();
+  const Coverage coverage = matrix();
+  const std::vector<bool> mine = shard_members(coverage);
   for (std::size_t pos = 0; pos < all.size(); ++pos) {
-    if (!in_shard(pos)) continue;
+    if (!mine[pos]) continue;
     const std::string strategy(all[pos].name);
     Options opts;
     opts.strategy = strategy;
     std::map<std::string, int> skipped;
     std::size_t checked = 0;
     for (const auto& c : cases) {
-      if (!type_selected(c.type)) continue;
+      if (!pair_in_matrix(coverage, strategy, pos, c.type, c.op)) continue;
       const auto data = make_case_data(c.type, c.op, c.pattern, c.n, c.seed);
       const std::string what =
           fmt::format("{} {} {} n={} {}", strategy, name(c.op), name(c.type), c.n, name(c.pattern));

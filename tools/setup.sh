@@ -1,10 +1,19 @@
 #!/usr/bin/env bash
-# Installs, from Debian's packages, whatever librdx needs that is missing. Used by run.sh and
-# test.sh; safe to run again. With --plot also what `clrdx bench --plot` needs (gnuplot).
+# Installs, from Debian's packages, whatever librdx needs that is missing. Used by run.sh,
+# test.sh and sanitize.sh; safe to run again. Options add what one tool needs:
+#   --plot      gnuplot, for `clrdx bench --plot`
+#   --sanitize  clang and its sanitizer and libFuzzer runtimes, for tools/sanitize.sh and fuzz.sh
+# valgrind and pkg-config are in the base list: the test suite runs them (valgrind, package).
 set -euo pipefail
 pkgs=(cmake make g++ python3 ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd doctest-dev
-      libcli11-dev nlohmann-json3-dev libfmt-dev)
-[ "${1:-}" = "--plot" ] && pkgs+=(gnuplot-nox)
+      libcli11-dev nlohmann-json3-dev libfmt-dev pkgconf valgrind)
+for arg in "$@"; do
+  case "$arg" in
+    --plot) pkgs+=(gnuplot-nox) ;;
+    --sanitize) pkgs+=(clang libclang-rt-14-dev) ;;
+    *) echo "setup: unknown option $arg (--plot, --sanitize)" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -69,7 +70,11 @@ void store_binary(const std::string& key, const std::vector<unsigned char>& bina
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   const auto path = entry_path(dir, key);
-  const auto tmp = path.string() + fmt::format(".{}.tmp", static_cast<long>(::getpid()));
+  // A name of its own per writer (contexts in several threads may store the same entry at once);
+  // rename() then replaces the entry atomically.
+  static std::atomic<std::uint64_t> writes{0};
+  const auto tmp =
+      path.string() + fmt::format(".{}.{}.tmp", static_cast<long>(::getpid()), writes.fetch_add(1));
   {
     std::ofstream out(tmp, std::ios::binary);
     if (!out) return;

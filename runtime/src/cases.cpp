@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <iterator>
+#include <limits>
 #include <set>
 
 #include "rdx/errors.hpp"
@@ -26,6 +28,9 @@ struct Rng {
 
 template <class F>
 std::vector<unsigned char> fill(Type type, std::uint64_t n, F&& value_of) {
+  if (n > std::numeric_limits<std::size_t>::max() / size_of(type))
+    throw ArgumentError(
+        fmt::format("{} elements of {} overflow a 64-bit byte count", n, name(type)));
   std::vector<unsigned char> out(n * size_of(type));
   visit_type(type, [&](auto z) {
     using T = decltype(z);
@@ -112,11 +117,34 @@ std::vector<std::uint64_t> case_sizes(std::size_t wg, std::uint64_t max_n, int r
   s.insert((std::uint64_t{1} << 10) + 1);  // 2^k + 1 (2^16 +- 1 is wg^2 +- 1 for wg 256)
   s.insert((std::uint64_t{1} << 12) - 1);  // 2^k - 1
   Rng rng{seed};
-  for (int i = 0; i < random_sizes; ++i) s.insert(1 + rng.next() % max_n);
+  for (int i = 0; i < random_sizes; ++i)
+    s.insert(1 + rng.next() % max_n);
   std::vector<std::uint64_t> v;
   for (auto x : s)
     if (x <= max_n || x < 2) v.push_back(x);
   return v;
+}
+
+bool pair_in_matrix(Coverage c, std::string_view strategy, std::size_t position, Type t, Op op) {
+  if (!op_allows(op, t)) return false;
+  if (c == Coverage::Full) return true;
+  if (c == Coverage::Barriers) {
+    if (t == Type::I32) return op == Op::Sum || op == Op::Max || op == Op::Xor || op == Op::ArgMin;
+    return t == Type::F32 && (op == Op::Sum || op == Op::Min || op == Op::ArgMax);
+  }
+  for (std::string_view full :
+       {"localtree", "fast_strided", "fast_blocked", "atomic_global", "atomic_local"})
+    if (strategy == full) return true;
+  if (op == Op::Sum) return true;
+  if (t == Type::I32 && (op == Op::Prod || op == Op::Xor || op == Op::ArgMax)) return true;
+  if (t == Type::F32 && (op == Op::Max || op == Op::Prod || op == Op::ArgMin)) return true;
+  // One more type per operator: positions 3 apart per operator, so neighbouring strategies
+  // take different types; bitwise operators skip the float types to the next integer one.
+  const std::size_t nt = std::size(kAllTypes);
+  std::size_t k = (position + 3 * static_cast<std::size_t>(op)) % nt;
+  while (!op_allows(op, kAllTypes[k]))
+    k = (k + 1) % nt;
+  return kAllTypes[k] == t;
 }
 
 std::vector<Case> verify_cases(std::size_t wg, bool fp64, std::uint64_t max_n, std::uint64_t seed) {

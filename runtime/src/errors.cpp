@@ -79,8 +79,25 @@ std::string cl_error_name(int code) {
   }
 }
 
+namespace {
+
+// What the out-of-memory codes mean for the user, who may not know them.
+std::string hint(int c) {
+  switch (c) {
+    case CL_MEM_OBJECT_ALLOCATION_FAILURE:
+    case CL_OUT_OF_RESOURCES:
+      return " (the device is out of memory or resources)";
+    case CL_OUT_OF_HOST_MEMORY:
+      return " (the host is out of memory)";
+    default:
+      return "";
+  }
+}
+
+}  // namespace
+
 ClError::ClError(int c, std::string call_text, const std::string& detail)
-    : Error(call_text + " failed: " + cl_error_name(c) +
+    : Error(call_text + " failed: " + cl_error_name(c) + hint(c) +
             (detail.empty() ? "" : " (" + detail + ")")),
       code(c),
       call(std::move(call_text)) {}
