@@ -66,12 +66,13 @@ double measure_roundtrip(Context& ctx, int repeats) {
   cl::Buffer b(impl.context, CL_MEM_READ_WRITE, sizeof(cl_uint), nullptr, &err);
   RDX_CHECK_OUT(err, "clCreateBuffer(roundtrip)");
   RDX_CHECK(k.setArg(0, b));
+  // The scalar is read into pinned memory, as auto reads its result.
+  const detail::PinnedScalar pinned(impl.context, impl.queue);
   std::vector<double> t;
   for (int i = 0; i < repeats + 5; ++i) {
-    cl_uint v = 0;
     const auto t0 = std::chrono::steady_clock::now();
     RDX_CHECK(impl.queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(1), cl::NDRange(1)));
-    RDX_CHECK(impl.queue.enqueueReadBuffer(b, CL_TRUE, 0, sizeof v, &v));
+    RDX_CHECK(impl.queue.enqueueReadBuffer(b, CL_TRUE, 0, sizeof(cl_uint), pinned.data()));
     if (i >= 5)
       t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }

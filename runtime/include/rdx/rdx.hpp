@@ -78,7 +78,8 @@ Result reduce(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n, 
               const Options& opts = {});
 
 // The device's round trip: the median time of one empty kernel launch plus a blocking read of one
-// scalar, over `repeats` tries after warm-up. The floor of any reduction call (bench baseline).
+// scalar into pinned host memory (as auto reads its result), over `repeats` tries after warm-up.
+// The floor of any reduction call (bench baseline).
 double measure_roundtrip(Context& ctx, int repeats = 50);
 
 // The result of an empty input: the operator's identity, in type acc. Throws ArgumentError for

@@ -5,6 +5,7 @@
 #include "cl_check.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace rdx::detail {
@@ -194,18 +195,39 @@ void Exec::launch(Kernel& k, std::uint64_t global, std::size_t local) {
                                  groups * local, local));
 }
 
-Outcome Exec::read(const States& s, std::uint64_t k) {
-  unsigned char bytes[8] = {};
+Outcome Exec::read(const States& s, std::uint64_t k, unsigned char* staging) {
+  unsigned char local[16] = {};
+  unsigned char* bytes = staging ? staging : local;
   const std::size_t acc = size_of(plan.acc);
+  if (indexed()) {  // the index first, non-blocking: the value's blocking read waits for both
+    RDX_CHECK(ctx.queue.enqueueReadBuffer(s.indices, CL_FALSE, k * sizeof(cl_ulong),
+                                          sizeof(cl_ulong), bytes + 8));
+  }
   RDX_CHECK(ctx.queue.enqueueReadBuffer(s.values, CL_TRUE, k * acc, acc, bytes));
   idle_ = true;
   Outcome o{Scalar::from_bytes(plan.acc, bytes), std::nullopt};
   if (indexed()) {
     cl_ulong idx = 0;
-    RDX_CHECK(ctx.queue.enqueueReadBuffer(s.indices, CL_TRUE, k * sizeof idx, sizeof idx, &idx));
+    std::memcpy(&idx, bytes + 8, sizeof idx);
     o.index = idx;
   }
   return o;
+}
+
+PinnedScalar::PinnedScalar(const cl::Context& ctx, const cl::CommandQueue& queue) : queue_(queue) {
+  cl_int err = CL_SUCCESS;
+  buf_ = cl::Buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, 16, nullptr, &err);
+  RDX_CHECK_OUT(err, "clCreateBuffer(16 bytes of pinned host memory)");
+  ptr_ = static_cast<unsigned char*>(queue_.enqueueMapBuffer(
+      buf_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, 16, nullptr, nullptr, &err));
+  RDX_CHECK_OUT(err, "clEnqueueMapBuffer(pinned host memory)");
+}
+
+PinnedScalar::~PinnedScalar() {
+  if (ptr_) {
+    queue_.enqueueUnmapMemObject(buf_, ptr_);  // errors cannot be reported from a destructor
+    queue_.finish();
+  }
 }
 
 }  // namespace rdx::detail

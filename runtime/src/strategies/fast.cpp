@@ -3,6 +3,8 @@
 // reused; a mutex keeps concurrent calls on one context from sharing them mid-call.
 #include <fmt/format.h>
 
+#include <memory>
+
 #include "cl_check.hpp"
 #include "strategies/registry.hpp"
 
@@ -14,6 +16,7 @@ struct FastSlot {
   bool ready = false;
   Kernel kernel;
   cl::Buffer part_v, part_i, counter;
+  std::unique_ptr<PinnedScalar> result;  // where the result is read back
 };
 
 }  // namespace
@@ -45,6 +48,7 @@ Outcome run_fast(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
     slot->counter = cl::Buffer(ex.ctx.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                                sizeof zero, const_cast<cl_uint*>(&zero), &err);
     RDX_CHECK_OUT(err, "clCreateBuffer(fast counter)");
+    slot->result = std::make_unique<PinnedScalar>(ex.ctx.context, ex.ctx.queue);
     slot->ready = true;
   }
   Kernel& k = slot->kernel;
@@ -53,7 +57,7 @@ Outcome run_fast(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   chunk = (chunk + p.vector_width - 1) / p.vector_width * p.vector_width;
   ex.args(k, in, n, chunk, slot->part_v, slot->part_i, slot->counter);
   ex.launch(k, items, k.wg);
-  return ex.read(States{slot->part_v, slot->part_i, p.groups + 1}, p.groups);
+  return ex.read(States{slot->part_v, slot->part_i, p.groups + 1}, p.groups, slot->result->data());
 }
 
 std::uint64_t fast_depth(const Plan& p, const DeviceInfo&) {
