@@ -29,7 +29,8 @@ kernel void amp_window(IN_PARAMS, ulong m, OUT_PARAMS, global ACC* tail_v, globa
   if (idx >= g) return;
   if (idx < s) {
     state_t x = LOAD(idx);
-    for (uint i = 1; i < WINDOW; ++i) x = st_combine(x, LOAD(idx + i * s));
+    for (uint i = 1; i < WINDOW; ++i)
+      x = st_combine(x, LOAD(idx + i * s));
     STORE(idx, x);
   }
   if (idx == g - 1) { /* the last work-item of the dispatch: the tail that is cut off */
@@ -38,7 +39,8 @@ kernel void amp_window(IN_PARAMS, ulong m, OUT_PARAMS, global ACC* tail_v, globa
 #else
     state_t t = st_identity();
 #endif
-    for (ulong j = WINDOW * s; j < m; ++j) t = st_combine(t, LOAD(j));
+    for (ulong j = WINDOW * s; j < m; ++j)
+      t = st_combine(t, LOAD(j));
     st_store(tail_v, tail_i, 0, t);
   }
 }

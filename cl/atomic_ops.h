@@ -111,16 +111,16 @@ inline ACC value_identity(void) {
 
 /* ATOMIC_COMBINE(p, x): *p = value_combine(*p, x) atomically, p a volatile global or local WORD*.
  * The compare-exchange loop stops early when the combination leaves the word unchanged. */
-#define CAS_COMBINE(p, x)                                                   \
-  do {                                                                      \
-    WORD old_ = *(p);                                                       \
-    for (;;) {                                                              \
-      const WORD new_ = to_word(value_combine(from_word(old_), (x)));       \
-      if (new_ == old_) break;                                              \
-      const WORD seen_ = W_CMPXCHG((p), old_, new_);                        \
-      if (seen_ == old_) break;                                             \
-      old_ = seen_;                                                         \
-    }                                                                       \
+#define CAS_COMBINE(p, x)                                             \
+  do {                                                                \
+    WORD old_ = *(p);                                                 \
+    for (;;) {                                                        \
+      const WORD new_ = to_word(value_combine(from_word(old_), (x))); \
+      if (new_ == old_) break;                                        \
+      const WORD seen_ = W_CMPXCHG((p), old_, new_);                  \
+      if (seen_ == old_) break;                                       \
+      old_ = seen_;                                                   \
+    }                                                                 \
   } while (0)
 
 #if !defined(ACC_IS_FLOAT) && VOP == OP_SUM
@@ -141,14 +141,14 @@ inline ACC value_identity(void) {
 
 /* ATOMIC_MIN_INDEX(p, i): *p = min(*p, i) atomically (a loop: 64-bit atom_min is an extension of
  * its own, cl_khr_int64_extended_atomics). */
-#define ATOMIC_MIN_INDEX(p, i)                                              \
-  do {                                                                      \
-    IWORD old_ = *(p);                                                      \
-    while ((i) < old_) {                                                    \
-      const IWORD seen_ = I_CMPXCHG((p), old_, (i));                        \
-      if (seen_ == old_) break;                                             \
-      old_ = seen_;                                                         \
-    }                                                                       \
+#define ATOMIC_MIN_INDEX(p, i)                       \
+  do {                                               \
+    IWORD old_ = *(p);                               \
+    while ((i) < old_) {                             \
+      const IWORD seen_ = I_CMPXCHG((p), old_, (i)); \
+      if (seen_ == old_) break;                      \
+      old_ = seen_;                                  \
+    }                                                \
   } while (0)
 
 /* argmin/argmax: does element value v hold the extreme value `best`? (-0.0 == +0.0, as in the

@@ -3,9 +3,9 @@
  * step doubling; arr[step*i] += arr[step*i + step/2].
  * Launch rules: bu_first once, global size >= ceil(n/2), any work-group size: it pairs input
  * elements 2i and 2i+1 into scratch element i (the seed's step 2, reading the caller's input so
- * that it is never written). Then bu_step for step = 2, 4, ... while step/2 < m, where m = ceil(n/2),
- * in place on the scratch states, global size >= ceil(m/step). No barriers, no local memory:
- * launch boundaries are the only synchronisation. The result is scratch element 0. */
+ * that it is never written). Then bu_step for step = 2, 4, ... while step/2 < m, where m =
+ * ceil(n/2), in place on the scratch states, global size >= ceil(m/step). No barriers, no local
+ * memory: launch boundaries are the only synchronisation. The result is scratch element 0. */
 #ifndef RDX_COMMON_H
 #include "common.h"
 #endif

@@ -65,7 +65,8 @@
 #endif
 
 /* ACC: the accumulator; UACC: its unsigned twin (wrapping arithmetic); UMUL: the unsigned type a
- * product is computed in, at least as wide as int so narrow operands never promote to signed int. */
+ * product is computed in, at least as wide as int so narrow operands never promote to signed int.
+ */
 #if ACC_CODE == 0
 #define ACC char
 #define UACC uchar

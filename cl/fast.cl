@@ -97,7 +97,8 @@ inline ACC vhorizontal(VACC v) {
   ACC lane[VW];
   CAT(vstore, VW)(v, 0, lane);
   for (uint w = VW / 2; w > 0; w /= 2)
-    for (uint k = 0; k < w; ++k) lane[k] = combine_values(lane[k], lane[k + w]);
+    for (uint k = 0; k < w; ++k)
+      lane[k] = combine_values(lane[k], lane[k + w]);
   return lane[0];
 }
 #endif /* VW > 1 */
@@ -107,13 +108,16 @@ inline state_t range_state(global const T* in, ulong b, ulong e) {
 #if VW > 1
   VACC v = (VACC)(st_identity());
   const ulong vb = b / VW, ve = e / VW;
-  for (ulong k = vb; k < ve; ++k) v = vcombine(v, TO_VACC(VLOAD(k, in)));
+  for (ulong k = vb; k < ve; ++k)
+    v = vcombine(v, TO_VACC(VLOAD(k, in)));
   ACC s = vhorizontal(v);
-  for (ulong i = ve * VW; i < e; ++i) s = combine_values(s, (ACC)in[i]);
+  for (ulong i = ve * VW; i < e; ++i)
+    s = combine_values(s, (ACC)in[i]);
   return s;
 #else
   state_t s = st_identity();
-  for (ulong i = b; i < e; ++i) s = st_combine(s, st_make((ACC)in[i], i));
+  for (ulong i = b; i < e; ++i)
+    s = st_combine(s, st_make((ACC)in[i], i));
   return s;
 #endif
 }
@@ -147,7 +151,8 @@ kernel void fast_reduce(global const T* restrict in, ulong n, ulong chunk, globa
     s = t;
   }
 #else
-  for (ulong b = begin; b < end; b += BLOCK) s = st_combine(s, range_state(in, b, min(b + BLOCK, end)));
+  for (ulong b = begin; b < end; b += BLOCK)
+    s = st_combine(s, range_state(in, b, min(b + BLOCK, end)));
 #endif
 #else /* strided */
   const sidx_t stride = (sidx_t)(groups * WG);
@@ -174,12 +179,14 @@ kernel void fast_reduce(global const T* restrict in, ulong n, ulong chunk, globa
   }
   v = vcombine(v, v1);
 #endif
-  for (; k < nv; k += stride) v = vcombine(v, TO_VACC(VLOAD(k, in)));
+  for (; k < nv; k += stride)
+    v = vcombine(v, TO_VACC(VLOAD(k, in)));
   s = vhorizontal(v);
   const ulong tail = (ulong)nv * VW + gid;
   if (tail < n) s = combine_values(s, (ACC)in[tail]);
 #else
-  for (ulong i = gid; i < n; i += stride) s = st_combine(s, st_make((ACC)in[i], i));
+  for (ulong i = gid; i < n; i += stride)
+    s = st_combine(s, st_make((ACC)in[i], i));
 #endif
 #endif
 
@@ -200,7 +207,8 @@ kernel void fast_reduce(global const T* restrict in, ulong n, ulong chunk, globa
 
   /* The last group: combine every partial, in index order per work-item, then a tree. */
   state_t t = st_identity();
-  for (ulong k = lid; k < groups; k += WG) t = st_combine(t, load_partial(part_v, part_i, k));
+  for (ulong k = lid; k < groups; k += WG)
+    t = st_combine(t, load_partial(part_v, part_i, k));
   sh[lid] = t;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint w = WG / 2; w > 0; w >>= 1) {

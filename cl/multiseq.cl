@@ -21,7 +21,8 @@ kernel void ms_reduce(IN_PARAMS, ulong n, OUT_PARAMS) {
   state_t v = st_identity();
   if (k < n) {
     v = LOAD(k);
-    for (k += G; k < n; k += G) v = st_combine(v, LOAD(k));
+    for (k += G; k < n; k += G)
+      v = st_combine(v, LOAD(k));
   }
   sh[lid] = v;
   barrier(CLK_LOCAL_MEM_FENCE);

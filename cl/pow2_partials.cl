@@ -23,7 +23,8 @@ kernel void p2_reduce(IN_PARAMS, ulong n, OUT_PARAMS, local state_t* sh) {
   const uint tid = get_local_id(0);
   const uint size = (uint)get_local_size(0); /* a power of two */
   state_t x = st_identity();
-  for (ulong i = get_global_id(0); i < n; i += get_global_size(0)) x = st_combine(x, LOAD(i));
+  for (ulong i = get_global_id(0); i < n; i += get_global_size(0))
+    x = st_combine(x, LOAD(i));
   sh[tid] = x;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint distance = 1; distance < size; distance *= 2) {

@@ -90,7 +90,8 @@ kernel void sg_reduce(IN_PARAMS, ulong n, OUT_PARAMS) {
   v = sg == 0 && lane < c ? sh[lane] : st_identity();
 #if SG_PATH == 1
   uint off = 1;
-  while (off < sgmax) off <<= 1;
+  while (off < sgmax)
+    off <<= 1;
   for (off >>= 1; off > 0; off >>= 1) { /* uniform trip count: every lane shuffles */
     const uint src = lane + off;
     const state_t x = sg_shuffle(v, src < sz ? src : lane);

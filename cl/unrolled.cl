@@ -17,8 +17,8 @@
 #endif
 
 /* One step of the tree: the first S work-items fold the upper half of 2*S states. */
-#define UR_STEP(S)                                                  \
-  if (lid < (S)) sh[lid] = st_combine(sh[lid], sh[lid + (S)]);      \
+#define UR_STEP(S)                                             \
+  if (lid < (S)) sh[lid] = st_combine(sh[lid], sh[lid + (S)]); \
   barrier(CLK_LOCAL_MEM_FENCE);
 
 kernel void ur_reduce(IN_PARAMS, ulong n, OUT_PARAMS) {

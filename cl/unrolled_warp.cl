@@ -32,12 +32,12 @@
 #pragma OPENCL EXTENSION cl_khr_subgroups : enable
 /* A last step, done by sub-group 0: it folds sh[S .. 2S) onto sh[0 .. S) when S <= s (the
  * largest step left). The sub-group barrier is reached by every work-item for every S. */
-#define UW_LAST(S)                                                                         \
+#define UW_LAST(S)                                                                        \
   if (s >= (S) && sg == 0 && lane < (S)) sh[lane] = st_combine(sh[lane], sh[lane + (S)]); \
   sub_group_barrier(CLK_LOCAL_MEM_FENCE);
 #else
-#define UW_LAST(S)                                                  \
-  if (lid < (S)) sh[lid] = st_combine(sh[lid], sh[lid + (S)]);      \
+#define UW_LAST(S)                                             \
+  if (lid < (S)) sh[lid] = st_combine(sh[lid], sh[lid + (S)]); \
   barrier(CLK_LOCAL_MEM_FENCE);
 #endif
 

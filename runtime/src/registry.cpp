@@ -52,7 +52,8 @@ std::vector<StrategyDef> rows_core() {
        tree_depth},
       {105,
        {"localtree", "localtree.cl",
-        "001 step 5 (sequential addressing); 002 (Parallel Patterns 3): two-launch reduce; 004 (Kandasamy): contiguous halving",
+        "001 step 5 (sequential addressing); 002 (Parallel Patterns 3): two-launch reduce; 004 "
+        "(Kandasamy): contiguous halving",
         "each work-group reduces its slice in local memory; repeated over the partials"},
        run_localtree,
        localtree_depth,

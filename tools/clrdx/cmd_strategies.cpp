@@ -17,7 +17,8 @@ int cmd_strategies(const StrategiesArgs& a) {
     nlohmann::json arr = nlohmann::json::array();
     for (auto& s : rdx::strategies()) {
       nlohmann::json forms = nlohmann::json::object();
-      for (auto& d : devices) forms[d.name] = rdx::strategy_form(s.name, d);
+      for (auto& d : devices)
+        forms[d.name] = rdx::strategy_form(s.name, d);
       arr.push_back({{"name", s.name},
                      {"kernel_file", s.kernel_file},
                      {"seeds", s.seeds},

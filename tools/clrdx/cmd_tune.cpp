@@ -2,7 +2,8 @@
 // on one device for each element type and operator asked for, and stores the best in the tuning
 // file (rdx/tuning.hpp) as entries for that device and driver, which every later Context on it
 // plans with. A configuration replaces the built-in plan only when it is faster by more than the
-// noise margin at the sizes measured (geometric mean of the per-size speedups).
+// noise margin at the sizes measured (geometric mean of the per-size speedups), and is slower by
+// no more than the margin at any one of them.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -213,12 +214,18 @@ int cmd_tune(const TuneArgs& a) {
     for (std::size_t k = 1; k < configs.size(); ++k) {
       if (!configs[k]) continue;
       const auto& t = best_times[k];
-      double log_sum = 0;  // geometric mean of the speedups over the built-in plan
-      for (std::size_t j = 0; j < t.size(); ++j)
+      double log_sum = 0;       // geometric mean of the speedups over the built-in plan
+      double worst = HUGE_VAL;  // and the speedup at the size where it does worst
+      for (std::size_t j = 0; j < t.size(); ++j) {
         log_sum += std::log(base[j] / t[j]);
+        worst = std::min(worst, base[j] / t[j]);
+      }
       const double score = std::exp(log_sum / static_cast<double>(t.size()));
       const Candidate& c = all[k - 1];
-      std::cerr << fmt::format("tune:   {:<44} {:.3f}x\n", c.label(), score);
+      std::cerr << fmt::format("tune:   {:<44} {:.3f}x (worst size {:.3f}x)\n", c.label(), score,
+                               worst);
+      // A plan that wins on average but loses beyond the noise margin at one size is not stored.
+      if (worst < 1.0 - a.margin) continue;
       // The built-in values themselves are among the candidates; they are never stored.
       const bool builtin =
           c.strategy == base_plan.strategy &&
