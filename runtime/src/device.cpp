@@ -6,15 +6,12 @@
 
 #include "cl_check.hpp"
 #include "device_handles.hpp"
+#include "text.hpp"
 
 namespace rdx {
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string r(s);
-  std::transform(r.begin(), r.end(), r.begin(), [](unsigned char c) { return std::tolower(c); });
-  return r;
-}
+using detail::lower;
 
 bool parse_uint(std::string_view s, std::size_t& out) {
   if (s.empty()) return false;

@@ -1,6 +1,7 @@
 // The tuning table of fast_strided / fast_blocked: built-in entries, resolution by specificity,
 // and the tuning file that `clrdx tune` writes (JSON, read with nlohmann-json).
 #include "rdx/tuning.hpp"
+#include "text.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -18,11 +19,7 @@
 namespace rdx {
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string r(s);
-  std::transform(r.begin(), r.end(), r.begin(), [](unsigned char c) { return std::tolower(c); });
-  return r;
-}
+using detail::lower;
 
 bool matches(const TuneEntry& e, const DeviceInfo& dev, Type type, Op op) {
   if (e.kind && *e.kind != dev.kind) return false;

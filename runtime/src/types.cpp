@@ -7,6 +7,7 @@
 
 #include "rdx/errors.hpp"
 #include "rdx/types.hpp"
+#include "text.hpp"
 
 namespace rdx {
 namespace {
@@ -31,11 +32,7 @@ constexpr TypeRow kTypes[] = {
 constexpr std::string_view kOpNames[] = {"sum", "prod", "min",    "max",   "and",
                                          "or",  "xor",  "argmin", "argmax"};
 
-std::string lower(std::string_view s) {
-  std::string r(s);
-  std::transform(r.begin(), r.end(), r.begin(), [](unsigned char c) { return std::tolower(c); });
-  return r;
-}
+using detail::lower;
 
 std::string type_list() {
   std::string r;

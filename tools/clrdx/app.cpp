@@ -22,11 +22,6 @@ bool is_pow2(std::uint64_t x) {
   return x && !(x & (x - 1));
 }
 
-bool known_strategy(std::string_view name) {
-  const auto all = rdx::strategies();
-  return std::any_of(all.begin(), all.end(), [&](auto& s) { return s.name == name; });
-}
-
 std::string strategy_names() {
   std::string r = "auto";
   for (auto& s : rdx::strategies())
@@ -46,28 +41,6 @@ void check_verify_strategy(const std::string& name) {
   if (name == "all" || name == "auto" || known_strategy(name)) return;
   throw rdx::ArgumentError(
       fmt::format("unknown strategy '{}' (see `clrdx strategies`, or all)", name));
-}
-
-// bench's --strategy: all, or a comma list of names and auto (as cmd_bench takes it).
-std::vector<std::string> bench_strategy_list(const std::string& sel) {
-  std::vector<std::string> out;
-  if (sel == "all") {
-    for (auto& s : rdx::strategies())
-      out.emplace_back(s.name);
-    out.emplace_back("auto");
-    return out;
-  }
-  std::string_view rest = sel;
-  while (true) {
-    const auto comma = rest.find(',');
-    const std::string name(rest.substr(0, comma));
-    if (name != "auto" && !known_strategy(name))
-      throw rdx::ArgumentError(fmt::format("unknown strategy '{}' (see `clrdx strategies`)", name));
-    out.push_back(name);
-    if (comma == std::string_view::npos) break;
-    rest.remove_prefix(comma + 1);
-  }
-  return out;
 }
 
 void check_work_group_size(std::size_t wg) {
@@ -121,13 +94,7 @@ void check_plan(rdx::Type type, rdx::Op op, std::uint64_t n, rdx::Options opts) 
 
 void validate_reduce(const ReduceArgs& a) {
   // In cmd_reduce's order, so a command line with several bad values names the same one.
-  const rdx::Op op = rdx::parse_op(a.op);
-  std::optional<rdx::Type> type;
-  if (!a.type.empty()) type = rdx::parse_type(a.type);
-  rdx::Options opts;
-  opts.strategy = a.strategy;
-  opts.work_group_size = a.wg;
-  if (!a.acc.empty()) opts.acc = rdx::parse_type(a.acc);
+  const auto [op, type, opts] = reduce_request(a);
 
   std::optional<std::uint64_t> count;  // known for generated data; a file's is read later
   if (!a.input.empty()) {
@@ -168,7 +135,7 @@ void validate_bench(const BenchArgs& a) {
   const rdx::Op op = rdx::parse_op(a.op);
   for (const std::uint64_t n : parse_counts(a.sizes))
     check_byte_count(n, type);
-  const auto names = bench_strategy_list(a.strategy);
+  const auto names = parse_strategy_list(a.strategy);
   if (std::isnan(a.peak) || std::isinf(a.peak) || a.peak < 0)
     throw rdx::ArgumentError(
         fmt::format("bad --peak {}: expected GB/s (0 or none: measure the device)", a.peak));
@@ -210,6 +177,16 @@ void validate_tune(const TuneArgs& a) {
 }
 
 }  // namespace
+
+ReduceRequest reduce_request(const ReduceArgs& a) {
+  ReduceRequest r;
+  r.op = rdx::parse_op(a.op);
+  if (!a.type.empty()) r.type = rdx::parse_type(a.type);
+  r.opts.strategy = a.strategy;
+  r.opts.work_group_size = a.wg;
+  if (!a.acc.empty()) r.opts.acc = rdx::parse_type(a.acc);
+  return r;
+}
 
 App::App()
     : cli_(std::make_unique<CLI::App>("clrdx: portable OpenCL reductions (librdx " +

@@ -49,30 +49,6 @@ double measure_copy_bandwidth(rdx::Context& ctx) {
   return 2.0 * static_cast<double>(bytes) / median(times) / 1e9;
 }
 
-std::vector<std::string> bench_strategies(const std::string& sel) {
-  std::vector<std::string> out;
-  if (sel == "all") {
-    for (auto& s : rdx::strategies())
-      out.emplace_back(s.name);
-    out.emplace_back("auto");
-    return out;
-  }
-  std::string_view rest = sel;
-  while (true) {
-    const auto comma = rest.find(',');
-    out.emplace_back(rest.substr(0, comma));
-    if (comma == std::string_view::npos) break;
-    rest.remove_prefix(comma + 1);
-  }
-  for (auto& name : out) {
-    const auto all = rdx::strategies();
-    if (name != "auto" &&
-        std::none_of(all.begin(), all.end(), [&](auto& s) { return s.name == name; }))
-      throw rdx::ArgumentError(fmt::format("unknown strategy '{}' (see `clrdx strategies`)", name));
-  }
-  return out;
-}
-
 std::string format_time(double s) {
   if (s < 1e-3) return fmt::format("{:.1f} us", s * 1e6);
   if (s < 1) return fmt::format("{:.3f} ms", s * 1e3);
@@ -104,7 +80,7 @@ int cmd_bench(const BenchArgs& a) {
   const rdx::Type type = rdx::parse_type(a.type);
   const rdx::Op op = rdx::parse_op(a.op);
   const auto sizes = parse_counts(a.sizes);
-  const auto names = bench_strategies(a.strategy);
+  const auto names = parse_strategy_list(a.strategy);
   const auto devices = pick_devices(a.device);
   std::string json_path = a.json_file;
   if (json_path.empty() && !a.plot_file.empty())

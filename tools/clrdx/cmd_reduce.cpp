@@ -44,13 +44,7 @@ rdx::Result reduce_file(rdx::Context& ctx, InputFile file, rdx::Op op, const rdx
 }  // namespace
 
 int cmd_reduce(const ReduceArgs& a) {
-  const rdx::Op op = rdx::parse_op(a.op);
-  std::optional<rdx::Type> type;
-  if (!a.type.empty()) type = rdx::parse_type(a.type);
-  rdx::Options opts;
-  opts.strategy = a.strategy;
-  opts.work_group_size = a.wg;
-  if (!a.acc.empty()) opts.acc = rdx::parse_type(a.acc);
+  auto [op, type, opts] = reduce_request(a);
 
   std::optional<InputFile> file;
   std::vector<unsigned char> generated;

@@ -6,6 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "rdx/plan.hpp"
+#include "rdx/types.hpp"
+
 namespace clrdx {
 
 struct DevicesArgs {
@@ -25,6 +28,15 @@ struct ReduceArgs {
   bool json = false;
 };
 int cmd_reduce(const ReduceArgs& a);
+
+// What reduce's operator, type, strategy, work-group and accumulator options ask for (parsed, not
+// yet checked against a plan). Throws rdx::ArgumentError for an unknown type or operator.
+struct ReduceRequest {
+  rdx::Op op = rdx::Op::Sum;
+  std::optional<rdx::Type> type;  // none: a .npy input gives it
+  rdx::Options opts;
+};
+ReduceRequest reduce_request(const ReduceArgs& a);
 
 struct VerifyArgs {
   std::string device, strategy = "all", max_n = "4Mi", seed = "1";

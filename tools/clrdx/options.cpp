@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "rdx/errors.hpp"
+#include "rdx/strategies.hpp"
 
 namespace clrdx {
 
@@ -64,6 +66,32 @@ std::vector<rdx::DeviceInfo> pick_devices(const std::string& sel) {
     return all;
   }
   return {rdx::select_device(all, selector)};
+}
+
+bool known_strategy(std::string_view name) {
+  const auto all = rdx::strategies();
+  return std::any_of(all.begin(), all.end(), [&](auto& s) { return s.name == name; });
+}
+
+std::vector<std::string> parse_strategy_list(const std::string& sel) {
+  std::vector<std::string> out;
+  if (sel == "all") {
+    for (auto& s : rdx::strategies())
+      out.emplace_back(s.name);
+    out.emplace_back("auto");
+    return out;
+  }
+  std::string_view rest = sel;
+  while (true) {
+    const auto comma = rest.find(',');
+    const std::string name(rest.substr(0, comma));
+    if (name != "auto" && !known_strategy(name))
+      throw rdx::ArgumentError(fmt::format("unknown strategy '{}' (see `clrdx strategies`)", name));
+    out.push_back(name);
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+  return out;
 }
 
 }  // namespace clrdx

@@ -1,4 +1,4 @@
-// clrdx's value parsers: counts with binary suffixes, size lists, device lists.
+// clrdx's value parsers: counts with binary suffixes, size lists, strategy and device lists.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -15,6 +15,13 @@ std::uint64_t parse_count(std::string_view s);
 
 // A comma-separated list of counts: "1Ki,1Mi,2^24".
 std::vector<std::uint64_t> parse_counts(std::string_view list);
+
+// Whether `name` is one of librdx's strategies (auto is not one).
+bool known_strategy(std::string_view name);
+
+// bench's --strategy: "all" (every strategy, then auto), or a comma list of strategy names and
+// auto. Throws rdx::ArgumentError naming the first unknown one.
+std::vector<std::string> parse_strategy_list(const std::string& sel);
 
 // The devices a --device value names: "all" for every device, else the one selected.
 std::vector<rdx::DeviceInfo> pick_devices(const std::string& selector);
