@@ -14,45 +14,15 @@
 
 #include "rdx/rdx.hpp"
 #include "rdx/verify.hpp"
+#include "test_support.hpp"
 
 using namespace rdx;
 
 namespace {
 
-std::string device() {
-  const char* v = std::getenv("RDX_DEVICE");
-  return v && *v ? v : "cpu";
-}
-
-std::string read_file(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// A copy of cl/ in a temporary folder, for RDX_KERNEL_DIR experiments.
-struct KernelDirCopy {
-  std::filesystem::path dir;
-  KernelDirCopy() {
-    dir = std::filesystem::temp_directory_path() /
-          ("rdx_kernels_" + std::to_string(reinterpret_cast<std::uintptr_t>(this)));
-    std::filesystem::remove_all(dir);
-    std::filesystem::copy(RDX_CL_DIR, dir);
-    setenv("RDX_KERNEL_DIR", dir.c_str(), 1);
-  }
-  ~KernelDirCopy() {
-    unsetenv("RDX_KERNEL_DIR");
-    std::filesystem::remove_all(dir);
-  }
-  void replace(const std::string& file, const std::string& from, const std::string& to) {
-    std::string text = read_file(dir / file);
-    const auto pos = text.find(from);
-    REQUIRE(pos != std::string::npos);
-    text.replace(pos, from.size(), to);
-    std::ofstream(dir / file) << text;
-  }
-};
+using rdx_test::device;
+using rdx_test::KernelDirCopy;
+using rdx_test::read_file;
 
 }  // namespace
 

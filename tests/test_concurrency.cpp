@@ -18,15 +18,13 @@
 
 #include "rdx/rdx.hpp"
 #include "rdx/verify.hpp"
+#include "test_support.hpp"
 
 using namespace rdx;
 
 namespace {
 
-std::string device() {
-  const char* v = std::getenv("RDX_DEVICE");
-  return v && *v ? v : "cpu";
-}
+using rdx_test::device;
 
 // One reduction checked against the host reference; "" when it is right.
 std::string reduce_and_check(Context& ctx, const std::string& strategy, Type t, Op op,

@@ -17,15 +17,14 @@
 #include "rdx/rdx.hpp"
 #include "rdx/stream.hpp"
 #include "rdx/verify.hpp"
+#include "test_support.hpp"
 
 using namespace rdx;
 
 namespace {
 
-std::string device() {
-  const char* v = std::getenv("RDX_DEVICE");
-  return v && *v ? v : "cpu";
-}
+using rdx_test::device;
+using rdx_test::KernelDirCopy;
 
 // Push sizes that cycle through 0, 1, slot - 1, slot, slot + 1, several slots and small odd ones.
 std::vector<std::uint64_t> uneven_pushes(std::uint64_t n, std::uint64_t slot) {
@@ -66,32 +65,6 @@ void check_against_reference(Context& ctx, Type type, Op op, Pattern pattern, st
   CHECK(r.plan.n == n);
   CHECK(data == copy);  // the caller's memory is never modified
 }
-
-// A copy of cl/ in a temporary folder that RDX_KERNEL_DIR points to while it lives.
-struct KernelDirCopy {
-  std::filesystem::path dir;
-  KernelDirCopy() {
-    dir = std::filesystem::temp_directory_path() /
-          fmt::format("rdx_stream_kernels_{}", reinterpret_cast<std::uintptr_t>(this));
-    std::filesystem::remove_all(dir);
-    std::filesystem::copy(RDX_CL_DIR, dir);
-    setenv("RDX_KERNEL_DIR", dir.c_str(), 1);
-  }
-  ~KernelDirCopy() {
-    unsetenv("RDX_KERNEL_DIR");
-    std::filesystem::remove_all(dir);
-  }
-  void replace(const std::string& file, const std::string& from, const std::string& to) {
-    std::ifstream in(dir / file);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::string text = ss.str();
-    const auto pos = text.find(from);
-    REQUIRE(pos != std::string::npos);
-    text.replace(pos, from.size(), to);
-    std::ofstream(dir / file) << text;
-  }
-};
 
 }  // namespace
 

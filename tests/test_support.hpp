@@ -1,0 +1,57 @@
+// Helpers shared by the device test programs (rdx_device_tests, rdx_stream_tests).
+#pragma once
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+namespace rdx_test {
+
+// The device the tests run on: $RDX_DEVICE, else PoCL's CPU device.
+inline std::string device() {
+  const char* v = std::getenv("RDX_DEVICE");
+  return v && *v ? v : "cpu";
+}
+
+inline std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A copy of cl/ (RDX_CL_DIR, which the test target defines) in a temporary folder that
+// RDX_KERNEL_DIR points to while it lives, for kernels edited to fail.
+struct KernelDirCopy {
+  std::filesystem::path dir;
+  KernelDirCopy() {
+    dir = std::filesystem::temp_directory_path() /
+          ("rdx_kernels_" + std::to_string(::getpid()) + "_" +
+           std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+    std::filesystem::remove_all(dir);
+    std::filesystem::copy(RDX_CL_DIR, dir);
+    setenv("RDX_KERNEL_DIR", dir.c_str(), 1);
+  }
+  KernelDirCopy(const KernelDirCopy&) = delete;
+  KernelDirCopy& operator=(const KernelDirCopy&) = delete;
+  ~KernelDirCopy() {
+    unsetenv("RDX_KERNEL_DIR");
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+  // Replaces the first `from` in `file` with `to`; the test fails when `from` is not there.
+  void replace(const std::string& file, const std::string& from, const std::string& to) {
+    std::string text = read_file(dir / file);
+    const auto pos = text.find(from);
+    REQUIRE(pos != std::string::npos);
+    text.replace(pos, from.size(), to);
+    std::ofstream(dir / file) << text;
+  }
+};
+
+}  // namespace rdx_test
