@@ -1,5 +1,4 @@
 // Device enumeration (DeviceInfo snapshots) and the selector syntax shared by library and CLI.
-#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <string>

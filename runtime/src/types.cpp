@@ -1,5 +1,3 @@
-#include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstring>
