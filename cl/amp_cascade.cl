@@ -18,7 +18,7 @@ kernel void amp_cascade(global const T* in, ulong n, OUT_PARAMS) {
   const uint tid = get_local_id(0);
   state_t x = st_identity();
   for (ulong i = get_global_id(0); i < n; i += get_global_size(0))
-    x = st_combine(x, st_make((ACC)in[i], i));
+    x = st_combine(x, st_make(to_acc(in[i]), i));
   tile[tid] = x;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint s = WG / 2; s > 0; s /= 2) {

@@ -23,14 +23,14 @@ kernel void ag_init(global WORD* acc, global IWORD* best_i) {
 
 kernel void ag_values(global const T* in, ulong n, volatile global WORD* acc) {
   const ulong gid = get_global_id(0);
-  if (gid < n) ATOMIC_COMBINE(acc, (ACC)in[gid]);
+  if (gid < n) ATOMIC_COMBINE(acc, to_acc(in[gid]));
 }
 
 /* argmin/argmax, second pass: the smallest index whose element holds the extreme value. */
 kernel void ag_indices(global const T* in, ulong n, global const WORD* acc,
                        volatile global IWORD* best_i) {
   const ulong gid = get_global_id(0);
-  if (gid < n && holds_best((ACC)in[gid], from_word(acc[0]))) {
+  if (gid < n && holds_best(to_acc(in[gid]), from_word(acc[0]))) {
     const IWORD i = (IWORD)gid;
     ATOMIC_MIN_INDEX(best_i, i);
   }
@@ -40,7 +40,7 @@ kernel void ag_finish(global const T* in, global const WORD* acc, global const I
                       OUT_PARAMS) {
 #ifdef INDEXED
   const ulong i = best_i[0];
-  STORE(0, st_make((ACC)in[i], i));
+  STORE(0, st_make(to_acc(in[i]), i));
 #else
   STORE(0, from_word(acc[0]));
 #endif

@@ -14,8 +14,8 @@ kernel void bu_first(global const T* in, ulong n, OUT_PARAMS) {
   const ulong i = get_global_id(0);
   const ulong src = 2 * i;
   if (src >= n) return;
-  state_t s = st_make((ACC)in[src], src);
-  if (src + 1 < n) s = st_combine(s, st_make((ACC)in[src + 1], src + 1));
+  state_t s = st_make(to_acc(in[src]), src);
+  if (src + 1 < n) s = st_combine(s, st_make(to_acc(in[src + 1]), src + 1));
   STORE(i, s);
 }
 

@@ -139,6 +139,62 @@ typedef struct {
 typedef ACC state_t;
 #endif
 
+#if OP == OP_PROD && defined(ACC_IS_FLOAT)
+/* Float products: a zero factor gives 0 unless the input holds NaN or an infinity. An infinity
+ * of the input enters the state as INF_MARK, a quiet NaN with a payload of its own and the
+ * infinity's sign, so that it stays apart from an infinity that a product overflowed to: a zero
+ * absorbs an overflow (the exact product is 0) but not an input infinity (0 * inf is NaN). NaNs
+ * of the input enter as the canonical NaN, so none can look like the mark. The host turns a
+ * final INF_MARK back into an infinity (runtime/src/float_prod.hpp has the same rule). */
+#if ACC_CODE == 8
+#define PROD_BITS uint
+#define PROD_AS_BITS as_uint
+#define PROD_FROM_BITS as_float
+#define PROD_SIGN 0x80000000u
+#define PROD_MARK 0x7fc1f000u
+#else
+#define PROD_BITS ulong
+#define PROD_AS_BITS as_ulong
+#define PROD_FROM_BITS as_double
+#define PROD_SIGN 0x8000000000000000ul
+#define PROD_MARK 0x7ff801f000000000ul
+#endif
+
+inline bool is_inf_mark(ACC a) {
+  return (PROD_AS_BITS(a) & ~PROD_SIGN) == PROD_MARK;
+}
+
+/* The sign of a * b on a value of magnitude `bits` (PROD_MARK, or 0 for a zero). */
+inline ACC prod_signed(PROD_BITS bits, ACC a, ACC b) {
+  return PROD_FROM_BITS(bits | ((PROD_AS_BITS(a) ^ PROD_AS_BITS(b)) & PROD_SIGN));
+}
+
+inline ACC prod_combine(ACC a, ACC b) {
+  const bool ma = is_inf_mark(a), mb = is_inf_mark(b);
+  if (ma || mb) {
+    if ((isnan(a) && !ma) || (isnan(b) && !mb)) return (ACC)NAN;
+    if ((ma ? b : a) == (ACC)0) return (ACC)NAN; /* 0 * an input infinity */
+    return prod_signed(PROD_MARK, a, b);
+  }
+  const ACC r = a * b;
+  /* NaN from two non-NaN factors is 0 * an overflowed product: the exact product is 0. */
+  return isnan(r) && !isnan(a) && !isnan(b) ? prod_signed(0, a, b) : r;
+}
+#endif
+
+/* to_acc: an input element as an accumulator value (a conversion; float products mark an input
+ * infinity, above). Every kernel reads elements through it. */
+inline ACC to_acc(T x) {
+#if OP == OP_PROD && defined(ACC_IS_FLOAT)
+  const ACC v = (ACC)x;
+  if (isnan(v)) return (ACC)NAN;
+  if (isinf(v)) return PROD_FROM_BITS(PROD_MARK | (PROD_AS_BITS(v) & PROD_SIGN));
+  return v;
+#else
+  return (ACC)x;
+#endif
+}
+
 /* combine_values: the operator on two accumulator values (not used by argmin/argmax). */
 inline ACC combine_values(ACC a, ACC b) {
 #if OP == OP_SUM
@@ -149,7 +205,7 @@ inline ACC combine_values(ACC a, ACC b) {
 #endif
 #elif OP == OP_PROD
 #ifdef ACC_IS_FLOAT
-  return a * b;
+  return prod_combine(a, b);
 #else
   return (ACC)((UMUL)(UACC)a * (UMUL)(UACC)b);
 #endif
@@ -259,7 +315,7 @@ inline void st_store(global ACC* v, global ulong* ix, ulong k, state_t s) {
 #define LOAD(k) st_load(in_v, in_i, (k))
 #else
 #define IN_PARAMS global const T *in_v, global const ulong *in_i
-#define LOAD(k) st_make((ACC)in_v[(k)], (k))
+#define LOAD(k) st_make(to_acc(in_v[(k)]), (k))
 #endif
 #define OUT_PARAMS global ACC *out_v, global ulong *out_i
 #define STORE(k, s) st_store(out_v, out_i, (k), (s))

@@ -57,50 +57,50 @@ typedef ulong sidx_t;
 #define AS_VUACC CAT(as_, VUACC)
 #endif
 
-/* The operator on VW lanes at once; same semantics as combine_values (fmin/fmax ignore NaN). */
-inline VACC vcombine(VACC a, VACC b) {
-#if OP == OP_SUM
-#ifdef ACC_IS_FLOAT
-  return a + b;
-#else
-  return AS_VACC(AS_VUACC(a) + AS_VUACC(b));
+#if OP == OP_PROD && defined(ACC_IS_FLOAT)
+#error "float products read one element at a time (VW = 1): their input infinities are marked"
 #endif
-#elif OP == OP_PROD
-#ifdef ACC_IS_FLOAT
-  return a * b;
-#else
-  return AS_VACC(AS_VUACC(a) * AS_VUACC(b));
-#endif
-#elif OP == OP_MIN
-#ifdef ACC_IS_FLOAT
-  return fmin(a, b);
-#else
-  return min(a, b);
-#endif
-#elif OP == OP_MAX
-#ifdef ACC_IS_FLOAT
-  return fmax(a, b);
-#else
-  return max(a, b);
-#endif
-#elif OP == OP_AND
-  return a & b;
-#elif OP == OP_OR
-  return a | b;
-#else
-  return a ^ b;
-#endif
-}
 
-/* The lanes of v combined pairwise (a short tree: accurate for sums). */
-inline ACC vhorizontal(VACC v) {
-  ACC lane[VW];
-  CAT(vstore, VW)(v, 0, lane);
+/* VCOMBINE(a, b): the operator on VW lanes at once; same semantics as combine_values (fmin/fmax
+ * ignore NaN). Macros, not functions: a function taking or returning a 64-byte vector by value
+ * changes its ABI with the CPU's vector extensions, which LLVM warns about (-Wpsabi) on every
+ * compile. */
+#if OP == OP_SUM && defined(ACC_IS_FLOAT)
+#define VCOMBINE(a, b) ((a) + (b))
+#elif OP == OP_SUM
+#define VCOMBINE(a, b) AS_VACC(AS_VUACC(a) + AS_VUACC(b))
+#elif OP == OP_PROD
+#define VCOMBINE(a, b) AS_VACC(AS_VUACC(a) * AS_VUACC(b))
+#elif OP == OP_MIN && defined(ACC_IS_FLOAT)
+#define VCOMBINE(a, b) fmin((a), (b))
+#elif OP == OP_MIN
+#define VCOMBINE(a, b) min((a), (b))
+#elif OP == OP_MAX && defined(ACC_IS_FLOAT)
+#define VCOMBINE(a, b) fmax((a), (b))
+#elif OP == OP_MAX
+#define VCOMBINE(a, b) max((a), (b))
+#elif OP == OP_AND
+#define VCOMBINE(a, b) ((a) & (b))
+#elif OP == OP_OR
+#define VCOMBINE(a, b) ((a) | (b))
+#else
+#define VCOMBINE(a, b) ((a) ^ (b))
+#endif
+
+/* The VW lanes of an accumulator, stored to `lane`, combined pairwise (a short tree: accurate
+ * for sums). */
+inline ACC lanes_combined(ACC* lane) {
   for (uint w = VW / 2; w > 0; w /= 2)
     for (uint k = 0; k < w; ++k)
       lane[k] = combine_values(lane[k], lane[k + w]);
   return lane[0];
 }
+#define VHORIZONTAL(v, out)         \
+  do {                              \
+    ACC lane_[VW];                  \
+    CAT(vstore, VW)((v), 0, lane_); \
+    (out) = lanes_combined(lane_);  \
+  } while (0)
 #endif /* VW > 1 */
 
 /* Combines elements [b, e) of the input, b a multiple of VW when VW > 1. */
@@ -109,15 +109,16 @@ inline state_t range_state(global const T* in, ulong b, ulong e) {
   VACC v = (VACC)(st_identity());
   const ulong vb = b / VW, ve = e / VW;
   for (ulong k = vb; k < ve; ++k)
-    v = vcombine(v, TO_VACC(VLOAD(k, in)));
-  ACC s = vhorizontal(v);
+    v = VCOMBINE(v, TO_VACC(VLOAD(k, in)));
+  ACC s;
+  VHORIZONTAL(v, s);
   for (ulong i = ve * VW; i < e; ++i)
-    s = combine_values(s, (ACC)in[i]);
+    s = combine_values(s, to_acc(in[i]));
   return s;
 #else
   state_t s = st_identity();
   for (ulong i = b; i < e; ++i)
-    s = st_combine(s, st_make((ACC)in[i], i));
+    s = st_combine(s, st_make(to_acc(in[i]), i));
   return s;
 #endif
 }
@@ -165,28 +166,28 @@ kernel void fast_reduce(global const T* restrict in, ulong n, ulong chunk, globa
 #if UNROLL >= 4
   VACC v2 = v, v3 = v;
   for (; k + 3 * stride < nv; k += 4 * stride) {
-    v = vcombine(v, TO_VACC(VLOAD(k, in)));
-    v1 = vcombine(v1, TO_VACC(VLOAD(k + stride, in)));
-    v2 = vcombine(v2, TO_VACC(VLOAD(k + 2 * stride, in)));
-    v3 = vcombine(v3, TO_VACC(VLOAD(k + 3 * stride, in)));
+    v = VCOMBINE(v, TO_VACC(VLOAD(k, in)));
+    v1 = VCOMBINE(v1, TO_VACC(VLOAD(k + stride, in)));
+    v2 = VCOMBINE(v2, TO_VACC(VLOAD(k + 2 * stride, in)));
+    v3 = VCOMBINE(v3, TO_VACC(VLOAD(k + 3 * stride, in)));
   }
-  v1 = vcombine(v1, v3);
-  v = vcombine(v, v2);
+  v1 = VCOMBINE(v1, v3);
+  v = VCOMBINE(v, v2);
 #endif
   for (; k + stride < nv; k += 2 * stride) {
-    v = vcombine(v, TO_VACC(VLOAD(k, in)));
-    v1 = vcombine(v1, TO_VACC(VLOAD(k + stride, in)));
+    v = VCOMBINE(v, TO_VACC(VLOAD(k, in)));
+    v1 = VCOMBINE(v1, TO_VACC(VLOAD(k + stride, in)));
   }
-  v = vcombine(v, v1);
+  v = VCOMBINE(v, v1);
 #endif
   for (; k < nv; k += stride)
-    v = vcombine(v, TO_VACC(VLOAD(k, in)));
-  s = vhorizontal(v);
+    v = VCOMBINE(v, TO_VACC(VLOAD(k, in)));
+  VHORIZONTAL(v, s);
   const ulong tail = (ulong)nv * VW + gid;
-  if (tail < n) s = combine_values(s, (ACC)in[tail]);
+  if (tail < n) s = combine_values(s, to_acc(in[tail]));
 #else
   for (ulong i = gid; i < n; i += stride)
-    s = st_combine(s, st_make((ACC)in[i], i));
+    s = st_combine(s, st_make(to_acc(in[i]), i));
 #endif
 #endif
 

@@ -19,7 +19,7 @@ kernel void hy_local(global const T* in, ulong n, OUT_PARAMS) {
   /* the slice's length: the same in every work-item of the group, so every one reaches every
    * barrier below */
   uint m = (uint)min((ulong)WG, n - base);
-  if (lid < m) sh[lid] = st_make((ACC)in[base + lid], base + lid);
+  if (lid < m) sh[lid] = st_make(to_acc(in[base + lid]), base + lid);
   barrier(CLK_LOCAL_MEM_FENCE);
   while (m > 1) {
     const uint stride = (m + 1) / 2;

@@ -71,6 +71,37 @@ TEST_CASE("names parse back, and bad names are argument errors") {
   CHECK_THROWS_AS(parse_op("mean"), ArgumentError);
 }
 
+TEST_CASE("holds_every_value: exact conversions between element types") {
+  // Every pair, against the ranges of the C++ types: an integer fits when its minimum and
+  // maximum convert and come back unchanged; a float fits a float at least as wide.
+  for (Type from : kAllTypes)
+    for (Type to : kAllTypes) {
+      CAPTURE(name(from));
+      CAPTURE(name(to));
+      const bool want = visit_type(from, [&](auto f) {
+        using F = decltype(f);
+        return visit_type(to, [&](auto t) {
+          using T = decltype(t);
+          if constexpr (std::is_floating_point_v<F>) {
+            return std::is_floating_point_v<T> && sizeof(T) >= sizeof(F);
+          } else {
+            // The extremes, and the largest value with all low bits set (2^k - 1 rounds in a
+            // float whose significand is shorter than k bits).
+            const F lo = std::numeric_limits<F>::lowest(), hi = std::numeric_limits<F>::max();
+            auto round_trips = [](F x) {
+              const long double y = static_cast<long double>(static_cast<T>(x));
+              return y == static_cast<long double>(x);
+            };
+            if constexpr (std::is_floating_point_v<T>) return round_trips(lo) && round_trips(hi);
+            return std::numeric_limits<T>::lowest() <= static_cast<long double>(lo) &&
+                   static_cast<long double>(hi) <= std::numeric_limits<T>::max();
+          }
+        });
+      });
+      CHECK(holds_every_value(to, from) == want);
+    }
+}
+
 TEST_CASE("make_plan validates the request") {
   const auto gpu = fake_device(DeviceKind::GPU, "gpu");
   const auto no_fp64 = fake_device(DeviceKind::GPU, "tiny", false);
@@ -87,6 +118,27 @@ TEST_CASE("make_plan validates the request") {
   o.acc = Type::I64;
   CHECK_THROWS_AS(make_plan(gpu, Type::I32, Op::ArgMax, 10, o), ArgumentError);
   CHECK(make_plan(gpu, Type::I32, Op::Sum, 10, o).acc == Type::I64);
+  // An integer widens into a wider integer or a float, never into one of its own width.
+  o.acc = Type::U32;
+  CHECK_THROWS_AS(make_plan(gpu, Type::I32, Op::Sum, 10, o), ArgumentError);
+  CHECK_THROWS_AS(make_plan(gpu, Type::I32, Op::Min, 10, o), ArgumentError);
+  o.acc = Type::I8;
+  CHECK_THROWS_AS(make_plan(gpu, Type::U8, Op::Max, 10, o), ArgumentError);
+  o.acc = Type::I64;
+  CHECK_THROWS_AS(make_plan(gpu, Type::U64, Op::Max, 10, o), ArgumentError);
+  // min and max: only an accumulator that holds every element value exactly.
+  o.acc = Type::U64;
+  CHECK(make_plan(gpu, Type::I32, Op::Sum, 10, o).acc == Type::U64);
+  CHECK_THROWS_AS(make_plan(gpu, Type::I32, Op::Min, 10, o), ArgumentError);
+  o.acc = Type::F64;
+  CHECK(make_plan(gpu, Type::I64, Op::Sum, 10, o).acc == Type::F64);
+  CHECK_THROWS_AS(make_plan(gpu, Type::I64, Op::Max, 10, o), ArgumentError);
+  CHECK(make_plan(gpu, Type::I32, Op::Max, 10, o).acc == Type::F64);
+  o.acc = Type::F32;
+  CHECK_THROWS_AS(make_plan(gpu, Type::I32, Op::Min, 10, o), ArgumentError);
+  CHECK(make_plan(gpu, Type::U16, Op::Min, 10, o).acc == Type::F32);
+  o.acc = Type::I16;
+  CHECK(make_plan(gpu, Type::U8, Op::Max, 10, o).acc == Type::I16);
   o = {};
   o.strategy = "nope";
   CHECK_THROWS_AS(make_plan(gpu, Type::I32, Op::Sum, 10, o), ArgumentError);

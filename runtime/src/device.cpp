@@ -1,4 +1,5 @@
 // Device enumeration (DeviceInfo snapshots) and the selector syntax shared by library and CLI.
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <string>
@@ -58,6 +59,22 @@ DeviceInfo describe(const cl::Platform& p, const cl::Device& d) {
   i.max_alloc = RDX_INFO(cl_ulong, d, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
   i.fp64 = i.has_extension("cl_khr_fp64") ||
            RDX_INFO(cl_device_fp_config, d, CL_DEVICE_DOUBLE_FP_CONFIG) != 0;
+  // A SIMD register: the widest native vector of any type, in bytes (PoCL on an AVX2 CPU reports
+  // 16 chars but 8 floats).
+  struct Width {
+    cl_device_info what;
+    unsigned bytes;
+    const char* name;
+  };
+#define RDX_WIDTH(T, bytes)                                                       \
+  Width {                                                                         \
+    CL_DEVICE_NATIVE_VECTOR_WIDTH_##T, bytes, "CL_DEVICE_NATIVE_VECTOR_WIDTH_" #T \
+  }
+  for (const Width& w : {RDX_WIDTH(CHAR, 1), RDX_WIDTH(SHORT, 2), RDX_WIDTH(INT, 4),
+                         RDX_WIDTH(LONG, 8), RDX_WIDTH(FLOAT, 4), RDX_WIDTH(DOUBLE, 8)})
+    i.native_vector_bytes =
+        std::max(i.native_vector_bytes, info<cl_uint>(d, w.what, w.name) * w.bytes);
+#undef RDX_WIDTH
   i.int64_atomics = i.has_extension("cl_khr_int64_base_atomics");
   i.subgroups = i.has_extension("cl_khr_subgroups");
   return i;

@@ -22,6 +22,10 @@ std::size_t floor_pow2(std::size_t x) {
   return p;
 }
 
+// The accumulator of a request: the element type, or Options::acc when it widens. An integer
+// widens into a wider integer or a float, a float into a wider float (or itself). min and max
+// return an element's value, so their accumulator must hold every value of the element type
+// exactly: no signed into unsigned, no 64-bit integer into f64, no 32-bit one into f32.
 Type check_acc(Type type, Op op, const std::optional<Type>& requested) {
   if (!requested) return type;
   const Type acc = *requested;
@@ -42,6 +46,23 @@ Type check_acc(Type type, Op op, const std::optional<Type>& requested) {
         fmt::format("accumulator {} is narrower than the element type {}: --acc "
                     "widens, it never narrows",
                     name(acc), name(type)));
+  if (!is_float(acc) && size_of(acc) == size_of(type))
+    throw ArgumentError(
+        fmt::format("accumulator {} is no wider than the element type {}: --acc widens an "
+                    "integer into a wider integer or a float",
+                    name(acc), name(type)));
+  if ((op == Op::Min || op == Op::Max) && !holds_every_value(acc, type)) {
+    std::string ok;
+    for (Type t : kAllTypes)
+      if (t != type && size_of(t) > size_of(type) && holds_every_value(t, type)) {
+        if (!ok.empty()) ok += ' ';
+        ok += name(t);
+      }
+    throw ArgumentError(fmt::format(
+        "{} returns an element's value, and accumulator {} cannot hold every {} value exactly "
+        "(accumulators that can: {})",
+        name(op), name(acc), name(type), ok.empty() ? "none" : ok));
+  }
   return acc;
 }
 
@@ -65,12 +86,18 @@ void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTab
   const std::uint64_t es = size_of(p.type);
   const std::uint64_t cus = std::max<std::uint32_t>(dev.compute_units, 1);
   const std::uint64_t gpc = o.groups_per_cu ? o.groups_per_cu : std::max(t.groups_per_cu, 1u);
-  if (is_index_op(p.op))
-    p.vector_width = 1;  // argmin/argmax carry an index per element
+  if (is_index_op(p.op) || (p.op == Op::Prod && is_float(p.acc)))
+    p.vector_width = 1;  // argmin/argmax carry an index per element; float products mark input
+                         // infinities one element at a time (cl/common.h, to_acc)
   else if (o.vector_width)
     p.vector_width = static_cast<unsigned>(clamp_u(o.vector_width, 1, 16));
   else
     p.vector_width = static_cast<unsigned>(clamp_u(std::max(t.vector_bytes, 1u) / es, 1, 16));
+  // On a CPU a vector is at most one SIMD register: a wider one is split anyway, and its type
+  // has no defined calling convention there (LLVM warns, -Wpsabi, on every compile).
+  if (dev.kind == DeviceKind::CPU && dev.native_vector_bytes)
+    p.vector_width = static_cast<unsigned>(std::min<std::uint64_t>(
+        p.vector_width, std::max<std::uint64_t>(dev.native_vector_bytes / es, 1)));
   const std::size_t table_wg = t.work_group_size ? t.work_group_size : 256;
   if (p.strategy == "fast_blocked") {
     p.blocked = true;

@@ -9,6 +9,7 @@
 
 #include "cl_check.hpp"
 #include "context_impl.hpp"
+#include "float_prod.hpp"
 #include "reduce_impl.hpp"
 #include "strategies/exec.hpp"
 #include "strategies/registry.hpp"
@@ -22,6 +23,16 @@ Result run_plan(Context& ctx, const Plan& plan, const cl::Buffer& buf, std::uint
   Exec ex(ctx.impl(), plan, profile);
   Outcome o = s->run(ex, buf, n);
   return {o.value, o.index, plan, profile ? ex.device_seconds() : 0.0};
+}
+
+Result publish(Result r) {
+  if (r.plan.op == Op::Prod && is_float(r.plan.acc))
+    r.value = visit_type(r.plan.acc, [&](auto z) {
+      using A = decltype(z);
+      if constexpr (std::is_floating_point_v<A>) return Scalar::of(prod_public(r.value.as<A>()));
+      return r.value;
+    });
+  return r;
 }
 
 Result empty_result(const Plan& plan) {
@@ -111,14 +122,14 @@ Result reduce(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
     // Beyond one allocation: the streaming reducer's chunks, transfers overlapping reductions.
     Stream s(ctx, type, op, opts);
     s.push(data, n);
-    return s.finish();
+    return s.finish();  // published there
   }
   auto& impl = ctx.impl();
   cl_int err = CL_SUCCESS;
   cl::Buffer buf(impl.context, CL_MEM_READ_ONLY, bytes, nullptr, &err);
   RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of input)", bytes));
   RDX_CHECK(impl.queue.enqueueWriteBuffer(buf, CL_TRUE, 0, bytes, data));
-  return run_plan(ctx, plan, buf, n, opts.profile);
+  return detail::publish(run_plan(ctx, plan, buf, n, opts.profile));
 }
 
 Result reduce(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n, Op op,
@@ -136,7 +147,7 @@ Result reduce(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n, 
   if (owner() != ctx.cl_context()())
     throw ArgumentError(
         "reduce: the cl::Buffer belongs to another OpenCL context than rdx::Context");
-  return run_plan(ctx, plan, data, n, opts.profile);
+  return detail::publish(run_plan(ctx, plan, data, n, opts.profile));
 }
 
 }  // namespace rdx

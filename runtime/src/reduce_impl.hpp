@@ -10,6 +10,11 @@ namespace rdx::detail {
 Result run_plan(Context& ctx, const Plan& plan, const cl::Buffer& buf, std::uint64_t n,
                 bool profile);
 
+// The result as the user sees it, once every partial state has been combined: a float
+// product's marked input infinity (float_prod.hpp) becomes an infinity. run_plan's results are
+// partial states; reduce() and Stream::finish() publish them.
+Result publish(Result r);
+
 // The result of an empty input: the identity; ArgumentError for argmin/argmax.
 Result empty_result(const Plan& plan);
 

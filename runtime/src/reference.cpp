@@ -102,11 +102,23 @@ Reference float_ref(Op op, const T* x, std::uint64_t n) {
       break;
     }
     case Op::Prod: {
+      // A zero factor gives 0 unless the input holds NaN or an infinity (then NaN).
+      bool zero = false;
       long double p = 1;
-      for (std::uint64_t i = 0; i < n; ++i)
+      for (std::uint64_t i = 0; i < n; ++i) {
+        zero |= A(x[i]) == A(0);
         p *= A(x[i]);
-      r.exact = p;
-      r.value = Scalar::of(A(p));
+      }
+      if (nan || (zero && (pinf || ninf))) {
+        r.exact = qnan;
+        r.value = Scalar::of(qnan);
+      } else if (zero) {
+        r.exact = 0;
+        r.value = Scalar::of(A(0));
+      } else {
+        r.exact = p;
+        r.value = Scalar::of(A(p));
+      }
       break;
     }
     case Op::Min:

@@ -213,7 +213,7 @@ Result Stream::finish() {
     s.shut_down();
     s.finished = true;
     if (s.pushed == 0) return detail::empty_result(s.whole);
-    return s.combiner.result(s.pushed);
+    return detail::publish(s.combiner.result(s.pushed));
   } catch (...) {
     s.failed = std::current_exception();
     throw;

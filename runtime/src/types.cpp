@@ -65,6 +65,16 @@ bool is_signed(Type t) {
   }
 }
 
+bool holds_every_value(Type to, Type from) {
+  if (to == from) return true;
+  if (is_float(from)) return is_float(to) && size_of(to) >= size_of(from);
+  // Bits of magnitude of an integer type, and of a float's significand.
+  const std::size_t from_bits = size_of(from) * 8 - (is_signed(from) ? 1 : 0);
+  if (is_float(to)) return from_bits <= (to == Type::F32 ? 24u : 53u);
+  if (is_signed(from) && !is_signed(to)) return false;
+  return from_bits <= size_of(to) * 8 - (is_signed(to) ? 1 : 0);
+}
+
 Type parse_type(std::string_view s) {
   const std::string l = lower(s);
   for (auto& t : kTypes)
@@ -95,7 +105,7 @@ std::string Scalar::to_string() const {
     T v;
     std::memcpy(&v, &bits, sizeof v);
     if constexpr (std::is_floating_point_v<T>) {
-      if (std::isnan(v)) return std::signbit(v) ? "-nan" : "nan";
+      if (std::isnan(v)) return "nan";  // NaN has no meaningful sign (NumPy prints nan)
       if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
       char buf[64];
       auto res = std::to_chars(buf, buf + sizeof buf, v);

@@ -177,6 +177,24 @@ TEST_CASE(
   CHECK(mx.index == 0u);
 }
 
+TEST_CASE("stream: float products across chunks: a zero absorbs an overflow, not an input inf") {
+  Context ctx(device());
+  const float inf = std::numeric_limits<float>::infinity();
+  // One chunk holds the zero, later ones overflow (or hold an input infinity) by themselves.
+  auto product = [&](const std::vector<float>& v) {
+    Stream s(ctx, Type::F32, Op::Prod, {}, 4 * 64);
+    s.push(std::span<const float>(v));
+    return s.finish().value.as<float>();
+  };
+  std::vector<float> v(1000, 1e30f);
+  v[3] = 0.0f;
+  CHECK(product(v) == 0.0f);
+  v[900] = -inf;
+  CHECK(std::isnan(product(v)));
+  v[3] = 2.0f;
+  CHECK(product(v) == -inf);
+}
+
 TEST_CASE("stream: empty streams, n = 0 pushes, misuse") {
   Context ctx(device());
   {

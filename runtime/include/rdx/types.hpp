@@ -37,6 +37,9 @@ inline bool is_bitwise(Op op) {
 inline bool op_allows(Op op, Type t) {
   return !(is_bitwise(op) && is_float(t));
 }
+// True when every value of type `from` converts to type `to` exactly: no wrap-around, no
+// rounding (i32 into i64 or f64; u32 into i64; not i32 into u64, nor i64 into f64).
+bool holds_every_value(Type to, Type from);
 
 template <class T>
 constexpr Type type_of() {

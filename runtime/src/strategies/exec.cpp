@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cl_check.hpp"
+#include "float_prod.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -144,7 +145,7 @@ Outcome combine_outcomes(const Plan& plan, const Outcome& a, const Outcome& b) {
         case Op::Sum:
           return {Scalar::of(A(x + y)), std::nullopt};
         case Op::Prod:
-          return {Scalar::of(A(x * y)), std::nullopt};
+          return {Scalar::of(prod_combine(x, y)), std::nullopt};
         default: {  // min, max: NaN loses
           const bool take_y =
               std::isnan(x) || (!std::isnan(y) && (plan.op == Op::Min ? y < x : y > x));

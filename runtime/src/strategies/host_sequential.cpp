@@ -1,9 +1,11 @@
 // amp_sequential: seed 003's sequential_reduction (std::accumulate on the CPU). No kernel: the
 // input is read back to the host and combined element by element, left to right, with
 // Exec::combine (the kernels' semantics: wrapping integers, NaN rules, first index on ties).
+#include <type_traits>
 #include <vector>
 
 #include "cl_check.hpp"
+#include "float_prod.hpp"
 #include "strategies/registry.hpp"
 
 namespace rdx::detail {
@@ -16,9 +18,14 @@ Outcome run_amp_sequential(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   const bool indexed = is_index_op(ex.plan.op);
   Outcome r = ex.identity();
   for (std::uint64_t i = 0; i < n; ++i) {
-    // Converted to the accumulator type first, as the kernels' (ACC)in[i] does.
+    // Converted to the accumulator type first, as the kernels' to_acc(in[i]) does.
     const Scalar x = Scalar::from_bytes(type, bytes.data() + i * size);
-    const Scalar v = visit_type(acc, [&](auto z) { return Scalar::of(x.as<decltype(z)>()); });
+    const Scalar v = visit_type(acc, [&](auto z) {
+      using A = decltype(z);
+      if constexpr (std::is_floating_point_v<A>)
+        if (ex.plan.op == Op::Prod) return Scalar::of(prod_input(x.as<A>()));
+      return Scalar::of(x.as<A>());
+    });
     r = ex.combine(r, {v, indexed ? std::optional<std::uint64_t>(i) : std::nullopt});
   }
   return r;

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# clrdx's results where the operator's rules decide: accumulators that would not return an
+# element's value are refused, float products with a zero factor, NaN printed as nan, and kernels
+# that compile cold without a word on stderr. Usage: semantics_cli_test.sh path/to/clrdx
+set -u
+clrdx=$1
+. "$(dirname "$0")/cli_lib.sh"
+
+# Raw little-endian files: raw FILE STRUCTFMT VALUES...
+raw() {
+  python3 -c 'import struct, sys; open(sys.argv[1], "wb").write(struct.pack("<%d%s" % (len(sys.argv) - 3, sys.argv[2]), *[int(v) for v in sys.argv[3:]]))' "$@"
+}
+raw "$tmp/i32" i -5 3
+python3 -c 'import struct, sys; open(sys.argv[1], "wb").write(struct.pack("<2Q", 1, 2**63 + 5))' "$tmp/u64"
+raw "$tmp/u8" B 200 100
+
+# An accumulator that changes signedness or keeps the width is refused (exit 2), for every
+# operator; min/max also refuse a wider one that cannot hold every element value.
+expect 2 "i32 min into u32" -- "$clrdx" reduce --device "$dev" --type i32 --input "$tmp/i32" --op min --acc u32
+says "u32" "i32 min into u32 names the accumulator"
+expect 2 "i32 max into u32" -- "$clrdx" reduce --device "$dev" --type i32 --input "$tmp/i32" --op max --acc u32
+expect 2 "u64 max into i64" -- "$clrdx" reduce --device "$dev" --type u64 --input "$tmp/u64" --op max --acc i64
+expect 2 "u8 max into i8" -- "$clrdx" reduce --device "$dev" --type u8 --input "$tmp/u8" --op max --acc i8
+expect 2 "i32 sum into u32" -- "$clrdx" reduce --device "$dev" --type i32 --input "$tmp/i32" --op sum --acc u32
+expect 2 "i32 min into u64" -- "$clrdx" reduce --device "$dev" --type i32 --input "$tmp/i32" --op min --acc u64
+expect 2 "u64 max into f64" -- "$clrdx" reduce --device "$dev" --type u64 --input "$tmp/u64" --op max --acc f64
+# ... and one that holds every value gives an element's value.
+expect 0 "u8 max into i16" -- "$clrdx" reduce --device "$dev" --type u8 --input "$tmp/u8" --op max --acc i16
+same 200 "u8 max into i16"
+expect 0 "i32 min into i64" -- "$clrdx" reduce --device "$dev" --type i32 --input "$tmp/i32" --op min --acc i64
+same -5 "i32 min into i64"
+expect 0 "i32 min into f64" -- "$clrdx" reduce --device "$dev" --type i32 --input "$tmp/i32" --op min --acc f64
+same -5 "i32 min into f64"
+expect 0 "i32 sum into u64" -- "$clrdx" reduce --device "$dev" --type i32 --input "$tmp/i32" --op sum --acc u64
+same 18446744073709551614 "i32 sum into u64 wraps as C++ does"
+
+# A float product with a zero factor is 0, whatever overflows on the way; with an input
+# infinity it is NaN; NaN prints as nan.
+for s in auto localtree amp_sequential; do
+  expect 0 "i32 iota prod into f64 ($s)" -- "$clrdx" reduce --device "$dev" --strategy "$s" --type i32 --op prod --acc f64 --generate iota --count 1000
+  same 0 "i32 iota prod into f64 ($s)"
+done
+expect 0 "f64 iota prod" -- "$clrdx" reduce --device "$dev" --type f64 --op prod --generate iota --count 1000
+same 0 "f64 iota prod"
+expect 0 "u8 prod into f32" -- "$clrdx" reduce --device "$dev" --type u8 --op prod --acc f32 --generate iota --count 1000
+same 0 "u8 prod into f32"
+python3 -c 'import struct, sys; open(sys.argv[1], "wb").write(struct.pack("<4f", 0.0, 3e38, float("inf"), 3e38))' "$tmp/zinf"
+expect 0 "f32 prod of 0 and inf" -- "$clrdx" reduce --device "$dev" --type f32 --op prod --input "$tmp/zinf"
+same nan "f32 prod of 0 and inf"
+python3 -c 'import struct, sys; open(sys.argv[1], "wb").write(struct.pack("<2f", float("inf"), float("-inf")))' "$tmp/infs"
+expect 0 "inf + -inf" -- "$clrdx" reduce --device "$dev" --type f32 --op sum --input "$tmp/infs"
+same nan "inf + -inf prints nan"
+
+# Kernels built cold (empty PoCL and librdx caches) print nothing: every strategy's f32 sum,
+# and auto's wide-vector and float-product forms.
+cold="$tmp/cold"
+for s in $("$clrdx" strategies --json | python3 -c 'import json, sys; print(" ".join(r["name"] for r in json.load(sys.stdin)))'); do
+  rm -rf "$cold"
+  expect 0 "cold $s f32 sum" -- env POCL_CACHE_DIR="$cold/pocl" RDX_CACHE_DIR="$cold/rdx" "$clrdx" reduce --device "$dev" --strategy "$s" --type f32 --op sum --generate ones --count 1000
+  quiet "cold $s f32 sum"
+done
+for args in "f64 max" "f32 prod" "i8 xor" "f64 argmin"; do
+  set -- $args
+  rm -rf "$cold"
+  expect 0 "cold auto $args" -- env POCL_CACHE_DIR="$cold/pocl" RDX_CACHE_DIR="$cold/rdx" "$clrdx" reduce --device "$dev" --type "$1" --op "$2" --generate ones --count 100000
+  quiet "cold auto $args"
+done
+finish cli.semantics
