@@ -44,6 +44,33 @@ TEST_CASE("typed API: the README's examples") {
         static_cast<std::int32_t>(static_cast<std::uint32_t>(2000000000000ll & 0xffffffff)));
 }
 
+TEST_CASE("an accumulator widens; min and max in it return an element's value") {
+  Context ctx(device());
+  const std::vector<std::int32_t> i32 = {-5, 3};
+  const std::vector<std::uint8_t> u8 = {200, 100};
+  const std::vector<std::uint64_t> u64 = {1, (std::uint64_t{1} << 63) + 5};
+  CHECK(reduce<std::int64_t>(ctx, std::span<const std::int32_t>(i32), Op::Min) == -5);
+  CHECK(reduce<double>(ctx, std::span<const std::int32_t>(i32), Op::Max) == 3.0);
+  CHECK(reduce<std::int16_t>(ctx, std::span<const std::uint8_t>(u8), Op::Max) == 200);
+  CHECK(reduce<float>(ctx, std::span<const std::uint8_t>(u8), Op::Min) == 100.0f);
+  // What would not return an element's value is refused: signed into unsigned, the same width,
+  // a 64-bit integer into f64.
+  CHECK_THROWS_AS(reduce<std::uint32_t>(ctx, std::span<const std::int32_t>(i32), Op::Min),
+                  ArgumentError);
+  CHECK_THROWS_AS(reduce<std::uint64_t>(ctx, std::span<const std::int32_t>(i32), Op::Max),
+                  ArgumentError);
+  CHECK_THROWS_AS(reduce<std::int8_t>(ctx, std::span<const std::uint8_t>(u8), Op::Max),
+                  ArgumentError);
+  CHECK_THROWS_AS(reduce<std::int64_t>(ctx, std::span<const std::uint64_t>(u64), Op::Max),
+                  ArgumentError);
+  CHECK_THROWS_AS(reduce<double>(ctx, std::span<const std::uint64_t>(u64), Op::Max), ArgumentError);
+  CHECK_THROWS_AS(reduce<std::uint32_t>(ctx, std::span<const std::int32_t>(i32), Op::Sum),
+                  ArgumentError);
+  // A sum into a wider unsigned accumulator converts each element as C++ does, then wraps.
+  CHECK(reduce<std::uint64_t>(ctx, std::span<const std::int32_t>(i32), Op::Sum) ==
+        static_cast<std::uint64_t>(std::int64_t{-2}));
+}
+
 TEST_CASE("device-resident input through reduce_buffer") {
   Context ctx(device());
   std::vector<std::uint16_t> v(5000);
@@ -94,6 +121,28 @@ TEST_CASE("documented semantics hold for all strategies") {
             static_cast<std::uint8_t>(1000 * 255 % 256));
       std::vector<std::int8_t> small(5, -128);
       CHECK(reduce(ctx, std::span<const std::int8_t>(small), Op::Sum, o) == -128 * 5 % 256 + 0);
+      // Float products: a zero factor gives 0 (even where partial products overflow) unless
+      // the input holds NaN or an infinity; an input infinity is an infinity.
+      std::vector<float> zero_big(1000, 1e30f);
+      zero_big[0] = 0.0f;
+      CHECK(reduce(ctx, std::span<const float>(zero_big), Op::Prod, o) == 0.0f);
+      zero_big[0] = 1e30f;
+      zero_big[999] = -0.0f;
+      CHECK(reduce(ctx, std::span<const float>(zero_big), Op::Prod, o) == 0.0f);
+      zero_big[500] = inf;
+      CHECK(std::isnan(reduce(ctx, std::span<const float>(zero_big), Op::Prod, o)));
+      std::vector<float> with_inf(1000, 1.5f);
+      with_inf[700] = -inf;
+      CHECK(reduce(ctx, std::span<const float>(with_inf), Op::Prod, o) == -inf);
+      with_inf[3] = 0.5f;
+      with_inf[4] = -2.0f;
+      CHECK(reduce(ctx, std::span<const float>(with_inf), Op::Prod, o) == inf);
+      std::vector<std::int32_t> iota(1000);
+      std::iota(iota.begin(), iota.end(), 0);
+      CHECK(reduce<double>(ctx, std::span<const std::int32_t>(iota), Op::Prod, o) == 0.0);
+      std::vector<std::uint8_t> u8(1000, 200);
+      u8[999] = 0;
+      CHECK(reduce<float>(ctx, std::span<const std::uint8_t>(u8), Op::Prod, o) == 0.0f);
       std::vector<double> none;
       CHECK(reduce(ctx, std::span<const double>(none), Op::Prod, o) == 1.0);
       CHECK_THROWS_AS(reduce_index(ctx, std::span<const double>(none), Op::ArgMin, o),
@@ -167,39 +216,118 @@ TEST_CASE("f64 on a device without fp64 is UnsupportedError naming the device") 
   }
 }
 
+// Sets an environment variable for a scope, then restores its earlier value (or its absence).
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) {
+      had_old_ = true;
+      old_ = old;
+    }
+    setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() { had_old_ ? setenv(name_, old_.c_str(), 1) : unsetenv(name_); }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  bool had_old_ = false;
+  std::string old_;
+};
+
+// The program cache's entries under the folder RDX_CACHE_DIR names, with their write times.
+std::vector<std::pair<std::filesystem::path, std::filesystem::file_time_type>> cache_entries(
+    const std::filesystem::path& dir) {
+  std::vector<std::pair<std::filesystem::path, std::filesystem::file_time_type>> out;
+  std::error_code ec;
+  for (auto& e : std::filesystem::directory_iterator(dir / "programs-v2", ec))
+    if (e.path().extension() == ".bin") out.emplace_back(e.path(), e.last_write_time());
+  return out;
+}
+
+// Zeroes the second half of a file, keeping its size (and so the entry's length fields).
+void zero_tail(const std::filesystem::path& p) {
+  const auto size = std::filesystem::file_size(p);
+  std::fstream f(p, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekp(static_cast<std::streamoff>(size / 2));
+  const std::string zeros(size - size / 2, '\0');
+  f.write(zeros.data(), static_cast<std::streamsize>(zeros.size()));
+}
+
 TEST_CASE(
     "the on-disk program cache: reused across contexts, cleared, and a corrupt entry is rebuilt") {
   // Per process: the api entries of both PoCL methods run this at the same time.
   const auto dir = std::filesystem::temp_directory_path() /
                    ("rdx_cache_test_" + std::to_string(static_cast<long>(::getpid())));
   std::filesystem::remove_all(dir);
-  setenv("RDX_CACHE_DIR", dir.c_str(), 1);
+  ScopedEnv env("RDX_CACHE_DIR", dir.string());
   std::vector<std::int32_t> v(3000);
   std::iota(v.begin(), v.end(), -1000);
   const std::int64_t want = std::accumulate(v.begin(), v.end(), std::int64_t{0});
-  {
+  auto sum_in_new_context = [&] {
     Context ctx(device());
-    CHECK(reduce<std::int64_t>(ctx, std::span<const std::int32_t>(v), Op::Sum) == want);
+    return reduce<std::int64_t>(ctx, std::span<const std::int32_t>(v), Op::Sum);
+  };
+  CHECK(sum_in_new_context() == want);
+  const auto stored = cache_entries(dir);
+  REQUIRE(stored.size() >= 1);
+  CHECK(read_file(dir / "programs-v2" / "CACHEDIR.TAG")
+            .starts_with("Signature: 8a477f597d28d172789f06886806bc55"));
+
+  for (auto& [path, time] : stored)
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << "garbage";
+  CHECK(sum_in_new_context() == want);  // the corrupt entry is ignored and rebuilt from source
+  for (auto& [path, time] : stored)
+    CHECK(read_file(path).starts_with("RDXBIN2\n"));
+
+  // The tail of the binary zeroed, the lengths intact: only the checksum can tell.
+  std::vector<std::string> damaged;
+  for (auto& [path, time] : stored) {
+    zero_tail(path);
+    damaged.push_back(read_file(path));
   }
-  std::size_t entries = 0;
-  for (auto& e : std::filesystem::directory_iterator(dir))
-    entries += e.path().extension() == ".bin";
-  CHECK(entries >= 1);
-  for (auto& e : std::filesystem::directory_iterator(dir))
-    std::ofstream(e.path()) << "garbage";
-  {
-    Context ctx(device());  // the corrupt binary is ignored and rebuilt from source
-    CHECK(reduce<std::int64_t>(ctx, std::span<const std::int32_t>(v), Op::Sum) == want);
-  }
-  {
-    Context ctx(device());  // and the rebuilt entry loads
-    CHECK(reduce<std::int64_t>(ctx, std::span<const std::int32_t>(v), Op::Sum) == want);
-  }
+  CHECK(sum_in_new_context() == want);  // rebuilt, never handed to the driver
+  const auto rewritten = cache_entries(dir);
+  REQUIRE(rewritten.size() == stored.size());
+  for (std::size_t i = 0; i < stored.size(); ++i)
+    CHECK(read_file(stored[i].first) != damaged[i]);
+  CHECK(sum_in_new_context() == want);
+  for (auto& [path, time] : rewritten)  // the rewritten entries load: nothing is stored again
+    CHECK(std::filesystem::last_write_time(path) == time);
+
+  // Clearing removes the cache's entries, its marker and its folder, and no user file.
+  const std::vector<std::string> user_files = {"firmware.bin", "notes.tmp", "keep.txt",
+                                               "0123456789abcdef0123456789abcdef.bin"};
+  for (auto& name : user_files)
+    std::ofstream(dir / name) << "user data";
   CHECK(program_cache_dir() == dir.string());
   CHECK(clear_program_cache() >= 1);
   CHECK(clear_program_cache() == 0);
-  unsetenv("RDX_CACHE_DIR");
+  CHECK(!std::filesystem::exists(dir / "programs-v2"));
+  for (auto& name : user_files)
+    CHECK(read_file(dir / name) == "user data");
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("RDX_CACHE_DIR naming a file is an ArgumentError when a context is made") {
+  const auto file = std::filesystem::temp_directory_path() /
+                    ("rdx_cache_file_" + std::to_string(static_cast<long>(::getpid())));
+  std::ofstream(file) << "not a folder";
+  for (const auto& target : {file, file / "sub"}) {
+    ScopedEnv env("RDX_CACHE_DIR", target.string());
+    CAPTURE(target);
+    try {
+      Context ctx(device());
+      FAIL("a context was made with RDX_CACHE_DIR naming a file");
+    } catch (const ArgumentError& e) {
+      CHECK(std::string(e.what()).find("RDX_CACHE_DIR=" + target.string() +
+                                       " is not a directory") != std::string::npos);
+    }
+    CHECK_THROWS_AS(clear_program_cache(), ArgumentError);
+  }
+  CHECK(read_file(file) == "not a folder");
+  std::filesystem::remove(file);
 }
 
 TEST_CASE("fast_* tuning overrides: every unroll, vector width and grid stays exact") {

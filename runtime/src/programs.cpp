@@ -7,7 +7,6 @@
 
 #include <fmt/format.h>
 
-#include "binary_cache.hpp"
 #include "cl_check.hpp"
 #include "embedded_sources.hpp"
 
@@ -89,7 +88,7 @@ cl::Program ProgramCache::get(const cl::Context& ctx, const cl::Device& dev,
 
   const std::string src = program_source(file);
   const std::string disk_key = binary_key(dev, src, options);
-  if (auto bin = load_binary(disk_key)) {
+  if (auto bin = disk_.load(disk_key)) {
     cl_int err = CL_SUCCESS;
     cl::Program prog(ctx, std::vector<cl::Device>{dev}, cl::Program::Binaries{*bin}, nullptr, &err);
     if (err == CL_SUCCESS &&
@@ -110,7 +109,7 @@ cl::Program ProgramCache::get(const cl::Context& ctx, const cl::Device& dev,
   programs_.emplace(key, prog);
   std::vector<std::vector<unsigned char>> bins;
   if (prog.getInfo(CL_PROGRAM_BINARIES, &bins) == CL_SUCCESS && bins.size() == 1)
-    store_binary(disk_key, bins[0]);
+    disk_.store(disk_key, bins[0]);
   return prog;
 }
 

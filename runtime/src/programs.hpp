@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "binary_cache.hpp"
 #include "rdx/rdx.hpp"
 
 namespace rdx::detail {
@@ -18,12 +19,17 @@ std::string program_source(const std::string& file);
 
 class ProgramCache {
  public:
+  // Reads the on-disk cache's location; throws ArgumentError when RDX_CACHE_DIR is not a
+  // directory (see BinaryCache), so a Context reports it when it is made.
+  ProgramCache() = default;
+
   // Built once per (file, options) for this context's device; later calls reuse the program.
   // Throws BuildError with the log when the build fails.
   cl::Program get(const cl::Context& ctx, const cl::Device& dev, const std::string& file,
                   const std::string& options);
 
  private:
+  BinaryCache disk_;
   std::mutex mutex_;
   std::map<std::pair<std::string, std::string>, cl::Program> programs_;
 };

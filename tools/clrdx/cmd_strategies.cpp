@@ -3,6 +3,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "binary_cache.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 #include "rdx/rdx.hpp"
@@ -40,17 +41,28 @@ int cmd_strategies(const StrategiesArgs& a) {
   return 0;
 }
 
+// Where the program cache is and what it holds, or why it is off; with --clear, empties it.
+// An RDX_CACHE_DIR that is not a directory throws ArgumentError (exit 2).
 int cmd_cache(bool clear) {
-  const std::string dir = rdx::program_cache_dir();
-  if (dir.empty()) {
-    fmt::print("program cache: off (RDX_CACHE_DIR=off)\n");
+  namespace cache = rdx::detail;
+  const cache::CacheLocation where = cache::locate_binary_cache();
+  if (!where.on()) {
+    fmt::print("program cache: off ({})\n", where.why);
     return 0;
   }
   if (clear) {
-    fmt::print("program cache {}: removed {} entries\n", dir, rdx::clear_program_cache());
+    fmt::print("program cache {}: removed {} entries\n", where.entries_dir(),
+               cache::clear_binary_cache(where));
     return 0;
   }
-  fmt::print("program cache: {}\n", dir);
+  const cache::CacheSummary summary = cache::inspect_binary_cache(where);
+  const std::string state =
+      summary.problem.empty()
+          ? std::string()
+          : fmt::format("; not usable: {}, so kernels are built from source every run",
+                        summary.problem);
+  fmt::print("program cache: {} ({}): entries: {}, {} KiB{}\n", where.entries_dir(), where.why,
+             summary.entries, (summary.bytes + 1023) / 1024, state);
   return 0;
 }
 

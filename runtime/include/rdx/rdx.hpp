@@ -1,10 +1,5 @@
-// librdx: reductions of host or device arrays on any OpenCL device.
-//
-//   rdx::Context ctx("cpu");
-//   float  s = rdx::reduce(ctx, std::span<const float>(v), rdx::Op::Sum);
-//   auto   m = rdx::reduce_index(ctx, std::span<const int>(v), rdx::Op::ArgMax);  // m.value,
-//   m.index double w = rdx::reduce<double>(ctx, std::span<const float>(v), rdx::Op::Sum);  // f64
-//   accumulator
+// librdx: reductions of host or device arrays on any OpenCL device. Complete, tested examples:
+// docs/examples/ (reduce_host.cpp, reduce_buffer.cpp, stream.cpp), shown in the README.
 #pragma once
 #ifndef CL_HPP_TARGET_OPENCL_VERSION
 #define CL_HPP_TARGET_OPENCL_VERSION 120
@@ -32,8 +27,9 @@ namespace rdx {
 std::string_view version();  // "MAJOR.MINOR.PATCH", the same as `clrdx --version`
 
 // The on-disk cache of built kernels: $RDX_CACHE_DIR, else $XDG_CACHE_HOME/rdx, else
-// ~/.cache/rdx ("" when RDX_CACHE_DIR=off). clear_program_cache() removes its entries and
-// returns how many.
+// ~/.cache/rdx ("" when RDX_CACHE_DIR=off); entries live in its programs-v2/ folder.
+// clear_program_cache() removes those entries (and nothing else) and returns how many. Both
+// throw ArgumentError when RDX_CACHE_DIR names something that is not a directory.
 std::string program_cache_dir();
 std::uint64_t clear_program_cache();
 
