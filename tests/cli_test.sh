@@ -3,36 +3,17 @@
 # documented error. Usage: cli_test.sh path/to/clrdx
 set -u
 clrdx=$1
-dev=${RDX_DEVICE:-cpu}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-
-# expect CODE DESCRIPTION -- command...: exit code CODE; on error exactly one line on stderr.
-expect() {
-  local code=$1 what=$2; shift 3
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local rc=$?
-  if [ "$rc" != "$code" ]; then bad "$what: exit $rc, want $code; stderr: $(head -3 "$tmp/err")"; return; fi
-  if [ "$code" != 0 ] && [ "$code" != "help" ]; then
-    local lines; lines=$(grep -c . "$tmp/err")
-    [ "$lines" = 1 ] || { bad "$what: $lines lines on stderr, want 1: $(cat "$tmp/err")"; return; }
-    [ -s "$tmp/out" ] && { bad "$what: wrote to stdout on error"; return; }
-  fi
-  ok
-}
-# same OUT DESCRIPTION: stdout of the last expect equals OUT
-same() { [ "$(cat "$tmp/out")" = "$1" ] && ok || bad "$2: stdout '$(cat "$tmp/out")', want '$1'"; }
+. "$(dirname "$0")/cli_lib.sh"
 
 # A .npy writer with the standard library only: npy FILE DESCR SHAPE FORTRAN STRUCTFMT VALUES...
+# (a DESCR starting with [ is a structured dtype's field list, written as it is)
 npy() {
   python3 - "$@" <<'PY'
 import struct, sys
 path, descr, shape, fortran, fmt = sys.argv[1:6]
 vals = [float(v) if fmt in "fd" else int(v) for v in sys.argv[6:]]
-header = "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }" % (descr, fortran, shape)
+descr = descr if descr.startswith("[") else "'%s'" % descr
+header = "{'descr': %s, 'fortran_order': %s, 'shape': %s, }" % (descr, fortran, shape)
 header += " " * (63 - (10 + len(header)) % 64) + "\n"
 with open(path, "wb") as f:
     f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
@@ -68,6 +49,10 @@ python3 -c '
 import json,sys; j=json.load(open(sys.argv[1]))
 for k in ("device","strategy","type","op","count","result","index","seconds"): assert k in j, k
 assert j["count"] == 5000 and j["type"] == "f32" and j["op"] == "argmin"' "$tmp/out" && ok || bad "reduce --json fields: $(cat "$tmp/out")"
+expect 0 "json sum" -- "$clrdx" reduce --device "$dev" --type i32 --op sum --generate ones --count 7 --json
+python3 -c '
+import json,sys; j=json.load(open(sys.argv[1]))
+assert "index" in j and j["index"] is None and j["result"] == 7, j' "$tmp/out" && ok || bad "reduce --json without an index: want \"index\": null: $(cat "$tmp/out")"
 
 # Files: raw and .npy
 python3 -c 'import struct; open("'"$tmp"'/raw.bin","wb").write(struct.pack("<5i", 1, -2, 3, 40, 5))'
@@ -79,6 +64,28 @@ same 22 "npy sum"
 npy "$tmp/b.npy" "|u1" "(4,)" False B 9 8 200 7
 expect 0 "npy u1 argmax" -- "$clrdx" reduce --device "$dev" --input "$tmp/b.npy" --type u8 --op argmax
 same "200 2" "npy argmax"
+
+# Progress is for long reads: a small file read at once prints none, even when the kernel build
+# takes longer than progress waits (2 s). The build is made slow by a preloaded clBuildProgram
+# that waits 2.2 s before building.
+cat >"$tmp/slow_build.c" <<'C'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <time.h>
+typedef int (*build_fn)(void*, unsigned, const void*, const char*, void*, void*);
+int clBuildProgram(void* p, unsigned n, const void* d, const char* o, void* cb, void* u) {
+  struct timespec wait = {2, 200000000};
+  nanosleep(&wait, 0);
+  return ((build_fn)dlsym(RTLD_NEXT, "clBuildProgram"))(p, n, d, o, cb, u);
+}
+C
+if "${CC:-cc}" -shared -fPIC -o "$tmp/slow_build.so" "$tmp/slow_build.c" -ldl 2>"$tmp/cc.err"; then
+  LD_PRELOAD="$tmp/slow_build.so" expect 0 "small file, slow build" -- "$clrdx" reduce --device "$dev" --input "$tmp/raw.bin" --type i32 --op max
+  same 40 "small file, slow build"
+  [ -s "$tmp/err" ] && bad "small file, slow build: progress on stderr: $(cat "$tmp/err")" || ok
+else
+  bad "cannot build the slow-build shim with ${CC:-cc}: $(head -3 "$tmp/cc.err")"
+fi
 
 # Bad input: exit 2, one line
 expect 2 "npy type disagrees" -- "$clrdx" reduce --device "$dev" --input "$tmp/a.npy" --type f32 --op sum
@@ -99,6 +106,16 @@ expect 2 "npy truncated data" -- "$clrdx" reduce --device "$dev" --input "$tmp/s
 expect 2 "empty npy" -- "$clrdx" reduce --device "$dev" --input "$tmp/empty.npy" --op sum
 printf '\x93NUMPY\x01\x00\x10\x00garbage garbage!' >"$tmp/garbled.npy"
 expect 2 "garbled npy" -- "$clrdx" reduce --device "$dev" --input "$tmp/garbled.npy" --op sum
+npy "$tmp/huge.npy" "<f8" "(2305843009213693952,)" False d 1 2
+expect 2 "npy shape of 2^61 f8 elements" -- "$clrdx" reduce --device "$dev" --input "$tmp/huge.npy" --op sum
+says "$tmp/huge.npy: .npy shape (2305843009213693952,) has 2305843009213693952 elements of 8 bytes, whose byte count overflows 64 bits" "npy shape of 2^61 f8 elements"
+npy "$tmp/struct.npy" "[('a', '<i4'), ('b', '<f4')]" "(2,)" False i 1 2 3 4
+expect 2 "npy structured dtype" -- "$clrdx" reduce --device "$dev" --input "$tmp/struct.npy" --op sum
+says "$tmp/struct.npy: .npy dtype is structured (a list of fields): structured dtypes are not supported" "npy structured dtype"
+expect 2 "--count with --input" -- "$clrdx" reduce --device "$dev" --input "$tmp/raw.bin" --type i32 --op sum --count abc
+says "clrdx: --count applies to --generate only, not to --input" "--count with --input"
+expect 2 "--seed with --input" -- "$clrdx" reduce --device "$dev" --input "$tmp/raw.bin" --type i32 --op sum --seed zzz
+says "clrdx: --seed applies to --generate only, not to --input" "--seed with --input"
 expect 2 "missing file" -- "$clrdx" reduce --device "$dev" --input "$tmp/nope.bin" --type i32 --op sum
 expect 2 "directory" -- "$clrdx" reduce --device "$dev" --input "$tmp" --type i32 --op sum
 expect 2 "unknown device" -- "$clrdx" reduce --device no-such-device --type i32 --op sum --generate ones --count 5
@@ -116,6 +133,24 @@ expect 2 "acc narrower" -- "$clrdx" reduce --device "$dev" --type i32 --acc i8 -
 expect 2 "missing op" -- "$clrdx" reduce --device "$dev" --type i32 --generate ones --count 5
 expect 2 "no subcommand" -- "$clrdx"
 expect 2 "bad wg" -- "$clrdx" reduce --device "$dev" --wg 100 --type i32 --op sum --generate ones --count 5
+# Negative values of unsigned options: refused as negative, naming the option and the text typed
+# (never wrapped around). no-such-device: a value that passed would still stop before any work.
+# refused TEXT -- COMMAND...: exit 2, one stderr line containing TEXT
+refused() { local text=$1; shift 2; expect 2 "$*" -- "$@"; says "$text" "$*"; }
+gen=(--type i32 --op sum --generate ones)
+negative="is negative; expected a non-negative integer"
+refused "clrdx: --wg: '-1' $negative" -- "$clrdx" reduce --device no-such-device "${gen[@]}" --count 5 --wg -1
+refused "clrdx: --count '-5' $negative" -- "$clrdx" reduce --device no-such-device "${gen[@]}" --count -5
+refused "clrdx: --seed '-3' $negative" -- "$clrdx" reduce --device no-such-device "${gen[@]}" --count 5 --seed -3
+for option in --wg --groups-per-cu --vw --unroll --repeat; do
+  refused "clrdx: $option: '-1' $negative" -- "$clrdx" bench --device no-such-device "$option" -1
+done
+refused "clrdx: --sizes '-1' $negative" -- "$clrdx" bench --device no-such-device --sizes 1Ki,-1
+refused "clrdx: --repeat: '-1' $negative" -- "$clrdx" tune --device no-such-device --repeat -1
+refused "clrdx: --sizes '-1' $negative" -- "$clrdx" tune --device no-such-device --sizes -1
+refused "clrdx: --max-n '-1' $negative" -- "$clrdx" verify --device no-such-device --quick --max-n -1
+refused "clrdx: --seed '-1' $negative" -- "$clrdx" verify --device no-such-device --seed -1
+refused "clrdx: --vw: '0x10' is not a non-negative integer" -- "$clrdx" bench --device no-such-device --vw 0x10
 
 # verify and bench, small
 expect 0 "verify" -- "$clrdx" verify --device "$dev" --strategy localtree --quick --json
@@ -150,5 +185,4 @@ printf '{"entries": [{"kind": "cpu", "wg": "big"}]}' >"$tmp/bad.json"
 RDX_TUNING_FILE="$tmp/bad.json" expect 2 "malformed tuning file" -- "$clrdx" reduce --device cpu --type i32 --op sum --generate ones --count 5
 grep -q "bad.json" "$tmp/err" && ok || bad "malformed tuning file: message lacks the path: $(cat "$tmp/err")"
 
-echo "cli: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish cli

@@ -43,6 +43,17 @@ void check_verify_strategy(const std::string& name) {
       fmt::format("unknown strategy '{}' (see `clrdx strategies`, or all)", name));
 }
 
+// The integer options (work-group size, grid overrides, repeats) take plain decimal digits: CLI11
+// would read "-1" into an unsigned variable as its largest value, and 0x10 or 1e3 as numbers.
+std::string check_non_negative(std::string& text) {
+  if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) return {};
+  if (text.starts_with('-'))
+    return fmt::format("'{}' is negative; expected a non-negative integer", text);
+  return fmt::format("'{}' is not a non-negative integer", text);
+}
+
+const CLI::Validator kNonNegative(check_non_negative, "", "non-negative");
+
 void check_work_group_size(std::size_t wg) {
   if (wg != 0 && !is_pow2(wg))
     throw rdx::ArgumentError(fmt::format("work-group size {} is not a power of two", wg));
@@ -92,18 +103,27 @@ void check_plan(rdx::Type type, rdx::Op op, std::uint64_t n, rdx::Options opts) 
   throw rdx::ArgumentError(refusal);
 }
 
-void validate_reduce(const ReduceArgs& a) {
+// Which of reduce's options that only --generate uses were given (whatever their values).
+struct GenerateOnly {
+  bool count = false, seed = false;
+};
+
+void validate_reduce(const ReduceArgs& a, GenerateOnly given) {
   // In cmd_reduce's order, so a command line with several bad values names the same one.
   const auto [op, type, opts] = reduce_request(a);
 
   std::optional<std::uint64_t> count;  // known for generated data; a file's is read later
   if (!a.input.empty()) {
-    // The file itself is opened and checked by cmd_reduce.
+    // The file itself is opened and checked by cmd_reduce; a count or seed would be ignored.
+    for (auto [option, set] : {std::pair{"--count", given.count}, std::pair{"--seed", given.seed}})
+      if (set)
+        throw rdx::ArgumentError(
+            fmt::format("{} applies to --generate only, not to --input", option));
   } else if (!a.generate.empty()) {
     if (!type) throw rdx::ArgumentError("--generate needs --type");
     if (a.count.empty()) throw rdx::ArgumentError("--generate needs --count");
-    count = parse_count(a.count);
-    const std::uint64_t seed = parse_count(a.seed);
+    count = parse_count(a.count, "--count");
+    const std::uint64_t seed = parse_count(a.seed, "--seed");
     rdx::generate(*type, a.generate, 0, seed);  // the pattern's syntax, no data
     check_byte_count(*count, *type);
   } else {
@@ -119,21 +139,20 @@ void validate_reduce(const ReduceArgs& a) {
 
 void validate_verify(const VerifyArgs& a) {
   check_verify_strategy(a.strategy);
-  if (!a.quick) {
-    // The largest random case has up to max_n elements of up to 8 bytes, in host memory.
-    const std::uint64_t max_n = parse_count(a.max_n);
-    if (max_n > UINT64_MAX / 8)
-      throw rdx::ArgumentError(fmt::format(
-          "--max-n {} is too large: {} elements of 8 bytes overflow a 64-bit byte count", a.max_n,
-          max_n));
-  }
-  parse_count(a.seed);
+  // --quick does not use --max-n, but a bad value is refused all the same.
+  // The largest random case has up to max_n elements of up to 8 bytes, in host memory.
+  const std::uint64_t max_n = parse_count(a.max_n, "--max-n");
+  if (!a.quick && max_n > UINT64_MAX / 8)
+    throw rdx::ArgumentError(
+        fmt::format("--max-n {} is too large: {} elements of 8 bytes overflow a 64-bit byte count",
+                    a.max_n, max_n));
+  parse_count(a.seed, "--seed");
 }
 
 void validate_bench(const BenchArgs& a) {
   const rdx::Type type = rdx::parse_type(a.type);
   const rdx::Op op = rdx::parse_op(a.op);
-  for (const std::uint64_t n : parse_counts(a.sizes))
+  for (const std::uint64_t n : parse_counts(a.sizes, "--sizes"))
     check_byte_count(n, type);
   const auto names = parse_strategy_list(a.strategy);
   if (std::isnan(a.peak) || std::isinf(a.peak) || a.peak < 0)
@@ -167,7 +186,7 @@ void validate_tune(const TuneArgs& a) {
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
-  for (const std::uint64_t n : parse_counts(a.sizes)) {
+  for (const std::uint64_t n : parse_counts(a.sizes, "--sizes")) {
     if (n == 0) throw rdx::ArgumentError("tune --sizes: 0 is not a size to time");
     for (rdx::Type t : types)
       check_byte_count(n, t);
@@ -215,7 +234,8 @@ App::App()
   re->add_option("--strategy", rd.strategy, "Strategy name (see `clrdx strategies`) or auto")
       ->capture_default_str();
   re->add_option("--acc", rd.acc, "Accumulator type (widens, e.g. i32 into i64)");
-  re->add_option("--wg", rd.wg, "Work-group size (a power of two; default: the plan's)");
+  re->add_option("--wg", rd.wg, "Work-group size (a power of two; default: the plan's)")
+      ->check(kNonNegative);
   auto* input = re->add_option("--input", rd.input,
                                "Raw little-endian elements of --type, or a NumPy .npy file");
   auto* gen = re->add_option("--generate", rd.generate,
@@ -248,14 +268,18 @@ App::App()
       ->capture_default_str();
   be->add_option("--repeat", bn.repeat, "Timed calls per row (median reported)")
       ->capture_default_str()
+      ->check(kNonNegative)
       ->check(CLI::Range(1, 100000));
   be->add_option("--peak", bn.peak, "Peak GB/s for the % column (default: measured copy)");
   be->add_option("--json", bn.json_file, "Also write one JSON object per row to FILE");
   be->add_option("--plot", bn.plot_file, "Also plot GB/s against n to FILE.png");
-  be->add_option("--wg", bn.wg, "Work-group size override");
-  be->add_option("--groups-per-cu", bn.groups_per_cu, "fast_*: work-groups per compute unit");
-  be->add_option("--vw", bn.vector_width, "fast_*: elements per vector load (1-16)");
-  be->add_option("--unroll", bn.unroll, "fast_strided: loads in flight (1, 2, 4)");
+  be->add_option("--wg", bn.wg, "Work-group size override")->check(kNonNegative);
+  be->add_option("--groups-per-cu", bn.groups_per_cu, "fast_*: work-groups per compute unit")
+      ->check(kNonNegative);
+  be->add_option("--vw", bn.vector_width, "fast_*: elements per vector load (1-16)")
+      ->check(kNonNegative);
+  be->add_option("--unroll", bn.unroll, "fast_strided: loads in flight (1, 2, 4)")
+      ->check(kNonNegative);
   be->add_option("--label", bn.label, "Name rows by this label instead of the strategy");
 
   TuneArgs& tn = tune;
@@ -268,6 +292,7 @@ App::App()
       ->capture_default_str();
   tu->add_option("--repeat", tn.repeat, "Timed calls per size (median)")
       ->capture_default_str()
+      ->check(kNonNegative)
       ->check(CLI::Range(1, 100000));
   tu->add_option("--margin", tn.margin, "Fraction a candidate must beat the built-in plan by")
       ->capture_default_str();
@@ -320,8 +345,10 @@ void App::validate(Command command) const {
     case Command::Strategies:  // --device is a selector, resolved against the devices found
     case Command::Cache:
       return;
-    case Command::Reduce:
-      return validate_reduce(reduce);
+    case Command::Reduce: {
+      const CLI::App& re = *cli_->get_subcommand("reduce");
+      return validate_reduce(reduce, {re.count("--count") > 0, re.count("--seed") > 0});
+    }
     case Command::Verify:
       return validate_verify(verify);
     case Command::Bench:

@@ -42,6 +42,12 @@ std::span<const unsigned char> BlockReader::next() {
   return {};
 }
 
+std::optional<std::chrono::steady_clock::time_point> BlockReader::read_end() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!done_) return std::nullopt;
+  return end_time_;
+}
+
 void BlockReader::run() {
   std::exception_ptr error;
   try {
@@ -53,6 +59,7 @@ void BlockReader::run() {
     std::lock_guard<std::mutex> lock(mutex_);
     error_ = error;
     done_ = true;
+    end_time_ = std::chrono::steady_clock::now();
   }
   changed_.notify_all();
 }

@@ -2,12 +2,14 @@
 // of the consumer, so memory stays bounded whatever the file's size and reading overlaps the
 // consumer's work.
 #pragma once
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <thread>
 #include <utility>
@@ -33,6 +35,9 @@ class BlockReader {
 
   const InputFile& file() const { return file_; }
 
+  // When the reader thread reached the end of the data (or failed); none while it is reading.
+  std::optional<std::chrono::steady_clock::time_point> read_end();
+
  private:
   void run();
   void read_all();
@@ -45,8 +50,9 @@ class BlockReader {
   std::deque<std::size_t> free_;                            // buffers the reader may fill
   std::deque<std::pair<std::size_t, std::size_t>> filled_;  // (buffer, bytes) in file order
   bool done_ = false, stop_ = false;
-  std::exception_ptr error_;     // after the filled blocks
-  std::size_t held_ = SIZE_MAX;  // the buffer next() last returned
+  std::chrono::steady_clock::time_point end_time_;  // set with done_
+  std::exception_ptr error_;                        // after the filled blocks
+  std::size_t held_ = SIZE_MAX;                     // the buffer next() last returned
   std::thread thread_;
 };
 

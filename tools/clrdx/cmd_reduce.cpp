@@ -27,17 +27,19 @@ constexpr std::size_t kBlocks = 3;
 // Streams the file through rdx::Stream: a reader thread reads ahead while this thread pushes.
 rdx::Result reduce_file(rdx::Context& ctx, InputFile file, rdx::Op op, const rdx::Options& opts) {
   const rdx::Type type = file.type;
-  Progress progress(file.data_bytes.value_or(0));
   rdx::Stream stream(ctx, type, op, opts, kBlockBytes);
+  // Progress times the reading (from here to the reader's end), not the kernel build that the
+  // first reduction may wait for.
+  Progress progress(file.data_bytes.value_or(0));
   BlockReader reader(std::move(file), kBlockBytes, kBlocks);
   std::uint64_t done = 0;
   for (auto block = reader.next(); !block.empty(); block = reader.next()) {
     stream.push(block.data(), block.size() / rdx::size_of(type));
     done += block.size();
-    progress.update(done);
+    progress.update(done, reader.read_end());
   }
   rdx::Result r = stream.finish();
-  progress.finish(done);
+  progress.finish(done, reader.read_end());
   return r;
 }
 
@@ -55,8 +57,8 @@ int cmd_reduce(const ReduceArgs& a) {
   } else if (!a.generate.empty()) {
     if (!type) throw rdx::ArgumentError("--generate needs --type");
     if (a.count.empty()) throw rdx::ArgumentError("--generate needs --count");
-    count = parse_count(a.count);
-    generated = rdx::generate(*type, a.generate, count, parse_count(a.seed));
+    count = parse_count(a.count, "--count");
+    generated = rdx::generate(*type, a.generate, count, parse_count(a.seed, "--seed"));
   } else {
     throw rdx::ArgumentError("give --input FILE or --generate PATTERN --count N");
   }
@@ -76,6 +78,7 @@ int cmd_reduce(const ReduceArgs& a) {
                         {"op", std::string(rdx::name(op))},
                         {"count", r.plan.n},
                         {"result", to_json(r.value)},
+                        {"index", nullptr},  // argmin and argmax only
                         {"work_group_size", r.plan.work_group_size},
                         {"seconds", seconds}};
     if (r.index) j["index"] = *r.index;

@@ -29,34 +29,72 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// The value text of 'key' in the header dict, up to its closing delimiter.
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n';
+}
+
+// Where the value that `s` starts with ends (one past it): a quoted string; a (...), [...] or
+// {...} group, nested, with quoted strings inside; or a bare word up to ',' or '}' (False, 3).
+// npos when a string or a group does not close.
+std::size_t value_end(std::string_view s) {
+  constexpr auto npos = std::string_view::npos;
+  if (s.empty()) return npos;
+  std::string closers;  // the groups still open, innermost last
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '\'' || c == '"') {
+      i = s.find(c, i + 1);
+      if (i == npos) return npos;
+    } else if (c == '(' || c == '[' || c == '{') {
+      closers.push_back(c == '(' ? ')' : c == '[' ? ']' : '}');
+    } else if (!closers.empty() && c == closers.back()) {
+      closers.pop_back();
+    } else if (closers.empty() && (c == ',' || c == '}')) {
+      return i;  // the end of a bare word
+    } else if (c == ')' || c == ']' || c == '}') {
+      return npos;  // a closer that does not match
+    }
+    if (closers.empty() && (c == '\'' || c == '"' || c == ')' || c == ']' || c == '}'))
+      return i + 1;  // a string or a group is the whole value
+  }
+  return npos;
+}
+
+// The value text of 'key' among the header dict's own keys (a field named like a key, inside a
+// structured dtype, is not one of them). `dict` starts with '{'.
 std::string_view dict_value(std::string_view dict, std::string_view key) {
-  for (char q : {'\'', '"'}) {
-    const std::string k = fmt::format("{}{}{}", q, key, q);
-    auto pos = dict.find(k);
-    if (pos == std::string_view::npos) continue;
-    pos = dict.find(':', pos + k.size());
-    if (pos == std::string_view::npos) break;
-    std::string_view rest = trim(dict.substr(pos + 1));
-    if (rest.empty()) break;
-    std::size_t end;
-    if (rest.front() == '(') {
-      end = rest.find(')');
-      if (end == std::string_view::npos) break;
-      return rest.substr(0, end + 1);
-    }
-    if (rest.front() == '\'' || rest.front() == '"') {
-      end = rest.find(rest.front(), 1);
-      if (end == std::string_view::npos) break;
-      return rest.substr(0, end + 1);
-    }
-    end = rest.find_first_of(",}");
-    return trim(rest.substr(0, end));
+  std::size_t i = 1;
+  const auto skip_spaces = [&] {
+    while (i < dict.size() && is_space(dict[i]))
+      ++i;
+  };
+  for (;;) {
+    skip_spaces();
+    if (i >= dict.size() || (dict[i] != '\'' && dict[i] != '"')) break;
+    const std::size_t key_end = dict.find(dict[i], i + 1);
+    if (key_end == std::string_view::npos) break;
+    const std::string_view k = dict.substr(i + 1, key_end - i - 1);
+    i = key_end + 1;
+    skip_spaces();
+    if (i >= dict.size() || dict[i] != ':') break;
+    ++i;
+    skip_spaces();
+    const std::string_view rest = dict.substr(i);
+    const std::size_t end = value_end(rest);
+    if (end == std::string_view::npos || end == 0) break;
+    if (k == key) return trim(rest.substr(0, end));
+    i += end;
+    skip_spaces();
+    if (i < dict.size() && dict[i] == ',') ++i;
   }
   throw ArgumentError(fmt::format(".npy header has no valid '{}' entry", key));
 }
 
 rdx::Type npy_type(std::string_view descr) {
+  if (descr.starts_with('['))
+    throw ArgumentError(
+        ".npy dtype is structured (a list of fields): structured dtypes are not supported "
+        "(librdx reads i1 u1 i2 u2 i4 u4 i8 u8 f4 f8)");
   if (descr.size() < 4 || (descr.front() != '\'' && descr.front() != '"') ||
       descr.back() != descr.front())
     throw ArgumentError(fmt::format(".npy dtype {} is not a simple dtype string", descr));
@@ -181,7 +219,12 @@ NpyHeader parse_npy_header(std::string_view b) {
     throw ArgumentError(fmt::format(".npy fortran_order {} is not a bool", fortran));
   NpyHeader h;
   h.type = npy_type(dict_value(dict, "descr"));
-  h.count = npy_count(dict_value(dict, "shape"));
+  const std::string_view shape = dict_value(dict, "shape");
+  h.count = npy_count(shape);
+  if (const std::size_t es = rdx::size_of(h.type); h.count > UINT64_MAX / es)
+    throw ArgumentError(
+        fmt::format(".npy shape {} has {} elements of {} bytes, whose byte count overflows 64 bits",
+                    shape, h.count, es));
   h.data_offset = start + header_len;
   return h;
 }
@@ -216,8 +259,11 @@ InputFile::~InputFile() {
 void InputFile::check_data_size(std::uint64_t bytes) const {
   const std::size_t es = rdx::size_of(type);
   if (npy) {
+    if (npy_count > UINT64_MAX / es)  // parse_npy_header refuses these
+      throw ArgumentError(fmt::format("{}: {} elements of {} bytes overflow a 64-bit byte count",
+                                      path, npy_count, es));
     const std::uint64_t need = npy_count * es;
-    if (npy_count > UINT64_MAX / es || bytes != need)
+    if (bytes != need)
       throw ArgumentError(
           fmt::format("{}: the header promises {} elements ({} bytes) but {} bytes "
                       "of data follow",
@@ -262,8 +308,8 @@ InputFile open_input(const std::string& path, std::optional<rdx::Type> type) {
     if (regular) {
       f.data_bytes = static_cast<std::uint64_t>(st.st_size) - h.data_offset;
       f.check_data_size(*f.data_bytes);
-    } else if (h.count <= UINT64_MAX / rdx::size_of(h.type)) {
-      f.data_bytes = h.count * rdx::size_of(h.type);
+    } else {
+      f.data_bytes = h.count * rdx::size_of(h.type);  // the header's count fits (checked)
     }
     return f;
   }

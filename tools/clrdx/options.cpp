@@ -10,12 +10,14 @@
 
 namespace clrdx {
 
-std::uint64_t parse_count(std::string_view s) {
+std::uint64_t parse_count(std::string_view s, std::string_view what) {
   const std::string text(s);
   auto bad = [&] {
-    return rdx::ArgumentError(fmt::format(
-        "bad count '{}': expected a non-negative integer, optionally with Ki, Mi or Gi, or 2^K",
-        text));
+    constexpr std::string_view kExpected =
+        "expected a non-negative integer, optionally with Ki, Mi or Gi, or 2^K";
+    if (s.starts_with('-'))
+      return rdx::ArgumentError(fmt::format("{} '{}' is negative; {}", what, text, kExpected));
+    return rdx::ArgumentError(fmt::format("bad {} '{}': {}", what, text, kExpected));
   };
   if (s.starts_with("2^")) {
     const std::string_view k_text = s.substr(2);  // plain digits: no suffix, no nested 2^
@@ -45,11 +47,11 @@ std::uint64_t parse_count(std::string_view s) {
   return v * mult;
 }
 
-std::vector<std::uint64_t> parse_counts(std::string_view list) {
+std::vector<std::uint64_t> parse_counts(std::string_view list, std::string_view what) {
   std::vector<std::uint64_t> out;
   while (true) {
     const auto comma = list.find(',');
-    out.push_back(parse_count(list.substr(0, comma)));
+    out.push_back(parse_count(list.substr(0, comma), what));
     if (comma == std::string_view::npos) break;
     list.remove_prefix(comma + 1);
   }

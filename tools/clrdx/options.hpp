@@ -10,11 +10,11 @@
 namespace clrdx {
 
 // "1000", "4Ki", "16Mi", "1Gi", "2^20". Throws rdx::ArgumentError for anything else (negative,
-// non-numeric, overflowing 64 bits).
-std::uint64_t parse_count(std::string_view s);
+// non-numeric, overflowing 64 bits), naming `what` (e.g. "--seed") and the text as given.
+std::uint64_t parse_count(std::string_view s, std::string_view what = "count");
 
 // A comma-separated list of counts: "1Ki,1Mi,2^24".
-std::vector<std::uint64_t> parse_counts(std::string_view list);
+std::vector<std::uint64_t> parse_counts(std::string_view list, std::string_view what = "count");
 
 // Whether `name` is one of librdx's strategies (auto is not one).
 bool known_strategy(std::string_view name);

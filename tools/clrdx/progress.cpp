@@ -23,15 +23,20 @@ double Progress::elapsed() const {
   return std::chrono::duration<double>(Clock::now() - start_).count();
 }
 
-void Progress::update(std::uint64_t done) {
-  const double t = elapsed();
-  if (!active_ && t >= kSlowSeconds) active_ = true;
-  // All read: the last line follows once the reduction finishes.
-  if (active_ && t - last_ >= 1.0 && !(total_ && done >= total_)) print(done, false);
+double Progress::reading(std::optional<Clock::time_point> read_end) const {
+  return read_end ? std::chrono::duration<double>(*read_end - start_).count() : elapsed();
 }
 
-void Progress::finish(std::uint64_t done) {
-  if (active_ || elapsed() >= kSlowSeconds) print(done, true);
+void Progress::update(std::uint64_t done, std::optional<Clock::time_point> read_end) {
+  if (!active_ && reading(read_end) >= kSlowSeconds) active_ = true;
+  // All through: the last line follows once the reduction finishes.
+  if (active_ && elapsed() - last_ >= 1.0 && !(total_ && done >= total_)) print(done, false);
+}
+
+void Progress::finish(std::uint64_t done, std::optional<Clock::time_point> read_end) {
+  // Time spent after the last byte was read (a kernel build, the last reduction) never makes a
+  // small input report.
+  if (active_ || reading(read_end) >= kSlowSeconds) print(done, true);
 }
 
 void Progress::print(std::uint64_t done, bool last) {
