@@ -1,19 +1,22 @@
 // The tuning table of fast_strided / fast_blocked: built-in entries, resolution by specificity,
 // and the tuning file that `clrdx tune` writes (JSON, read with nlohmann-json).
 #include "rdx/tuning.hpp"
-#include "text.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
+#include "files.hpp"
 #include "rdx/errors.hpp"
+#include "text.hpp"
 
 namespace rdx {
 namespace {
@@ -120,6 +123,58 @@ nlohmann::json entry_to_json(const TuneEntry& e) {
   return j;
 }
 
+// Creates the folder `path` is in; "" on success, else the system's reason.
+std::string create_folder_of(const std::string& path) {
+  const std::filesystem::path p(path);
+  if (!p.has_parent_path()) return {};
+  std::error_code ec, ignored;
+  std::filesystem::create_directories(p.parent_path(), ec);
+  if (ec && !std::filesystem::is_directory(p.parent_path(), ignored)) return ec.message();
+  return {};
+}
+
+// "" when new files can be made in the folder of `path`, else the system's reason.
+std::string folder_not_writable(const std::string& path) {
+  const std::filesystem::path p(path);
+  const std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";
+  if (::access(dir.c_str(), W_OK) != 0) return std::strerror(errno);
+  return {};
+}
+
+std::string lock_path(const std::string& path) {
+  return path + ".lock";
+}
+
+// Opens (creating) the lock file of `path`: a descriptor, or -1 and the system's reason in `why`.
+int open_lock_file(const std::string& path, std::string& why) {
+  const int fd = ::open(lock_path(path).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) why = std::strerror(errno);
+  return fd;
+}
+
+// An exclusive lock on a tuning file, held from construction to destruction: flock on its lock
+// file, which stays beside it (removing it would let two writers lock different files).
+class LockedFile {
+ public:
+  explicit LockedFile(const std::string& path) {
+    std::string why = create_folder_of(path);
+    if (why.empty()) fd_ = open_lock_file(path, why);
+    while (fd_ >= 0 && ::flock(fd_, LOCK_EX) != 0) {
+      if (errno == EINTR) continue;
+      why = std::strerror(errno);
+      ::close(fd_);
+      fd_ = -1;
+    }
+    if (fd_ < 0) throw Error(fmt::format("cannot lock {}: {}", lock_path(path), why));
+  }
+  ~LockedFile() { ::close(fd_); }  // closing the descriptor releases the lock
+  LockedFile(const LockedFile&) = delete;
+  LockedFile& operator=(const LockedFile&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
 }  // namespace
 
 const TuningTable& builtin_tuning() {
@@ -189,10 +244,15 @@ TuningTable load_tuning(const std::string& path) {
   TuningTable t;
   std::error_code ec;
   if (path.empty() || !std::filesystem::exists(path, ec)) return t;
-  std::ifstream in(path);
-  if (!in) throw ArgumentError(fmt::format("tuning file {} cannot be read", path));
+  std::optional<std::string> text;
   try {
-    const nlohmann::json j = nlohmann::json::parse(in);
+    text = detail::read_regular_file(path);
+  } catch (const Error& e) {  // "cannot read PATH: <reason>"
+    throw ArgumentError(e.what());
+  }
+  if (!text) return t;  // removed since exists()
+  try {
+    const nlohmann::json j = nlohmann::json::parse(*text);
     if (!j.is_object() || !j.contains("entries") || !j.at("entries").is_array())
       throw ArgumentError("it has no \"entries\" array");
     std::size_t k = 0;
@@ -217,23 +277,45 @@ void save_tuning(const std::string& path, const TuningTable& table) {
   nlohmann::json j = {{"librdx_tuning", 1}, {"entries", nlohmann::json::array()}};
   for (auto& e : table.entries)
     j["entries"].push_back(entry_to_json(e));
+  if (const std::string why = create_folder_of(path); !why.empty())
+    throw Error(fmt::format("cannot write {}: {}", path, why));
+  detail::write_file_atomically(path, j.dump(2) + "\n");
+}
+
+TuningTable merge_tuning(const TuningTable& current, const TuningUpdate& update) {
+  TuningTable merged = current;
+  std::erase_if(merged.entries, [&](const TuneEntry& e) {
+    if (e.device != update.device || e.driver != update.driver) return false;
+    if (update.clear) return true;
+    for (auto [type, op] : update.measured)
+      if (e.type == type && e.op == op) return true;
+    return false;
+  });
+  merged.entries.insert(merged.entries.end(), update.entries.begin(), update.entries.end());
+  return merged;
+}
+
+void check_tuning_file_writable(const std::string& path) {
+  std::string why = create_folder_of(path);
   std::error_code ec;
-  const std::filesystem::path p(path);
-  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path(), ec);
-  const std::string tmp = fmt::format("{}.{}.tmp", path, static_cast<long>(::getpid()));
-  {
-    std::ofstream out(tmp);
-    out << j.dump(2) << "\n";
-    if (!out) {
-      std::filesystem::remove(tmp, ec);
-      throw Error(fmt::format("cannot write the tuning file {}", path));
-    }
+  if (why.empty() && std::filesystem::is_directory(path, ec)) why = std::strerror(EISDIR);
+  if (why.empty()) why = folder_not_writable(path);
+  if (why.empty()) {
+    const int fd = open_lock_file(path, why);
+    if (fd >= 0) ::close(fd);
   }
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw Error(fmt::format("cannot replace the tuning file {}: {}", path, ec.message()));
-  }
+  if (!why.empty()) throw ArgumentError(fmt::format("cannot write {}: {}", path, why));
+}
+
+TuningFileChange update_tuning_file(const std::string& path, const TuningUpdate& update) {
+  const LockedFile lock(path);
+  const TuningTable current = load_tuning(path);
+  const TuningTable merged = merge_tuning(current, update);
+  save_tuning(path, merged);
+  TuningFileChange change;
+  change.total = merged.entries.size();
+  change.removed = current.entries.size() + update.entries.size() - merged.entries.size();
+  return change;
 }
 
 TuningTable tuning_for(const DeviceInfo& dev) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The `package` test: installs a build into a temporary prefix, checks what was installed, builds
-# tests/package/consumer against it through find_package (shared and static) and pkg-config, runs
-# the three programs, and checks `clrdx --version`. Also checks that the build tree's own binaries
+# tests/package/consumer against it through find_package (shared and static) and through the
+# README's pkg-config lines (which also run it), runs the three programs without LD_LIBRARY_PATH,
+# and checks `clrdx --version`. Also checks that the build tree's own binaries
 # do not need librdx.so (the build folder is copied to other machines and run there).
 # Exits non-zero, saying why on stderr, at the first problem.
 #
@@ -50,7 +51,7 @@ expected=("$libdir/librdx.so" "$libdir/librdx.so.$major" "$libdir/librdx.so.$ver
           "$libdir/librdx.a" "$libdir/cmake/rdx/rdxConfig.cmake"
           "$libdir/cmake/rdx/rdxConfigVersion.cmake" "$libdir/cmake/rdx/rdxTargets.cmake"
           "$libdir/pkgconfig/rdx.pc")
-[ "$with_cli" = 1 ] && expected+=(bin/clrdx)
+[ "$with_cli" = 1 ] && expected+=(bin/clrdx share/rdx/plot_bench.py)
 for h in "$src"/runtime/include/rdx/*.hpp; do expected+=("include/rdx/${h##*/}"); done
 for f in "${expected[@]}"; do
   [ -f "$prefix/$f" ] || fail "not installed: $f"
@@ -82,26 +83,38 @@ needs_librdx "$tmp/consumer/consumer_shared" ||
 ! needs_librdx "$tmp/consumer/consumer_static" ||
   fail "consumer_static (rdx::rdx_static) needs librdx.so"
 
-# 4. The pkg-config consumer.
+# 4. The pkg-config consumer: the README's lines (its sh block that calls pkg-config --cflags
+# --libs rdx), run as they are in a folder of their own, with this prefix in place of /opt/rdx,
+# the compiler under test as g++ and the consumer's main.cpp as app.cpp. They build app with an
+# rpath and run it; no LD_LIBRARY_PATH, so the rpath alone must find librdx.so.
 command -v pkg-config >/dev/null || fail "pkg-config is missing (tools/setup.sh installs pkgconf)"
 export PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig
 pc_version=$(pkg-config --modversion rdx) || fail "pkg-config does not find rdx"
 [ "$pc_version" = "$version" ] || fail "rdx.pc says version $pc_version, expected $version"
 flags=$(pkg-config --cflags --libs rdx)
 grep -q -- -lOpenCL <<<"$flags" || fail "rdx.pc: no -lOpenCL (rdx.hpp calls OpenCL inline)"
-# shellcheck disable=SC2086  # pkg-config's output is a list of flags
-quiet "$cxx" -std=c++20 -O0 -Wall -Wextra "$src/tests/package/consumer/main.cpp" \
-  -o "$tmp/consumer_pc" $flags
+readme_pc=$(awk '/^```/ { if (inside && block ~ /pkg-config --cflags --libs rdx/) printf "%s", block
+                         inside = !inside && $0 == "```sh"; block = ""; next }
+                 inside { block = block $0 "\n" }' "$src/README.md")
+[ -n "$readme_pc" ] || fail "README.md has no sh block that runs pkg-config --cflags --libs rdx"
+mkdir "$tmp/pc"
+cp "$src/tests/package/consumer/main.cpp" "$tmp/pc/app.cpp"
+out=$(cd "$tmp/pc" && env -u LD_LIBRARY_PATH -u PKG_CONFIG_PATH RDX_CXX="$cxx" bash -euo pipefail \
+        -c "g++() { \"\$RDX_CXX\" \"\$@\"; }; ${readme_pc//\/opt\/rdx/$prefix}" 2>"$tmp/log") ||
+  { cat "$tmp/log" >&2; fail "the README's pkg-config lines failed:"$'\n'"$readme_pc"; }
+[ "$out" = "$version" ] ||
+  fail "the README's pkg-config app printed '$out', expected '$version' (rdx::version())"
+loaded=$(env -u LD_LIBRARY_PATH ldd "$tmp/pc/app")
+found=$(sed -n 's/^[[:space:]]*librdx\.so\.[0-9]* => \(.*\) (0x.*$/\1/p' <<<"$loaded")
+[ -n "$found" ] && [ "$(realpath "$found")" = "$(realpath "$prefix/$libdir/librdx.so.$major")" ] ||
+  fail "the README's pkg-config app does not load the installed librdx.so: $loaded"
 
-# 5. Run the three; each checks its reductions and prints rdx::version().
-export LD_LIBRARY_PATH=$prefix/$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-for exe in "$tmp/consumer/consumer_shared" "$tmp/consumer/consumer_static" "$tmp/consumer_pc"; do
-  out=$("$exe") || fail "${exe##*/} failed (exit $?)"
+# 5. Run the CMake consumers (CMake's build rpath finds librdx.so); each checks its reductions
+# and prints rdx::version().
+for exe in "$tmp/consumer/consumer_shared" "$tmp/consumer/consumer_static"; do
+  out=$(env -u LD_LIBRARY_PATH "$exe") || fail "${exe##*/} failed (exit $?)"
   [ "$out" = "$version" ] || fail "${exe##*/}: rdx::version() printed '$out', expected '$version'"
 done
-loaded=$(ldd "$tmp/consumer_pc")
-grep -qF "$prefix/$libdir/librdx.so.$major" <<<"$loaded" ||
-  fail "consumer_pc did not load the installed librdx.so"
 
 # 6. The installed clrdx.
 if [ "$with_cli" = 1 ]; then

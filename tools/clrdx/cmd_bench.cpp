@@ -2,15 +2,22 @@
 // i = i % 7, the yardsticks' contract); one call = reduce + read the scalar back; the median
 // over --repeat calls after warm-up. Table in the shape of seed 001's.
 #include <fmt/format.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
+#include <optional>
+#include <string_view>
 
 #include "commands.hpp"
+#include "files.hpp"
 #include "json_util.hpp"
 #include "options.hpp"
 #include "rdx/verify.hpp"
@@ -55,15 +62,109 @@ std::string format_time(double s) {
   return fmt::format("{:.3f} s", s);
 }
 
+// The plot script: $RDX_PLOT_SCRIPT, else the installed one (RDX_DATA_FROM_BIN, share/rdx, from
+// the folder of the running clrdx), else the source tree's tools/plot_bench.py.
 std::string find_plot_script() {
-  if (const char* env = std::getenv("RDX_PLOT_SCRIPT")) return env;
   std::error_code ec;
+  if (const char* env = std::getenv("RDX_PLOT_SCRIPT")) {
+    if (!std::filesystem::is_regular_file(env, ec))
+      throw rdx::Error(fmt::format("bench --plot: RDX_PLOT_SCRIPT={} is not a file", env));
+    return env;
+  }
   const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
   for (const std::filesystem::path& p :
-       {exe.parent_path() / "../share/rdx/plot_bench.py",
+       {exe.parent_path() / RDX_DATA_FROM_BIN / "plot_bench.py",
         std::filesystem::path(RDX_SOURCE_DIR) / "tools/plot_bench.py"})
-    if (std::filesystem::exists(p, ec)) return p.string();
-  throw rdx::Error("cannot find plot_bench.py (set RDX_PLOT_SCRIPT)");
+    if (std::filesystem::is_regular_file(p, ec)) return p.lexically_normal().string();
+  throw rdx::Error(
+      "bench --plot: cannot find plot_bench.py (looked in share/rdx beside clrdx's bin folder; "
+      "set RDX_PLOT_SCRIPT)");
+}
+
+// The executable `name` in a folder of $PATH, or "" when there is none.
+std::string find_on_path(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::string_view dirs = path ? path : "";
+  while (!dirs.empty()) {
+    const auto colon = dirs.find(':');
+    const std::string dir(dirs.substr(0, colon));
+    dirs = colon == std::string_view::npos ? std::string_view() : dirs.substr(colon + 1);
+    const std::string file = (dir.empty() ? std::string(".") : dir) + "/" + name;
+    if (::access(file.c_str(), X_OK) == 0 && !std::filesystem::is_directory(file)) return file;
+  }
+  return {};
+}
+
+struct Plotter {
+  std::string python, script;
+};
+
+// What --plot needs, checked before anything is measured: python3 and gnuplot on PATH (the
+// script draws through gnuplot) and the plot script.
+Plotter find_plotter() {
+  if (find_on_path("gnuplot").empty())
+    throw rdx::Error(
+        "bench --plot needs gnuplot on PATH (Debian: gnuplot-nox, which tools/setup.sh --plot "
+        "installs)");
+  Plotter p;
+  p.python = find_on_path("python3");
+  if (p.python.empty()) throw rdx::Error("bench --plot needs python3 on PATH");
+  p.script = find_plot_script();
+  return p;
+}
+
+// Runs the plot script on the JSON rows; throws rdx::Error when it cannot run or fails.
+void plot(const Plotter& p, const std::string& rows, const std::string& png) {
+  std::vector<std::string> args = {p.python, p.script, rows, png};
+  std::vector<char*> argv;
+  for (auto& arg : args)
+    argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (const int err = ::posix_spawn(&pid, p.python.c_str(), nullptr, nullptr, argv.data(), environ))
+    throw rdx::Error(fmt::format("bench --plot: cannot run {}: {}", p.python, std::strerror(err)));
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) throw rdx::Error(fmt::format("bench --plot: {}", std::strerror(errno)));
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw rdx::Error(fmt::format("bench --plot: {} {} failed", p.python, p.script));
+}
+
+// A private temporary file ($TMPDIR, else /tmp), removed when this goes out of scope.
+class TempFile {
+ public:
+  explicit TempFile(const std::string& suffix) {
+    std::error_code ec;
+    const auto dir = std::filesystem::temp_directory_path(ec);
+    std::string name = (ec ? std::filesystem::path("/tmp") : dir) / ("clrdx_bench.XXXXXX" + suffix);
+    const int fd = ::mkstemps(name.data(), static_cast<int>(suffix.size()));
+    if (fd < 0)
+      throw rdx::Error(
+          fmt::format("cannot create a temporary file {}: {}", name, std::strerror(errno)));
+    ::close(fd);
+    path_ = name;
+  }
+  ~TempFile() { ::unlink(path_.c_str()); }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+// Checks, before anything is measured, that `path` can be written: not a folder, in a folder
+// that exists and takes new files. Throws rdx::ArgumentError with the system's reason.
+void check_writable_location(const std::string& path) {
+  const std::filesystem::path p(path);
+  const std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";
+  std::error_code ec;
+  int err = 0;
+  if (std::filesystem::is_directory(p, ec))
+    err = EISDIR;
+  else if (::access(dir.c_str(), W_OK) != 0)
+    err = errno;
+  if (err) throw rdx::ArgumentError(fmt::format("cannot write {}: {}", path, std::strerror(err)));
 }
 
 struct Row {
@@ -81,15 +182,15 @@ int cmd_bench(const BenchArgs& a) {
   const rdx::Op op = rdx::parse_op(a.op);
   const auto sizes = parse_counts(a.sizes);
   const auto names = parse_strategy_list(a.strategy);
+  // What the results go to is checked before the (long) measurement.
+  std::optional<Plotter> plotter;
+  if (!a.plot_file.empty()) plotter = find_plotter();
+  if (!a.json_file.empty()) check_writable_location(a.json_file);
+  std::optional<TempFile> plot_rows;  // --plot without --json: the rows go to a private file
+  if (plotter && a.json_file.empty()) plot_rows.emplace(".jsonl");
   const auto devices = pick_devices(a.device);
-  std::string json_path = a.json_file;
-  if (json_path.empty() && !a.plot_file.empty())
-    json_path = (std::filesystem::temp_directory_path() / "clrdx_bench.jsonl").string();
-  std::ofstream json_out;
-  if (!json_path.empty()) {
-    json_out.open(json_path);
-    if (!json_out) throw rdx::ArgumentError(fmt::format("cannot write {}", json_path));
-  }
+  const bool keep_rows = !a.json_file.empty() || plotter;
+  std::string json_rows;  // one JSON object per line
   bool all_ok = true;
 
   for (const auto& dev : devices) {
@@ -171,35 +272,32 @@ int cmd_bench(const BenchArgs& a) {
                    local_t > 0 ? fmt::format("{:.3f}", local_t / r.seconds) : "-", r.result,
                    r.note);
         prev_t = r.seconds;
-        if (json_out)
-          json_out << nlohmann::json{{"device", dev.name},
-                                     {"platform", dev.platform},
-                                     {"strategy", r.strategy},
-                                     {"type", std::string(rdx::name(type))},
-                                     {"op", std::string(rdx::name(op))},
-                                     {"n", n},
-                                     {"call_us", r.seconds * 1e6},
-                                     {"dev_us", r.device_seconds * 1e6},
-                                     {"dev_GBps",
-                                      r.device_seconds > 0
-                                          ? static_cast<double>(bytes) / r.device_seconds / 1e9
-                                          : 0.0},
-                                     {"GBps", gbps},
-                                     {"peak_GBps", peak},
-                                     {"roundtrip_us", roundtrip * 1e6},
-                                     {"result", r.result},
-                                     {"ok", r.ok}}
-                          .dump()
-                   << "\n";
+        if (keep_rows)
+          json_rows +=
+              nlohmann::json{{"device", dev.name},
+                             {"platform", dev.platform},
+                             {"strategy", r.strategy},
+                             {"type", std::string(rdx::name(type))},
+                             {"op", std::string(rdx::name(op))},
+                             {"n", n},
+                             {"call_us", r.seconds * 1e6},
+                             {"dev_us", r.device_seconds * 1e6},
+                             {"dev_GBps", r.device_seconds > 0
+                                              ? static_cast<double>(bytes) / r.device_seconds / 1e9
+                                              : 0.0},
+                             {"GBps", gbps},
+                             {"peak_GBps", peak},
+                             {"roundtrip_us", roundtrip * 1e6},
+                             {"result", r.result},
+                             {"ok", r.ok}}
+                  .dump() +
+              "\n";
       }
     }
   }
-  if (json_out) json_out.close();
-  if (!a.plot_file.empty()) {
-    const std::string cmd =
-        fmt::format("python3 '{}' '{}' '{}'", find_plot_script(), json_path, a.plot_file);
-    if (std::system(cmd.c_str()) != 0) throw rdx::Error(fmt::format("plotting failed: {}", cmd));
-  }
+  const std::string rows_path = plot_rows ? plot_rows->path() : a.json_file;
+  if (!rows_path.empty()) rdx::detail::write_file_atomically(rows_path, json_rows);
+  if (plotter) plot(*plotter, rows_path, a.plot_file);
   return all_ok ? 0 : 1;
 }
 

@@ -106,16 +106,26 @@ int cmd_tune(const TuneArgs& a) {
   const std::string path = a.file.empty() ? rdx::tuning_file() : a.file;
   if (path.empty())
     throw rdx::ArgumentError("no tuning file: RDX_TUNING_FILE=off and no --file given");
-  rdx::TuningTable stored = rdx::load_tuning(path);  // a malformed file stops here, untouched
+  const rdx::TuningTable stored = rdx::load_tuning(path);  // a malformed file stops here
+  // A file that could not be written would waste the whole measurement: fail first.
+  if (!a.dry_run) rdx::check_tuning_file_writable(path);
   rdx::Context ctx(a.device);
   const rdx::DeviceInfo& dev = ctx.device_info();
+  rdx::TuningUpdate update;
+  update.device = dev.name;
+  update.driver = dev.driver;
 
   if (a.clear) {
-    const auto before = stored.entries.size();
-    std::erase_if(stored.entries, [&](auto& e) { return same_device_entry(e, dev); });
-    if (!a.dry_run) rdx::save_tuning(path, stored);
-    fmt::print("{}: removed {} entries for {} (driver {}){}\n", path,
-               before - stored.entries.size(), dev.name, dev.driver,
+    std::size_t removed = 0;
+    if (a.dry_run) {
+      removed = static_cast<std::size_t>(
+          std::count_if(stored.entries.begin(), stored.entries.end(),
+                        [&](const rdx::TuneEntry& e) { return same_device_entry(e, dev); }));
+    } else {
+      update.clear = true;
+      removed = rdx::update_tuning_file(path, update).removed;
+    }
+    fmt::print("{}: removed {} entries for {} (driver {}){}\n", path, removed, dev.name, dev.driver,
                a.dry_run ? " (dry run: nothing written)" : "");
     return 0;
   }
@@ -208,9 +218,11 @@ int cmd_tune(const TuneArgs& a) {
         }
       }
     const std::vector<double>& base = best_times[0];
-    double best_score = 1.0;
+    double best_score = 1.0;  // of the best candidate that may be stored
     const Candidate* best = nullptr;
     std::vector<double> best_t = base;
+    double top_score = 0, top_worst = 0;  // of the best candidate measured, storable or not
+    const Candidate* top = nullptr;
     for (std::size_t k = 1; k < configs.size(); ++k) {
       if (!configs[k]) continue;
       const auto& t = best_times[k];
@@ -224,8 +236,6 @@ int cmd_tune(const TuneArgs& a) {
       const Candidate& c = all[k - 1];
       std::cerr << fmt::format("tune:   {:<44} {:.3f}x (worst size {:.3f}x)\n", c.label(), score,
                                worst);
-      // A plan that wins on average but loses beyond the noise margin at one size is not stored.
-      if (worst < 1.0 - a.margin) continue;
       // The built-in values themselves are among the candidates; they are never stored.
       const bool builtin =
           c.strategy == base_plan.strategy &&
@@ -234,14 +244,22 @@ int cmd_tune(const TuneArgs& a) {
           configs[k]->unroll == base_opts.unroll &&
           configs[k]->vector_width == base_opts.vector_width &&
           (c.strategy != "fast_blocked" || configs[k]->min_per_item == base_opts.min_per_item);
-      if (!builtin && score > best_score) best_score = score, best = &c, best_t = t;
+      if (builtin) continue;
+      if (!top || score > top_score) top_score = score, top_worst = worst, top = &c;
+      // A plan that wins on average but loses beyond the noise margin at one size is not stored.
+      if (worst < 1.0 - a.margin) continue;
+      if (score > best_score) best_score = score, best = &c, best_t = t;
     }
     std::string times;
     for (std::size_t k = 0; k < sizes.size(); ++k)
       times += fmt::format(" n={}: {:.1f} -> {:.1f} us", sizes[k], base[k] * 1e6, best_t[k] * 1e6);
     if (!best || best_score < 1.0 + a.margin) {
-      fmt::print("  {} {}: built-in plan kept (best candidate {:.3f}x, margin {:.0f}%)\n",
-                 rdx::name(type), rdx::name(op), best_score, a.margin * 100);
+      fmt::print("  {} {}: built-in plan kept ({}, margin {:.0f}%)\n", rdx::name(type),
+                 rdx::name(op),
+                 top ? fmt::format("best candidate {} {:.3f}x, {:.3f}x at its worst size",
+                                   top->label(), top_score, top_worst)
+                     : std::string("no candidate ran"),
+                 a.margin * 100);
       continue;
     }
     rdx::TuneEntry e;
@@ -258,21 +276,17 @@ int cmd_tune(const TuneArgs& a) {
     found.push_back(e);
   }
 
-  // This device's entries for the pairs measured are replaced; other entries stay.
-  std::erase_if(stored.entries, [&](const rdx::TuneEntry& e) {
-    if (!same_device_entry(e, dev)) return false;
-    for (auto [type, op] : pairs)
-      if (e.type == type && e.op == op) return true;
-    return false;
-  });
-  stored.entries.insert(stored.entries.end(), found.begin(), found.end());
   if (a.dry_run) {
     fmt::print("dry run: {} entries not written to {}\n", found.size(), path);
-  } else {
-    rdx::save_tuning(path, stored);
-    fmt::print("wrote {} entries for this device to {} ({} in all)\n", found.size(), path,
-               stored.entries.size());
+    return 0;
   }
+  // This device's entries for the pairs measured are replaced; everything else in the file as it
+  // is now (other runs may have written it meanwhile) stays.
+  update.measured = pairs;
+  update.entries = found;
+  const rdx::TuningFileChange change = rdx::update_tuning_file(path, update);
+  fmt::print("wrote {} entries for this device to {} ({} in all)\n", found.size(), path,
+             change.total);
   return 0;
 }
 

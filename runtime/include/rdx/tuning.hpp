@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "rdx/device_info.hpp"
@@ -61,9 +62,39 @@ std::string tuning_file();
 // a malformed one throws ArgumentError naming the file and what is wrong.
 TuningTable load_tuning(const std::string& path);
 
-// Writes the table's entries to `path` (creating its folder), replacing the file atomically.
-// Throws Error when it cannot be written.
+// Writes the table's entries to `path` (creating its folder), replacing the file atomically: a
+// temporary file in the same folder, written, flushed to disk and closed, then renamed over it.
+// Throws Error with the system's reason when it cannot be written; the old file is then unchanged.
 void save_tuning(const std::string& path, const TuningTable& table);
+
+// What one `clrdx tune` run decided for one device (by name and driver): `entries` replace the
+// device's entries for the (type, operator) pairs it measured, or, with `clear`, every entry of
+// the device is removed. Everything else in the file is kept.
+struct TuningUpdate {
+  std::string device, driver;
+  std::vector<std::pair<Type, Op>> measured;
+  std::vector<TuneEntry> entries;
+  bool clear = false;
+};
+
+// `current` with `update` applied: kept entries stay in their order, new ones come last.
+TuningTable merge_tuning(const TuningTable& current, const TuningUpdate& update);
+
+// Checks, before the work whose result is to be stored, that the tuning file can be updated:
+// creates its folder and opens its lock file (`path` + ".lock"). Throws ArgumentError with the
+// system's reason.
+void check_tuning_file_writable(const std::string& path);
+
+struct TuningFileChange {
+  std::size_t removed = 0;  // entries the update removed (replaced ones included)
+  std::size_t total = 0;    // entries in the file written
+};
+
+// Applies `update` to the tuning file under an exclusive lock (flock on `path` + ".lock"): reads
+// the file as it is now, merges (merge_tuning) and saves it (save_tuning), so that updates by
+// concurrent runs and hand edits made since this run read the file are kept. Throws ArgumentError
+// for a malformed file, Error when it cannot be locked or written (the file is then unchanged).
+TuningFileChange update_tuning_file(const std::string& path, const TuningUpdate& update);
 
 // The built-in table followed by the entries of tuning_file() that name this device (what a
 // Context plans with). A malformed file throws ArgumentError.
