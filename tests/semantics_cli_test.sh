@@ -52,17 +52,17 @@ expect 0 "inf + -inf" -- "$clrdx" reduce --device "$dev" --type f32 --op sum --i
 same nan "inf + -inf prints nan"
 
 # Kernels built cold (empty PoCL and librdx caches) print nothing: every strategy's f32 sum,
-# and auto's wide-vector and float-product forms.
+# and auto's wide-vector forms (64-bit and widened accumulators) and float products.
 cold="$tmp/cold"
 for s in $("$clrdx" strategies --json | python3 -c 'import json, sys; print(" ".join(r["name"] for r in json.load(sys.stdin)))'); do
   rm -rf "$cold"
   expect 0 "cold $s f32 sum" -- env POCL_CACHE_DIR="$cold/pocl" RDX_CACHE_DIR="$cold/rdx" "$clrdx" reduce --device "$dev" --strategy "$s" --type f32 --op sum --generate ones --count 1000
   quiet "cold $s f32 sum"
 done
-for args in "f64 max" "f32 prod" "i8 xor" "f64 argmin"; do
+for args in "f64 max f64" "f32 prod f32" "i8 xor i8" "f64 argmin f64" "u8 sum u64" "i16 sum f64"; do
   set -- $args
   rm -rf "$cold"
-  expect 0 "cold auto $args" -- env POCL_CACHE_DIR="$cold/pocl" RDX_CACHE_DIR="$cold/rdx" "$clrdx" reduce --device "$dev" --type "$1" --op "$2" --generate ones --count 100000
+  expect 0 "cold auto $args" -- env POCL_CACHE_DIR="$cold/pocl" RDX_CACHE_DIR="$cold/rdx" "$clrdx" reduce --device "$dev" --type "$1" --op "$2" --acc "$3" --generate ones --count 100000
   quiet "cold auto $args"
 done
 finish cli.semantics

@@ -93,11 +93,14 @@ void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTab
     p.vector_width = static_cast<unsigned>(clamp_u(o.vector_width, 1, 16));
   else
     p.vector_width = static_cast<unsigned>(clamp_u(std::max(t.vector_bytes, 1u) / es, 1, 16));
-  // On a CPU a vector is at most one SIMD register: a wider one is split anyway, and its type
-  // has no defined calling convention there (LLVM warns, -Wpsabi, on every compile).
-  if (dev.kind == DeviceKind::CPU && dev.native_vector_bytes)
+  // On a CPU a vector, of elements or of accumulators, is at most one SIMD register: a wider
+  // one is split anyway, and its type has no defined calling convention there (LLVM warns,
+  // -Wpsabi, on every compile).
+  if (dev.kind == DeviceKind::CPU && dev.native_vector_bytes) {
+    const std::uint64_t lane = std::max<std::uint64_t>(es, size_of(p.acc));
     p.vector_width = static_cast<unsigned>(std::min<std::uint64_t>(
-        p.vector_width, std::max<std::uint64_t>(dev.native_vector_bytes / es, 1)));
+        p.vector_width, std::max<std::uint64_t>(dev.native_vector_bytes / lane, 1)));
+  }
   const std::size_t table_wg = t.work_group_size ? t.work_group_size : 256;
   if (p.strategy == "fast_blocked") {
     p.blocked = true;
