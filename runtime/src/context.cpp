@@ -23,9 +23,21 @@ Context::Context(std::string_view selector) : impl_(std::make_unique<Impl>()) {
   cl_int err = CL_SUCCESS;
   impl_->context = cl::Context(h.device, nullptr, nullptr, nullptr, &err);
   RDX_CHECK_OUT(err, "clCreateContext");
-  // Profiling costs nothing measurable per launch; events are only requested with Options::profile.
-  impl_->queue = cl::CommandQueue(impl_->context, h.device, CL_QUEUE_PROFILING_ENABLE, &err);
+  impl_->queue = cl::CommandQueue(impl_->context, h.device, 0, &err);
   RDX_CHECK_OUT(err, "clCreateCommandQueue");
+}
+
+cl::CommandQueue& Context::Impl::queue_for(bool profile) {
+  if (!profile) return queue;
+  std::lock_guard<std::mutex> lock(profiling_mutex);
+  if (!profiling_queue()) {
+    cl_int err = CL_SUCCESS;
+    profiling_queue = cl::CommandQueue(context, device, CL_QUEUE_PROFILING_ENABLE, &err);
+    RDX_CHECK_OUT(err, "clCreateCommandQueue(CL_QUEUE_PROFILING_ENABLE)");
+  }
+  // What the caller queued on the context's queue (the input's writes) comes first.
+  RDX_CHECK(queue.finish());
+  return profiling_queue;
 }
 
 Context::~Context() {

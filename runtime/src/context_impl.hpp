@@ -15,7 +15,7 @@ struct Context::Impl {
   cl::Platform platform;
   cl::Device device;
   cl::Context context;
-  cl::CommandQueue queue;
+  cl::CommandQueue queue;  // in order, without profiling: the path every call takes
   detail::ProgramCache programs;
   TuningTable tuning;  // built-in entries + the tuning file's entries for this device
 
@@ -29,6 +29,15 @@ struct Context::Impl {
   }
   std::mutex cache_mutex;
   std::map<std::string, std::shared_ptr<void>> cache;
+
+  // The queue a call runs on: `queue`, or with Options::profile a second queue of the same
+  // device made with CL_QUEUE_PROFILING_ENABLE on first use. Profiling is kept off the default
+  // path because it costs each small call several microseconds on some drivers (NVIDIA's).
+  cl::CommandQueue& queue_for(bool profile);
+
+ private:
+  std::mutex profiling_mutex;
+  cl::CommandQueue profiling_queue;
 };
 
 }  // namespace rdx

@@ -14,7 +14,8 @@ struct Options {
   std::string strategy = "auto";    // a name from `clrdx strategies`, or "auto"
   std::size_t work_group_size = 0;  // 0: the plan chooses; else a power of two the device allows
   std::optional<Type> acc;          // accumulator type; default: the element type
-  bool profile = false;             // measure device time (Result::device_seconds)
+  bool profile = false;  // measure device time (Result::device_seconds): the call runs on a
+                         // second, profiling queue of the context, after the first one finishes
   // Overrides of the tuning table of fast_strided / fast_blocked (0: the table's value); for
   // `clrdx bench` sweeps and tuning work.
   unsigned groups_per_cu = 0, vector_width = 0, unroll = 0;

@@ -33,7 +33,8 @@ std::string_view version();  // "MAJOR.MINOR.PATCH", the same as `clrdx --versio
 std::string program_cache_dir();
 std::uint64_t clear_program_cache();
 
-// One device, one in-order queue, its DeviceInfo and its cache of built programs.
+// One device, one in-order queue (without profiling; calls with Options::profile use a second
+// queue made for them), its DeviceInfo and its cache of built programs.
 // Safe to share between host threads.
 class Context {
  public:

@@ -12,7 +12,7 @@
 namespace rdx::detail {
 
 Exec::~Exec() {
-  if (!idle_) ctx.queue.finish();
+  if (!idle_) queue.finish();
 }
 
 std::string Exec::defines(std::size_t wg) const {
@@ -83,7 +83,7 @@ cl::Buffer Exec::buffer(std::size_t bytes, const void* init) {
   cl_int err = CL_SUCCESS;
   cl::Buffer b(ctx.context, CL_MEM_READ_WRITE, bytes ? bytes : 1, nullptr, &err);
   RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of scratch)", bytes));
-  if (init && bytes) RDX_CHECK(ctx.queue.enqueueWriteBuffer(b, CL_TRUE, 0, bytes, init));
+  if (init && bytes) RDX_CHECK(queue.enqueueWriteBuffer(b, CL_TRUE, 0, bytes, init));
   buffers_.push_back(b);
   return b;
 }
@@ -93,10 +93,10 @@ std::vector<Outcome> Exec::read_all(const States& s, std::uint64_t count) {
   std::vector<unsigned char> values(count * acc);
   std::vector<cl_ulong> idx(indexed() ? count : 0);
   if (count) {
-    RDX_CHECK(ctx.queue.enqueueReadBuffer(s.values, CL_TRUE, 0, values.size(), values.data()));
+    RDX_CHECK(queue.enqueueReadBuffer(s.values, CL_TRUE, 0, values.size(), values.data()));
     if (indexed())
       RDX_CHECK(
-          ctx.queue.enqueueReadBuffer(s.indices, CL_TRUE, 0, count * sizeof(cl_ulong), idx.data()));
+          queue.enqueueReadBuffer(s.indices, CL_TRUE, 0, count * sizeof(cl_ulong), idx.data()));
   }
   std::vector<Outcome> out(count);
   for (std::uint64_t k = 0; k < count; ++k) {
@@ -188,7 +188,7 @@ void Exec::launch(Kernel& k, std::uint64_t global, std::size_t local) {
   const std::uint64_t groups = (global + local - 1) / local;
   idle_ = false;
   cl::Event ev;
-  const cl_int err = ctx.queue.enqueueNDRangeKernel(
+  const cl_int err = queue.enqueueNDRangeKernel(
       k.kernel, cl::NullRange, cl::NDRange(static_cast<std::size_t>(groups * local)),
       cl::NDRange(local), nullptr, profile_ ? &ev : nullptr);
   if (profile_ && err == CL_SUCCESS) events_.push_back(ev);
@@ -201,10 +201,10 @@ Outcome Exec::read(const States& s, std::uint64_t k, unsigned char* staging) {
   unsigned char* bytes = staging ? staging : local;
   const std::size_t acc = size_of(plan.acc);
   if (indexed()) {  // the index first, non-blocking: the value's blocking read waits for both
-    RDX_CHECK(ctx.queue.enqueueReadBuffer(s.indices, CL_FALSE, k * sizeof(cl_ulong),
-                                          sizeof(cl_ulong), bytes + 8));
+    RDX_CHECK(queue.enqueueReadBuffer(s.indices, CL_FALSE, k * sizeof(cl_ulong), sizeof(cl_ulong),
+                                      bytes + 8));
   }
-  RDX_CHECK(ctx.queue.enqueueReadBuffer(s.values, CL_TRUE, k * acc, acc, bytes));
+  RDX_CHECK(queue.enqueueReadBuffer(s.values, CL_TRUE, k * acc, acc, bytes));
   idle_ = true;
   Outcome o{Scalar::from_bytes(plan.acc, bytes), std::nullopt};
   if (indexed()) {

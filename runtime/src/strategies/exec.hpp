@@ -65,7 +65,7 @@ struct Kernel {
 class Exec {
  public:
   Exec(Context::Impl& ctx, const Plan& plan, bool profile = false)
-      : ctx(ctx), plan(plan), profile_(profile) {}
+      : ctx(ctx), plan(plan), queue(ctx.queue_for(profile)), profile_(profile) {}
   // Waits for the queue before the scratch is released (PoCL aborts on releasing a buffer that a
   // queued command still uses), also when a launch failed half-way.
   ~Exec();
@@ -74,6 +74,7 @@ class Exec {
 
   Context::Impl& ctx;
   const Plan& plan;
+  cl::CommandQueue& queue;  // every command of this call (Context::Impl::queue_for)
 
   // The -D definitions that specialise cl/common.h for this plan and work-group size.
   std::string defines(std::size_t wg) const;

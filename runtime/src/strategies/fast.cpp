@@ -48,7 +48,7 @@ Outcome run_fast(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
     slot->counter = cl::Buffer(ex.ctx.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                                sizeof zero, const_cast<cl_uint*>(&zero), &err);
     RDX_CHECK_OUT(err, "clCreateBuffer(fast counter)");
-    slot->result = std::make_unique<PinnedScalar>(ex.ctx.context, ex.ctx.queue);
+    slot->result = std::make_unique<PinnedScalar>(ex.ctx.context, ex.queue);
     slot->ready = true;
   }
   Kernel& k = slot->kernel;
