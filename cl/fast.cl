@@ -14,9 +14,9 @@
  *
  * Launch rules: local size WG (a power of two; 1 is fine), global size = GROUPS * WG for the
  * plan's GROUPS; `counter` is one uint that is 0 before the launch (the last group resets it, so
- * the host zeroes it once); part_v/part_i hold GROUPS + 1 states: the partials, then the result
- * at index GROUPS. BLOCKED ranges: work-item g covers [g*chunk, (g+1)*chunk), chunk a multiple
- * of VW. argmin/argmax need VW = 1. */
+ * the host zeroes it once; a launch of one group never touches it); part_v/part_i hold
+ * GROUPS + 1 states: the partials, then the result at index GROUPS. BLOCKED ranges: work-item g
+ * covers [g*chunk, (g+1)*chunk), chunk a multiple of VW. argmin/argmax need VW = 1. */
 #ifndef RDX_COMMON_H
 #include "common.h"
 #endif
@@ -197,6 +197,10 @@ kernel void fast_reduce(global const T* restrict in, ulong n, ulong chunk, globa
   for (uint w = WG / 2; w > 0; w >>= 1) {
     if (lid < w) sh[lid] = st_combine(sh[lid], sh[lid + w]);
     barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (groups == 1) { /* one group: its partial is the result; no counter, no second tree */
+    if (lid == 0) st_store(part_v, part_i, 1, sh[0]);
+    return;
   }
   if (lid == 0) {
     st_store(part_v, part_i, get_group_id(0), sh[0]);

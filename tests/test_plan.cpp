@@ -357,6 +357,29 @@ TEST_CASE("tuning table: defaults at every level, the most specific entry wins p
   CHECK(make_plan(other, Type::F32, Op::Max, 1 << 24, {}, t).strategy == "fast_strided");
 }
 
+TEST_CASE("fast_strided spreads a small input: one round of loads per work-item") {
+  const auto gpu = fake_device(DeviceKind::GPU, "NVIDIA H200");
+  const auto cpu = fake_device(DeviceKind::CPU, "pthread-skylake Xeon");
+  // f32: 4-wide vectors, unroll 2, 256 work-items: 2048 elements a group.
+  const Plan p = make_plan(gpu, Type::F32, Op::Sum, 65536, {});
+  REQUIRE(p.vector_width * p.unroll * p.work_group_size == 2048);
+  CHECK(p.groups == 65536 / 2048);
+  CHECK(make_plan(gpu, Type::F32, Op::Sum, 65537, {}).groups == 65536 / 2048 + 1);
+  CHECK(make_plan(gpu, Type::F32, Op::Sum, 1, {}).groups == 1);
+  // The grid's cap still holds; an explicit minimum per work-item wins over the default.
+  CHECK(make_plan(gpu, Type::F32, Op::Sum, 1 << 24, {}).groups == 8 * gpu.compute_units);
+  Options o;
+  o.min_per_item = 64;
+  CHECK(make_plan(gpu, Type::F32, Op::Sum, 65536, o).groups == 65536 / (64 * 256));
+  // The host polls for a GPU's result and makes a blocking read on a CPU, for every strategy.
+  CHECK(p.poll_result);
+  Options tree;
+  tree.strategy = "localtree";
+  CHECK(make_plan(gpu, Type::I32, Op::Max, 100, tree).poll_result);
+  CHECK_FALSE(make_plan(cpu, Type::F32, Op::Sum, 65536, {}).poll_result);
+  CHECK_FALSE(make_plan(cpu, Type::I32, Op::Max, 100, tree).poll_result);
+}
+
 TEST_CASE("tuning file: saved and loaded back; a malformed file is an ArgumentError") {
   const auto dir = std::filesystem::temp_directory_path() /
                    ("rdx_tuning_test_" + std::to_string(static_cast<long>(::getpid())));

@@ -115,7 +115,14 @@ void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTab
     p.unroll = o.unroll ? o.unroll : std::max(t.unroll, 1u);
     p.work_group_size =
         o.work_group_size ? o.work_group_size : std::min(table_wg, p.work_group_size);
-    const std::uint64_t per_group = p.work_group_size * p.vector_width * 8;
+    // By default one round of UNROLL vector loads per work-item, so that a small input spreads
+    // over many groups and every load is in flight at once (docs/performance.md).
+    const std::uint64_t min_per_item =
+        o.min_per_item
+            ? o.min_per_item
+            : (t.min_per_item ? t.min_per_item : std::uint64_t{p.vector_width} * p.unroll);
+    const std::uint64_t per_group =
+        p.work_group_size * std::max<std::uint64_t>(min_per_item, p.vector_width);
     p.groups = clamp_u((p.n + per_group - 1) / per_group, 1, cus * gpc);
   }
   if (p.unroll != 1 && p.unroll != 2 && p.unroll != 4)
@@ -174,6 +181,7 @@ Plan make_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n, const O
     p.work_group_size = std::min<std::size_t>(256, floor_pow2(dev_max));
   }
   if (p.strategy.starts_with("fast_")) tune_fast(dev, p, opts, tuning);
+  p.poll_result = dev.kind != DeviceKind::CPU;
   p.depth = s->depth(p, dev);
   return p;
 }

@@ -19,7 +19,7 @@ struct Options {
   // Overrides of the tuning table of fast_strided / fast_blocked (0: the table's value); for
   // `clrdx bench` sweeps and tuning work.
   unsigned groups_per_cu = 0, vector_width = 0, unroll = 0;
-  std::uint64_t min_per_item = 0;  // fast_blocked: fewest elements per work-item
+  std::uint64_t min_per_item = 0;  // fast_*: fewest elements per work-item
 };
 
 struct Plan {
@@ -36,6 +36,10 @@ struct Plan {
   unsigned vector_width = 0;  // elements per vector load
   bool blocked = false;       // each work-item reads one contiguous range (CPUs)
   unsigned unroll = 0;        // independent loads in flight per work-item (strided)
+  // How the host waits for the result: true polls the read's event status (GPUs: the host thread
+  // is idle meanwhile, and NVIDIA's blocking read returns 1-2 us after the data is there);
+  // false makes a blocking read (CPUs: a polling thread would take a core from the kernel).
+  bool poll_result = false;
 
   std::string describe() const;
   bool operator==(const Plan&) const = default;

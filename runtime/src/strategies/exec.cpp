@@ -204,7 +204,19 @@ Outcome Exec::read(const States& s, std::uint64_t k, unsigned char* staging) {
     RDX_CHECK(queue.enqueueReadBuffer(s.indices, CL_FALSE, k * sizeof(cl_ulong), sizeof(cl_ulong),
                                       bytes + 8));
   }
-  RDX_CHECK(queue.enqueueReadBuffer(s.values, CL_TRUE, k * acc, acc, bytes));
+  if (plan.poll_result) {
+    cl::Event ev;
+    RDX_CHECK(queue.enqueueReadBuffer(s.values, CL_FALSE, k * acc, acc, bytes, nullptr, &ev));
+    RDX_CHECK(queue.flush());
+    for (;;) {  // a command that failed reports its (negative) error as its status
+      cl_int status = CL_QUEUED;
+      RDX_CHECK(ev.getInfo(CL_EVENT_COMMAND_EXECUTION_STATUS, &status));
+      if (status == CL_COMPLETE) break;
+      if (status < 0) throw ClError(status, "clEnqueueReadBuffer(result)");
+    }
+  } else {
+    RDX_CHECK(queue.enqueueReadBuffer(s.values, CL_TRUE, k * acc, acc, bytes));
+  }
   idle_ = true;
   Outcome o{Scalar::from_bytes(plan.acc, bytes), std::nullopt};
   if (indexed()) {

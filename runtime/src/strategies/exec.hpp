@@ -99,7 +99,8 @@ class Exec {
   // Enqueues k over `global` work-items (rounded up to a multiple of `local`).
   void launch(Kernel& k, std::uint64_t global, std::size_t local);
 
-  // Reads state k of s back to the host (blocking: everything queued before it has finished).
+  // Reads state k of s back to the host; everything queued before it has finished on return
+  // (a blocking read, or with Plan::poll_result a read whose event status is polled).
   // With `staging` (16 bytes of pinned host memory, see PinnedScalar) the read lands there:
   // NVIDIA's driver copies into pinned memory directly, about 2 us sooner than into pageable.
   Outcome read(const States& s, std::uint64_t k = 0, unsigned char* staging = nullptr);
@@ -124,12 +125,10 @@ class Exec {
   void set_arg(Kernel& k, cl_uint i, const cl::LocalSpaceArg& local);
   bool indexed() const { return is_index_op(plan.op); }
   bool profile_ = false;
-  std::vector<States> scratch_;
-  std::vector<cl::Buffer> buffers_;
-  bool idle_ = true;
-  std::vector<cl::Event>
-      events_;  // launches, when profiling  // nothing enqueued since the last blocking read  //
-                // alive until every command that uses it has finished
+  std::vector<States> scratch_;      // alive until every command that uses it has finished
+  std::vector<cl::Buffer> buffers_;  // the same
+  bool idle_ = true;                 // nothing enqueued since the last completed read
+  std::vector<cl::Event> events_;    // launches, when profiling
 };
 
 }  // namespace rdx::detail

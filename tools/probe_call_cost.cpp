@@ -1,0 +1,168 @@
+// Where the time of one small `auto` call goes: medians over many calls of each step of the
+// default path (rdx::reduce on a device buffer), against the plain-queue floor of one launch and
+// one pinned read. Links librdx's internals (built by CMake as the probe_call_cost target).
+// Usage: probe_call_cost [n=1024] [device selector, e.g. gpu]; prints one JSON line.
+//        probe_call_cost grid DEVICE ROUNDS N[,N...] WG:GPC:UNROLL:MIN_PER_ITEM ...
+//          auto's call time per grid configuration (f32 sum, input filled on the device),
+//          configurations alternating in every round; one JSON line per (n, config, round).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cl_check.hpp"
+#include "context_impl.hpp"
+#include "rdx/rdx.hpp"
+#include "strategies/exec.hpp"
+#include "strategies/registry.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double median_us(int rounds, const std::function<void()>& f) {
+  std::vector<double> t;
+  for (int i = 0; i < rounds + 20; ++i) {
+    const auto t0 = Clock::now();
+    f();
+    if (i >= 20) t.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+}  // namespace
+
+int grid(int argc, char** argv) {
+  rdx::Context ctx(argv[2]);
+  auto& impl = ctx.impl();
+  const int rounds = std::atoi(argv[3]);
+  std::vector<std::uint64_t> sizes;
+  for (char* p = argv[4]; *p;) {
+    sizes.push_back(std::strtoull(p, &p, 0));
+    if (*p == ',') ++p;
+  }
+  for (const std::uint64_t n : sizes) {
+    cl::Buffer buf(impl.context, CL_MEM_READ_ONLY, n * sizeof(float));
+    RDX_CHECK(impl.queue.enqueueFillBuffer(buf, 1.0f, 0, n * sizeof(float)));
+    for (int r = 0; r < rounds; ++r)
+      for (int c = 5; c < argc; ++c) {
+        rdx::Options o;
+        unsigned wg = 0, gpc = 0, unroll = 0;
+        unsigned long long mpi = 0;
+        std::sscanf(argv[c], "%u:%u:%u:%llu", &wg, &gpc, &unroll, &mpi);
+        o.work_group_size = wg;
+        o.groups_per_cu = gpc;
+        o.unroll = unroll;
+        o.min_per_item = mpi;
+        rdx::Result res;
+        const int reps = n >= (1u << 28) ? 30 : 200;
+        std::vector<double> t;
+        for (int i = 0; i < reps + 5; ++i) {
+          const auto t0 = Clock::now();
+          res = rdx::reduce(ctx, rdx::Type::F32, buf, n, rdx::Op::Sum, o);
+          if (i >= 5)
+            t.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+        }
+        std::sort(t.begin(), t.end());
+        fmt::print(
+            "{{\"n\":{},\"config\":\"{}\",\"round\":{},\"call_us\":{:.2f},\"plan\":\"{}\","
+            "\"ok\":{}}}\n",
+            n, argv[c], r, t[t.size() / 2], res.plan.describe(),
+            res.value.as<float>() == float(std::min<std::uint64_t>(n, 1u << 24)) || n > (1u << 24));
+        std::fflush(stdout);
+      }
+  }
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  if (argc > 4 && std::string(argv[1]) == "grid") return grid(argc, argv);
+  const std::uint64_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 0) : 1024;
+  rdx::Context ctx(argc > 2 ? argv[2] : "");
+  auto& impl = ctx.impl();
+  const int rounds = 2000;
+  std::vector<float> host(n, 1.0f);
+  cl::Buffer buf(impl.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
+                 host.data());
+  const rdx::Options opts;
+  const rdx::Plan plan =
+      rdx::make_plan(ctx.device_info(), rdx::Type::F32, rdx::Op::Sum, n, opts, ctx.tuning());
+
+  // The whole call, as a user makes it.
+  const double call = median_us(
+      rounds, [&] { (void)rdx::reduce(ctx, rdx::Type::F32, buf, n, rdx::Op::Sum, opts); });
+  // Planning alone.
+  const double planning = median_us(rounds, [&] {
+    (void)rdx::make_plan(ctx.device_info(), rdx::Type::F32, rdx::Op::Sum, n, opts, ctx.tuning());
+  });
+  // The buffer checks of reduce(cl::Buffer): its size and context.
+  const double checks = median_us(rounds, [&] {
+    std::size_t size = 0;
+    RDX_CHECK(buf.getInfo(CL_MEM_SIZE, &size));
+    cl::Context owner;
+    RDX_CHECK(buf.getInfo(CL_MEM_CONTEXT, &owner));
+  });
+  // The slot lookup of run_fast: its key and the cache map.
+  const double lookup = median_us(rounds, [&] {
+    rdx::detail::Exec ex(impl, plan);
+    const std::string extra =
+        fmt::format("-DVW={} -DBLOCKED={} -DBLOCK={} -DUNROLL={}", plan.vector_width, 0,
+                    rdx::detail::kFastBlock, plan.unroll);
+    (void)impl.cached<int>(
+        fmt::format("fast {} {} groups={}", ex.defines(plan.work_group_size), extra, plan.groups));
+  });
+  // The same kernel with the raw OpenCL calls: arguments, launch, pinned read.
+  rdx::detail::Exec ex(impl, plan);
+  const bool idx32 =
+      n / plan.vector_width + (plan.unroll + 1) * plan.groups * plan.work_group_size <
+      (std::uint64_t{1} << 31);
+  rdx::detail::Kernel k =
+      ex.kernel("fast.cl", "fast_reduce",
+                fmt::format("-DVW={} -DBLOCKED=0 -DBLOCK={} -DUNROLL={}{}", plan.vector_width,
+                            rdx::detail::kFastBlock, plan.unroll, idx32 ? " -DIDX32" : ""));
+  cl::Buffer part(impl.context, CL_MEM_READ_WRITE, (plan.groups + 1) * 4);  // f32 states
+  const cl_uint zero = 0;
+  cl::Buffer counter(impl.context, cl_mem_flags{CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR},
+                     std::size_t{4}, const_cast<cl_uint*>(&zero));
+  rdx::detail::PinnedScalar pinned(impl.context, impl.queue);
+  const std::size_t items = plan.groups * k.wg;
+  std::uint64_t chunk = (n + items - 1) / items;
+  chunk = (chunk + plan.vector_width - 1) / plan.vector_width * plan.vector_width;
+  auto set_args = [&] {
+    RDX_CHECK(k.kernel.setArg(0, buf));
+    RDX_CHECK(k.kernel.setArg(1, cl_ulong(n)));
+    RDX_CHECK(k.kernel.setArg(2, cl_ulong(chunk)));
+    RDX_CHECK(k.kernel.setArg(3, part));
+    RDX_CHECK(k.kernel.setArg(4, part));
+    RDX_CHECK(k.kernel.setArg(5, counter));
+  };
+  set_args();
+  const double args = median_us(rounds, set_args);
+  auto launch_read = [&] {
+    RDX_CHECK(impl.queue.enqueueNDRangeKernel(k.kernel, cl::NullRange, cl::NDRange(items),
+                                              cl::NDRange(k.wg)));
+    RDX_CHECK(impl.queue.enqueueReadBuffer(part, CL_TRUE, plan.groups * 4, 4, pinned.data()));
+  };
+  const double raw = median_us(rounds, launch_read);
+  const double enqueue = median_us(rounds, [&] {
+    RDX_CHECK(impl.queue.enqueueNDRangeKernel(k.kernel, cl::NullRange, cl::NDRange(items),
+                                              cl::NDRange(k.wg)));
+    RDX_CHECK(impl.queue.finish());
+  });
+  const double floor = rdx::measure_roundtrip(ctx, rounds) * 1e6;
+  float check = 0;
+  std::memcpy(&check, pinned.data(), 4);
+  fmt::print(
+      "{{\"device\":\"{}\",\"n\":{},\"plan\":\"{}\",\"call_us\":{:.2f},\"plan_us\":{:.2f},"
+      "\"buffer_checks_us\":{:.2f},\"slot_lookup_us\":{:.2f},\"set_args_us\":{:.2f},"
+      "\"raw_launch_read_us\":{:.2f},\"launch_finish_us\":{:.2f},\"empty_floor_us\":{:.2f},"
+      "\"raw_result\":{}}}\n",
+      ctx.device_info().name, n, plan.describe(), call, planning, checks, lookup, args, raw,
+      enqueue, floor, check);
+}
