@@ -12,10 +12,15 @@
  * Deterministic: the partition depends only on n and the plan, and the last group combines the
  * partials in index order; no float atomics (the counter is an integer).
  *
+ * A small grid (HOST_FINISH, the plan's host_finish: at most WG groups) skips the last-group
+ * finish: each group stores its partial and the host reads the GROUPS partials in one read and
+ * combines them. On NVIDIA's driver the counter's atomic alone added about 7 us to a call
+ * (tools/probe_group_cost.cpp); the host's combine of 256 partials takes well under 1 us.
+ *
  * Launch rules: local size WG (a power of two; 1 is fine), global size = GROUPS * WG for the
  * plan's GROUPS; `counter` is one uint that is 0 before the launch (the last group resets it, so
- * the host zeroes it once; a launch of one group never touches it); part_v/part_i hold
- * GROUPS + 1 states: the partials, then the result at index GROUPS. BLOCKED ranges: work-item g
+ * the host zeroes it once; HOST_FINISH never touches it); part_v/part_i hold GROUPS + 1 states:
+ * the partials, then the result at index GROUPS (not with HOST_FINISH). BLOCKED ranges: work-item g
  * covers [g*chunk, (g+1)*chunk), chunk a multiple of VW. argmin/argmax need VW = 1. */
 #ifndef RDX_COMMON_H
 #include "common.h"
@@ -36,6 +41,9 @@
 typedef uint sidx_t;
 #else
 typedef ulong sidx_t;
+#endif
+#ifndef HOST_FINISH /* 1: each group stores its partial and the host combines them */
+#define HOST_FINISH 0
 #endif
 #ifndef UNROLL /* strided: independent vector loads in flight per work-item (1, 2 or 4) */
 #define UNROLL 1
@@ -198,10 +206,10 @@ kernel void fast_reduce(global const T* restrict in, ulong n, ulong chunk, globa
     if (lid < w) sh[lid] = st_combine(sh[lid], sh[lid + w]);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  if (groups == 1) { /* one group: its partial is the result; no counter, no second tree */
-    if (lid == 0) st_store(part_v, part_i, 1, sh[0]);
-    return;
-  }
+#if HOST_FINISH /* the host reads the GROUPS partials and combines them: no counter */
+  if (lid == 0) st_store(part_v, part_i, get_group_id(0), sh[0]);
+  return;
+#endif
   if (lid == 0) {
     st_store(part_v, part_i, get_group_id(0), sh[0]);
     mem_fence(CLK_GLOBAL_MEM_FENCE); /* the partial is visible before the ticket is taken */

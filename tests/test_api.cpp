@@ -8,6 +8,7 @@
 #include <fstream>
 #include <limits>
 #include <numeric>
+#include <set>
 #include <sstream>
 
 #include <unistd.h>
@@ -353,6 +354,30 @@ TEST_CASE("fast_* tuning overrides: every unroll, vector width and grid stays ex
   bad.unroll = 3;
   std::vector<int> v(10, 1);
   CHECK_THROWS_AS(reduce(ctx, std::span<const int>(v), Op::Sum, bad), ArgumentError);
+}
+
+TEST_CASE("fast_*: the host's finish and the last group's agree with the reference") {
+  Context ctx(device());
+  std::set<bool> finishes;  // both kinds ran
+  for (const char* strategy : {"fast_strided", "fast_blocked"})
+    for (std::size_t wg : {std::size_t{0}, std::size_t{2}})  // 2: more groups than work-items
+      for (const auto& [type, op] :
+           {std::pair{Type::F32, Op::Sum}, std::pair{Type::F32, Op::Prod},
+            std::pair{Type::F64, Op::Min}, std::pair{Type::I32, Op::ArgMax},
+            std::pair{Type::F32, Op::ArgMin}, std::pair{Type::U8, Op::Xor}})
+        for (std::uint64_t n : {1ull, 4099ull, 262147ull}) {
+          if (type == Type::F64 && !ctx.device_info().fp64) continue;
+          Options o;
+          o.strategy = strategy;
+          o.work_group_size = wg;
+          const auto data = make_case_data(type, op, Pattern::Random, n, n + 7);
+          const Result r = reduce(ctx, type, data.data(), n, op, o);
+          const auto ref = reference_reduce(type, type, op, data.data(), n);
+          CAPTURE(r.plan.describe());
+          CHECK(check_result(r.plan, r.value, r.index, ref) == "");
+          finishes.insert(r.plan.host_finish);
+        }
+  CHECK(finishes.size() == 2);
 }
 
 TEST_CASE("big: 2^32 + 3 u8 elements, beyond one allocation, are reduced in chunks") {

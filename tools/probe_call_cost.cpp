@@ -111,26 +111,21 @@ int main(int argc, char** argv) {
   // The slot lookup of run_fast: its key and the cache map.
   const double lookup = median_us(rounds, [&] {
     rdx::detail::Exec ex(impl, plan);
-    const std::string extra =
-        fmt::format("-DVW={} -DBLOCKED={} -DBLOCK={} -DUNROLL={}", plan.vector_width, 0,
-                    rdx::detail::kFastBlock, plan.unroll);
-    (void)impl.cached<int>(
-        fmt::format("fast {} {} groups={}", ex.defines(plan.work_group_size), extra, plan.groups));
+    (void)impl.cached<int>(fmt::format("fast {} {} groups={}", ex.defines(plan.work_group_size),
+                                       rdx::detail::fast_build_options(plan, n), plan.groups));
   });
-  // The same kernel with the raw OpenCL calls: arguments, launch, pinned read.
+  // The same kernel with the raw OpenCL calls: arguments, launch, pinned read (of the partials
+  // with the plan's host finish, else of the result).
   rdx::detail::Exec ex(impl, plan);
-  const bool idx32 =
-      n / plan.vector_width + (plan.unroll + 1) * plan.groups * plan.work_group_size <
-      (std::uint64_t{1} << 31);
   rdx::detail::Kernel k =
-      ex.kernel("fast.cl", "fast_reduce",
-                fmt::format("-DVW={} -DBLOCKED=0 -DBLOCK={} -DUNROLL={}{}", plan.vector_width,
-                            rdx::detail::kFastBlock, plan.unroll, idx32 ? " -DIDX32" : ""));
+      ex.kernel("fast.cl", "fast_reduce", rdx::detail::fast_build_options(plan, n));
   cl::Buffer part(impl.context, CL_MEM_READ_WRITE, (plan.groups + 1) * 4);  // f32 states
   const cl_uint zero = 0;
   cl::Buffer counter(impl.context, cl_mem_flags{CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR},
                      std::size_t{4}, const_cast<cl_uint*>(&zero));
-  rdx::detail::PinnedScalar pinned(impl.context, impl.queue);
+  const std::uint64_t read_first = plan.host_finish ? 0 : plan.groups;
+  const std::uint64_t read_count = plan.host_finish ? plan.groups : 1;
+  rdx::detail::PinnedBytes pinned(impl.context, impl.queue, read_count * 4);
   const std::size_t items = plan.groups * k.wg;
   std::uint64_t chunk = (n + items - 1) / items;
   chunk = (chunk + plan.vector_width - 1) / plan.vector_width * plan.vector_width;
@@ -147,7 +142,8 @@ int main(int argc, char** argv) {
   auto launch_read = [&] {
     RDX_CHECK(impl.queue.enqueueNDRangeKernel(k.kernel, cl::NullRange, cl::NDRange(items),
                                               cl::NDRange(k.wg)));
-    RDX_CHECK(impl.queue.enqueueReadBuffer(part, CL_TRUE, plan.groups * 4, 4, pinned.data()));
+    RDX_CHECK(
+        impl.queue.enqueueReadBuffer(part, CL_TRUE, read_first * 4, read_count * 4, pinned.data()));
   };
   const double raw = median_us(rounds, launch_read);
   const double enqueue = median_us(rounds, [&] {
@@ -157,7 +153,11 @@ int main(int argc, char** argv) {
   });
   const double floor = rdx::measure_roundtrip(ctx, rounds) * 1e6;
   float check = 0;
-  std::memcpy(&check, pinned.data(), 4);
+  for (std::uint64_t g = 0; g < read_count; ++g) {
+    float x = 0;
+    std::memcpy(&x, pinned.data() + 4 * g, 4);
+    check += x;
+  }
   fmt::print(
       "{{\"device\":\"{}\",\"n\":{},\"plan\":\"{}\",\"call_us\":{:.2f},\"plan_us\":{:.2f},"
       "\"buffer_checks_us\":{:.2f},\"slot_lookup_us\":{:.2f},\"set_args_us\":{:.2f},"

@@ -125,6 +125,9 @@ void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTab
         p.work_group_size * std::max<std::uint64_t>(min_per_item, p.vector_width);
     p.groups = clamp_u((p.n + per_group - 1) / per_group, 1, cus * gpc);
   }
+  // A grid whose partials the last group would combine at one per work-item or fewer hands
+  // them to the host instead (cl/fast.cl, HOST_FINISH).
+  p.host_finish = p.groups <= p.work_group_size;
   if (p.unroll != 1 && p.unroll != 2 && p.unroll != 4)
     throw ArgumentError(fmt::format("unroll {} is not 1, 2 or 4", p.unroll));
   if (!is_pow2(p.vector_width) || p.vector_width > 16)
@@ -136,8 +139,8 @@ void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTab
 std::string Plan::describe() const {
   return fmt::format("{} {} {} n={} wg={}", strategy, name(op), name(type), n, work_group_size) +
          (acc != type ? fmt::format(" acc={}", name(acc)) : std::string()) +
-         (groups ? fmt::format(" groups={} vw={} {}", groups, vector_width,
-                               blocked ? "blocked" : "strided")
+         (groups ? fmt::format(" groups={} vw={} {}{}", groups, vector_width,
+                               blocked ? "blocked" : "strided", host_finish ? " host-finish" : "")
                  : std::string());
 }
 

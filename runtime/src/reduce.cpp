@@ -78,7 +78,7 @@ double measure_roundtrip(Context& ctx, int repeats) {
   RDX_CHECK_OUT(err, "clCreateBuffer(roundtrip)");
   RDX_CHECK(k.setArg(0, b));
   // The scalar is read into pinned memory, as auto reads its result.
-  const detail::PinnedScalar pinned(impl.context, impl.queue);
+  const detail::PinnedBytes pinned(impl.context, impl.queue);
   std::vector<double> t;
   for (int i = 0; i < repeats + 5; ++i) {
     const auto t0 = std::chrono::steady_clock::now();

@@ -36,6 +36,9 @@ struct Plan {
   unsigned vector_width = 0;  // elements per vector load
   bool blocked = false;       // each work-item reads one contiguous range (CPUs)
   unsigned unroll = 0;        // independent loads in flight per work-item (strided)
+  // The host combines the groups' partials (a grid of at most work_group_size groups), instead
+  // of the last group to finish: no atomic counter in the kernel.
+  bool host_finish = false;
   // How the host waits for the result: true polls the read's event status (GPUs: the host thread
   // is idle meanwhile, and NVIDIA's blocking read returns 1-2 us after the data is there);
   // false makes a blocking read (CPUs: a polling thread would take a core from the kernel).

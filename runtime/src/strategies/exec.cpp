@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
+#include <vector>
 
 namespace rdx::detail {
 
@@ -121,66 +123,109 @@ Outcome Exec::combine(const Outcome& a, const Outcome& b) const {
   return combine_outcomes(plan, a, b);
 }
 
+namespace {
+
+// One state of accumulator type A on the host: a value and, for argmin/argmax, its index.
+template <class A>
+struct TypedState {
+  A value;
+  std::uint64_t index;
+};
+
+// The operator on two typed states, with the kernels' semantics: wrapping integers, float
+// min/max ignore NaN, float products mark input infinities (float_prod.hpp), argmin/argmax
+// keep the first index on ties and lose to nothing but the identity (index kNoIndex).
+template <class A>
+TypedState<A> combine_typed(Op op, const TypedState<A>& a, const TypedState<A>& b) {
+  const A x = a.value, y = b.value;
+  if constexpr (std::is_floating_point_v<A>) {
+    switch (op) {
+      case Op::Sum:
+        return {A(x + y), 0};
+      case Op::Prod:
+        return {prod_combine(x, y), 0};
+      case Op::Min:
+      case Op::Max: {  // NaN loses
+        const bool take_y = std::isnan(x) || (!std::isnan(y) && (op == Op::Min ? y < x : y > x));
+        return {take_y ? y : x, 0};
+      }
+      case Op::ArgMin:
+      case Op::ArgMax: {
+        if (b.index == kNoIndex) return a;
+        if (a.index == kNoIndex) return b;
+        if (std::isnan(x) || std::isnan(y)) {
+          if (!std::isnan(y)) return b;
+          if (!std::isnan(x)) return a;
+          return b.index < a.index ? b : a;
+        }
+        if (op == Op::ArgMin ? y < x : y > x) return b;
+        if (op == Op::ArgMin ? x < y : x > y) return a;
+        return b.index < a.index ? b : a;
+      }
+      case Op::And:
+      case Op::Or:
+      case Op::Xor:
+        break;  // make_plan refuses bitwise operators on floats
+    }
+    throw ArgumentError(fmt::format("{} on a float accumulator", name(op)));
+  } else {
+    using U = std::make_unsigned_t<A>;
+    using M = std::conditional_t<(sizeof(A) <= 4), std::uint32_t, std::uint64_t>;
+    switch (op) {
+      case Op::Sum:
+        return {A(U(U(x) + U(y))), 0};
+      case Op::Prod:
+        return {A(U(M(U(x)) * M(U(y)))), 0};
+      case Op::Min:
+        return {y < x ? y : x, 0};
+      case Op::Max:
+        return {y > x ? y : x, 0};
+      case Op::And:
+        return {A(x & y), 0};
+      case Op::Or:
+        return {A(x | y), 0};
+      case Op::Xor:
+        return {A(x ^ y), 0};
+      case Op::ArgMin:
+      case Op::ArgMax:
+        if (b.index == kNoIndex) return a;
+        if (a.index == kNoIndex) return b;
+        if (op == Op::ArgMin ? y < x : y > x) return b;
+        if (op == Op::ArgMin ? x < y : x > y) return a;
+        return b.index < a.index ? b : a;
+    }
+    throw ArgumentError(fmt::format("operator code {}", static_cast<int>(op)));  // not an Op
+  }
+}
+
+}  // namespace
+
 Outcome combine_outcomes(const Plan& plan, const Outcome& a, const Outcome& b) {
   const bool indexed = is_index_op(plan.op);
   return visit_type(plan.acc, [&](auto z) -> Outcome {
     using A = decltype(z);
-    const A x = a.value.as<A>(), y = b.value.as<A>();
-    if (indexed) {
-      if (b.index == kNoIndex) return a;
-      if (a.index == kNoIndex) return b;
-      if constexpr (std::is_floating_point_v<A>) {
-        if (std::isnan(x) || std::isnan(y)) {
-          if (!std::isnan(y)) return b;
-          if (!std::isnan(x)) return a;
-          return *b.index < *a.index ? b : a;
-        }
-      }
-      if (plan.op == Op::ArgMin ? y < x : y > x) return b;
-      if (plan.op == Op::ArgMin ? x < y : x > y) return a;
-      return *b.index < *a.index ? b : a;
+    const TypedState<A> r = combine_typed<A>(plan.op, {a.value.as<A>(), a.index.value_or(0)},
+                                             {b.value.as<A>(), b.index.value_or(0)});
+    return {Scalar::of(r.value), indexed ? std::optional<std::uint64_t>(r.index) : std::nullopt};
+  });
+}
+
+Outcome fold_states(const Plan& plan, const unsigned char* values, const std::uint64_t* indices,
+                    std::uint64_t count) {
+  const bool indexed = is_index_op(plan.op);
+  return visit_type(plan.acc, [&](auto z) -> Outcome {
+    using A = decltype(z);
+    std::vector<TypedState<A>> s(count);
+    for (std::uint64_t k = 0; k < count; ++k) {
+      std::memcpy(&s[k].value, values + k * sizeof(A), sizeof(A));
+      s[k].index = indexed ? indices[k] : 0;
     }
-    if constexpr (std::is_floating_point_v<A>) {
-      switch (plan.op) {
-        case Op::Sum:
-          return {Scalar::of(A(x + y)), std::nullopt};
-        case Op::Prod:
-          return {Scalar::of(prod_combine(x, y)), std::nullopt};
-        default: {  // min, max: NaN loses
-          const bool take_y =
-              std::isnan(x) || (!std::isnan(y) && (plan.op == Op::Min ? y < x : y > x));
-          return {Scalar::of(take_y ? y : x), std::nullopt};
-        }
-      }
-    } else {
-      using U = std::make_unsigned_t<A>;
-      using M = std::conditional_t<(sizeof(A) <= 4), std::uint32_t, std::uint64_t>;
-      A r{};
-      switch (plan.op) {
-        case Op::Sum:
-          r = A(U(U(x) + U(y)));
-          break;
-        case Op::Prod:
-          r = A(U(M(U(x)) * M(U(y))));
-          break;
-        case Op::Min:
-          r = y < x ? y : x;
-          break;
-        case Op::Max:
-          r = y > x ? y : x;
-          break;
-        case Op::And:
-          r = A(x & y);
-          break;
-        case Op::Or:
-          r = A(x | y);
-          break;
-        default:
-          r = A(x ^ y);
-          break;
-      }
-      return {Scalar::of(r), std::nullopt};
-    }
+    // Pairwise, neighbours first: depth ceil(log2(count)), like a work-group's tree.
+    for (std::uint64_t w = 1; w < count; w *= 2)
+      for (std::uint64_t k = 0; k + w < count; k += 2 * w)
+        s[k] = combine_typed<A>(plan.op, s[k], s[k + w]);
+    return {Scalar::of(s[0].value),
+            indexed ? std::optional<std::uint64_t>(s[0].index) : std::nullopt};
   });
 }
 
@@ -196,17 +241,22 @@ void Exec::launch(Kernel& k, std::uint64_t global, std::size_t local) {
                                  groups * local, local));
 }
 
-Outcome Exec::read(const States& s, std::uint64_t k, unsigned char* staging) {
-  unsigned char local[16] = {};
-  unsigned char* bytes = staging ? staging : local;
+Outcome Exec::read(const States& s, std::uint64_t k, unsigned char* staging, std::uint64_t count) {
   const std::size_t acc = size_of(plan.acc);
-  if (indexed()) {  // the index first, non-blocking: the value's blocking read waits for both
-    RDX_CHECK(queue.enqueueReadBuffer(s.indices, CL_FALSE, k * sizeof(cl_ulong), sizeof(cl_ulong),
-                                      bytes + 8));
+  const std::size_t value_bytes = (count * acc + 7) / 8 * 8;  // the indices follow, 8-aligned
+  std::vector<unsigned char> own;
+  if (!staging) {
+    own.resize(staging_bytes(plan, count));
+    staging = own.data();
+  }
+  if (indexed()) {  // the indices first, non-blocking: the values' read waits for both
+    RDX_CHECK(queue.enqueueReadBuffer(s.indices, CL_FALSE, k * sizeof(cl_ulong),
+                                      count * sizeof(cl_ulong), staging + value_bytes));
   }
   if (plan.poll_result) {
     cl::Event ev;
-    RDX_CHECK(queue.enqueueReadBuffer(s.values, CL_FALSE, k * acc, acc, bytes, nullptr, &ev));
+    RDX_CHECK(
+        queue.enqueueReadBuffer(s.values, CL_FALSE, k * acc, count * acc, staging, nullptr, &ev));
     RDX_CHECK(queue.flush());
     for (;;) {  // a command that failed reports its (negative) error as its status
       cl_int status = CL_QUEUED;
@@ -215,28 +265,29 @@ Outcome Exec::read(const States& s, std::uint64_t k, unsigned char* staging) {
       if (status < 0) throw ClError(status, "clEnqueueReadBuffer(result)");
     }
   } else {
-    RDX_CHECK(queue.enqueueReadBuffer(s.values, CL_TRUE, k * acc, acc, bytes));
+    RDX_CHECK(queue.enqueueReadBuffer(s.values, CL_TRUE, k * acc, count * acc, staging));
   }
   idle_ = true;
-  Outcome o{Scalar::from_bytes(plan.acc, bytes), std::nullopt};
-  if (indexed()) {
-    cl_ulong idx = 0;
-    std::memcpy(&idx, bytes + 8, sizeof idx);
-    o.index = idx;
-  }
-  return o;
+  std::vector<std::uint64_t> idx(indexed() ? count : 0);
+  if (indexed()) std::memcpy(idx.data(), staging + value_bytes, count * sizeof(std::uint64_t));
+  return fold_states(plan, staging, idx.data(), count);
 }
 
-PinnedScalar::PinnedScalar(const cl::Context& ctx, const cl::CommandQueue& queue) : queue_(queue) {
+std::size_t staging_bytes(const Plan& plan, std::uint64_t count) {
+  return (count * size_of(plan.acc) + 7) / 8 * 8 + (is_index_op(plan.op) ? count * 8 : 0);
+}
+
+PinnedBytes::PinnedBytes(const cl::Context& ctx, const cl::CommandQueue& queue, std::size_t bytes)
+    : queue_(queue) {
   cl_int err = CL_SUCCESS;
-  buf_ = cl::Buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, 16, nullptr, &err);
-  RDX_CHECK_OUT(err, "clCreateBuffer(16 bytes of pinned host memory)");
+  buf_ = cl::Buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, nullptr, &err);
+  RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of pinned host memory)", bytes));
   ptr_ = static_cast<unsigned char*>(queue_.enqueueMapBuffer(
-      buf_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, 16, nullptr, nullptr, &err));
+      buf_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, nullptr, nullptr, &err));
   RDX_CHECK_OUT(err, "clEnqueueMapBuffer(pinned host memory)");
 }
 
-PinnedScalar::~PinnedScalar() {
+PinnedBytes::~PinnedBytes() {
   if (ptr_) {
     queue_.enqueueUnmapMemObject(buf_, ptr_);  // errors cannot be reported from a destructor
     queue_.finish();

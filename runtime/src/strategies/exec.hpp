@@ -31,14 +31,22 @@ Outcome combine_outcomes(const Plan& plan, const Outcome& a, const Outcome& b);
 
 class Exec;
 
-// 16 bytes of pinned host memory (a CL_MEM_ALLOC_HOST_PTR buffer, mapped once) for reading
-// results back; unmapped when it ends. Not thread-safe: its owner serialises its use.
-class PinnedScalar {
+// `count` host states in the kernels' layout (values of the plan's acc type, then, 8-aligned,
+// argmin/argmax's 64-bit indices) combined in pairs, neighbours first.
+Outcome fold_states(const Plan& plan, const unsigned char* values, const std::uint64_t* indices,
+                    std::uint64_t count);
+
+// The bytes Exec::read needs to stage `count` states (see fold_states).
+std::size_t staging_bytes(const Plan& plan, std::uint64_t count);
+
+// Pinned host memory (a CL_MEM_ALLOC_HOST_PTR buffer, mapped once) for reading results back;
+// unmapped when it ends. Not thread-safe: its owner serialises its use.
+class PinnedBytes {
  public:
-  PinnedScalar(const cl::Context& ctx, const cl::CommandQueue& queue);
-  ~PinnedScalar();
-  PinnedScalar(const PinnedScalar&) = delete;
-  PinnedScalar& operator=(const PinnedScalar&) = delete;
+  PinnedBytes(const cl::Context& ctx, const cl::CommandQueue& queue, std::size_t bytes = 16);
+  ~PinnedBytes();
+  PinnedBytes(const PinnedBytes&) = delete;
+  PinnedBytes& operator=(const PinnedBytes&) = delete;
   unsigned char* data() const { return ptr_; }
 
  private:
@@ -99,11 +107,13 @@ class Exec {
   // Enqueues k over `global` work-items (rounded up to a multiple of `local`).
   void launch(Kernel& k, std::uint64_t global, std::size_t local);
 
-  // Reads state k of s back to the host; everything queued before it has finished on return
-  // (a blocking read, or with Plan::poll_result a read whose event status is polled).
-  // With `staging` (16 bytes of pinned host memory, see PinnedScalar) the read lands there:
-  // NVIDIA's driver copies into pinned memory directly, about 2 us sooner than into pageable.
-  Outcome read(const States& s, std::uint64_t k = 0, unsigned char* staging = nullptr);
+  // Reads states [k, k + count) of s back to the host in one read and combines them
+  // (fold_states); everything queued before it has finished on return (a blocking read, or with
+  // Plan::poll_result a read whose event status is polled). With `staging` (staging_bytes(plan,
+  // count) of pinned host memory, see PinnedBytes) the read lands there: NVIDIA's driver copies
+  // into pinned memory directly, about 2 us sooner than into pageable.
+  Outcome read(const States& s, std::uint64_t k = 0, unsigned char* staging = nullptr,
+               std::uint64_t count = 1);
   // Reads the first `count` states of s (blocking).
   std::vector<Outcome> read_all(const States& s, std::uint64_t count);
 

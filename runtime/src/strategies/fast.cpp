@@ -16,20 +16,24 @@ struct FastSlot {
   bool ready = false;
   Kernel kernel;
   cl::Buffer part_v, part_i, counter;
-  std::unique_ptr<PinnedScalar> result;  // where the result is read back
+  std::unique_ptr<PinnedBytes> result;  // where the result (or the partials) is read back
 };
 
 }  // namespace
 
-Outcome run_fast(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
-  const Plan& p = ex.plan;
+std::string fast_build_options(const Plan& p, std::uint64_t n) {
   // 32-bit strided indices while every k + UNROLL * stride stays below 2^31.
   const bool idx32 =
       !p.blocked &&
       n / p.vector_width + (p.unroll + 1) * p.groups * p.work_group_size < (std::uint64_t{1} << 31);
-  const std::string extra =
-      fmt::format("-DVW={} -DBLOCKED={} -DBLOCK={} -DUNROLL={}{}", p.vector_width,
-                  p.blocked ? 1 : 0, kFastBlock, p.unroll, idx32 ? " -DIDX32" : "");
+  return fmt::format("-DVW={} -DBLOCKED={} -DBLOCK={} -DUNROLL={} -DHOST_FINISH={}{}",
+                     p.vector_width, p.blocked ? 1 : 0, kFastBlock, p.unroll, p.host_finish ? 1 : 0,
+                     idx32 ? " -DIDX32" : "");
+}
+
+Outcome run_fast(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
+  const Plan& p = ex.plan;
+  const std::string extra = fast_build_options(p, n);
   const auto slot = ex.ctx.cached<FastSlot>(
       fmt::format("fast {} {} groups={}", ex.defines(p.work_group_size), extra, p.groups));
   std::lock_guard<std::mutex> lock(slot->mutex);
@@ -48,7 +52,8 @@ Outcome run_fast(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
     slot->counter = cl::Buffer(ex.ctx.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
                                sizeof zero, const_cast<cl_uint*>(&zero), &err);
     RDX_CHECK_OUT(err, "clCreateBuffer(fast counter)");
-    slot->result = std::make_unique<PinnedScalar>(ex.ctx.context, ex.queue);
+    slot->result = std::make_unique<PinnedBytes>(ex.ctx.context, ex.queue,
+                                                 staging_bytes(p, p.host_finish ? p.groups : 1));
     slot->ready = true;
   }
   Kernel& k = slot->kernel;
@@ -57,7 +62,9 @@ Outcome run_fast(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   chunk = (chunk + p.vector_width - 1) / p.vector_width * p.vector_width;
   ex.args(k, in, n, chunk, slot->part_v, slot->part_i, slot->counter);
   ex.launch(k, items, k.wg);
-  return ex.read(States{slot->part_v, slot->part_i, p.groups + 1}, p.groups, slot->result->data());
+  const States states{slot->part_v, slot->part_i, p.groups + 1};
+  if (p.host_finish) return ex.read(states, 0, slot->result->data(), p.groups);
+  return ex.read(states, p.groups, slot->result->data());
 }
 
 std::uint64_t fast_depth(const Plan& p, const DeviceInfo&) {
@@ -79,7 +86,8 @@ std::vector<StrategyDef> rows_fast() {
            {"fast_strided", "fast.cl",
             "001 step 10 (multi-sequential) + ArrayFire's last-group finish; not a seed",
             "auto on GPUs: one launch, a grid of CUs x 8 groups reading neighbouring vectors, "
-            "the last work-group to finish reduces the partials"},
+            "the last work-group to finish reduces the partials (the host does for a grid of "
+            "at most work-group-size groups)"},
            run_fast,
            fast_depth},
           {901,

@@ -45,6 +45,9 @@ const StrategyDef* find_strategy(std::string_view name);
 // Elements per block of a BLOCKED `fast` work-item (the -DBLOCK of cl/fast.cl).
 inline constexpr std::uint64_t kFastBlock = 4096;
 
+// The build options of cl/fast.cl's kernel for plan p (a fast_* plan) over n elements.
+std::string fast_build_options(const Plan& p, std::uint64_t n);
+
 // ceil(log2(n)) for n >= 1: the depth of a pairwise tree over n leaves.
 std::uint64_t ceil_log2(std::uint64_t n);
 

@@ -1,0 +1,195 @@
+// probe_group_cost: what a launch of G work-groups costs through one OpenCL driver, apart from
+// librdx. Each row is the median time of one call: launch, then read 4 bytes into pinned host
+// memory (a non-blocking read, a flush, then polling the read's event, as librdx does on GPUs).
+//   empty   : G groups of 256 work-items; work-item 0 writes the result, nobody reads input
+//   partial : each work-item loads one float, a local tree, each group stores its partial
+//   counter : partial + the last group (atomic ticket) combines the partials (fast.cl's finish)
+//   twokern : partial, then a second launch of one group combines the partials
+// Usage: probe_group_cost [G,G,...]   (the first GPU; without one, the first device)
+// Build: g++ -O2 -std=c++17 tools/probe_group_cost.cpp -lOpenCL -o probe_group_cost
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
+static const char* kSource = R"(
+#define WG 256
+kernel void empty(global const float* in, global float* out) {
+  if (get_global_id(0) == 0) out[0] = in[0] + 1.0f;
+}
+inline float group_sum(local float* sh, float s) {
+  const uint lid = get_local_id(0);
+  sh[lid] = s;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint w = WG / 2; w > 0; w >>= 1) {
+    if (lid < w) sh[lid] += sh[lid + w];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  return sh[0];
+}
+kernel void partial(global const float* in, global float* part) {
+  local float sh[WG];
+  const float t = group_sum(sh, in[get_global_id(0)]);
+  if (get_local_id(0) == 0) part[get_group_id(0)] = t;
+}
+kernel void counter(global const float* in, global float* part, volatile global uint* ctr) {
+  local float sh[WG];
+  local uint ticket;
+  const uint groups = get_num_groups(0);
+  const float t = group_sum(sh, in[get_global_id(0)]);
+  if (get_local_id(0) == 0) {
+    part[get_group_id(0)] = t;
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    ticket = atomic_inc(ctr);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (ticket != groups - 1) return;
+  float s = 0;
+  for (uint k = get_local_id(0); k < groups; k += WG) s += ((volatile global float*)part)[k];
+  const float r = group_sum(sh, s);
+  if (get_local_id(0) == 0) { part[groups] = r; *ctr = 0; }
+}
+kernel void finish(global float* part, uint groups) {
+  local float sh[WG];
+  float s = 0;
+  for (uint k = get_local_id(0); k < groups; k += WG) s += part[k];
+  const float r = group_sum(sh, s);
+  if (get_local_id(0) == 0) part[groups] = r;
+}
+)";
+
+static void check(cl_int e, const char* what) {
+  if (e != CL_SUCCESS) {
+    std::fprintf(stderr, "%s failed: %d\n", what, e);
+    std::exit(1);
+  }
+}
+
+using Clock = std::chrono::steady_clock;
+template <class F>
+static double median_us(F f, int reps = 400) {
+  for (int i = 0; i < 50; ++i)
+    f();
+  std::vector<double> t(reps);
+  for (auto& x : t) {
+    const auto a = Clock::now();
+    f();
+    x = std::chrono::duration<double, std::micro>(Clock::now() - a).count();
+  }
+  std::sort(t.begin(), t.end());
+  return t[reps / 2];
+}
+
+int main(int argc, char** argv) {
+  std::vector<size_t> groups = {1, 2, 4, 8, 16, 64, 256, 1056};
+  if (argc > 1) {
+    groups.clear();
+    std::stringstream ss(argv[1]);
+    for (std::string tok; std::getline(ss, tok, ',');)
+      groups.push_back(std::stoul(tok));
+  }
+  cl_uint np = 0;
+  check(clGetPlatformIDs(0, nullptr, &np), "clGetPlatformIDs");
+  std::vector<cl_platform_id> ps(np);
+  check(clGetPlatformIDs(np, ps.data(), nullptr), "clGetPlatformIDs");
+  cl_device_id dev = nullptr;
+  for (auto p : ps)
+    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &dev, nullptr) == CL_SUCCESS) break;
+  if (!dev && np > 0) clGetDeviceIDs(ps[0], CL_DEVICE_TYPE_ALL, 1, &dev, nullptr);  // no GPU: any
+  if (!dev) {
+    std::puts("no OpenCL device");
+    return 1;
+  }
+  char name[256];
+  check(clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, nullptr), "clGetDeviceInfo");
+  cl_int e;
+  cl_context ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &e);
+  check(e, "clCreateContext");
+  cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &e);
+  check(e, "clCreateCommandQueue");
+  cl_program pr = clCreateProgramWithSource(ctx, 1, &kSource, nullptr, &e);
+  check(e, "clCreateProgramWithSource");
+  check(clBuildProgram(pr, 1, &dev, "", nullptr, nullptr), "clBuildProgram");
+  auto kernel = [&](const char* n) {
+    cl_kernel k = clCreateKernel(pr, n, &e);
+    check(e, n);
+    return k;
+  };
+  cl_kernel k_empty = kernel("empty"), k_partial = kernel("partial"), k_counter = kernel("counter"),
+            k_finish = kernel("finish");
+  const size_t wg = 256, max_g = *std::max_element(groups.begin(), groups.end());
+  std::vector<float> ones(max_g * wg, 1.0f);
+  cl_mem in = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, ones.size() * 4,
+                             ones.data(), &e);
+  check(e, "clCreateBuffer(in)");
+  cl_mem part = clCreateBuffer(ctx, CL_MEM_READ_WRITE, (max_g + 1) * 4, nullptr, &e);
+  check(e, "clCreateBuffer(part)");
+  cl_uint zero = 0;
+  cl_mem ctr = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 4, &zero, &e);
+  check(e, "clCreateBuffer(ctr)");
+  cl_mem pin = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, 16, nullptr, &e);
+  check(e, "clCreateBuffer(pin)");
+  auto* host = static_cast<float*>(clEnqueueMapBuffer(q, pin, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
+                                                      0, 16, 0, nullptr, nullptr, &e));
+  check(e, "clEnqueueMapBuffer");
+
+  auto read_polled = [&](size_t at) {
+    cl_event ev;
+    check(clEnqueueReadBuffer(q, part, CL_FALSE, at * 4, 4, host, 0, nullptr, &ev), "read");
+    check(clFlush(q), "clFlush");
+    cl_int st = CL_QUEUED;
+    do
+      check(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr), "poll");
+    while (st > CL_COMPLETE);
+    clReleaseEvent(ev);
+  };
+  auto launch = [&](cl_kernel k, size_t g, size_t l) {
+    check(clEnqueueNDRangeKernel(q, k, 1, nullptr, &g, &l, 0, nullptr, nullptr), "launch");
+  };
+  check(clSetKernelArg(k_empty, 0, sizeof in, &in), "arg");
+  check(clSetKernelArg(k_empty, 1, sizeof part, &part), "arg");
+  check(clSetKernelArg(k_partial, 0, sizeof in, &in), "arg");
+  check(clSetKernelArg(k_partial, 1, sizeof part, &part), "arg");
+  check(clSetKernelArg(k_counter, 0, sizeof in, &in), "arg");
+  check(clSetKernelArg(k_counter, 1, sizeof part, &part), "arg");
+  check(clSetKernelArg(k_counter, 2, sizeof ctr, &ctr), "arg");
+  check(clSetKernelArg(k_finish, 0, sizeof part, &part), "arg");
+
+  std::printf("{\"device\":\"%s\",\"rows\":[\n", name);
+  for (size_t i = 0; i < groups.size(); ++i) {
+    const size_t g = groups[i];
+    const cl_uint gu = static_cast<cl_uint>(g);
+    check(clSetKernelArg(k_finish, 1, sizeof gu, &gu), "arg");
+    const double t_empty = median_us([&] {
+      launch(k_empty, g * wg, wg);
+      read_polled(0);
+    });
+    const double t_partial = median_us([&] {
+      launch(k_partial, g * wg, wg);
+      read_polled(0);
+    });
+    const double t_counter = median_us([&] {
+      launch(k_counter, g * wg, wg);
+      read_polled(g);
+    });
+    const float got_counter = host[0];
+    const double t_two = median_us([&] {
+      launch(k_partial, g * wg, wg);
+      launch(k_finish, wg, wg);
+      read_polled(g);
+    });
+    const float got_two = host[0];
+    std::printf(
+        "{\"groups\":%zu,\"empty_us\":%.2f,\"partial_us\":%.2f,\"counter_us\":%.2f,"
+        "\"twokern_us\":%.2f,\"counter_ok\":%s,\"twokern_ok\":%s}%s\n",
+        g, t_empty, t_partial, t_counter, t_two, got_counter == float(g * wg) ? "true" : "false",
+        got_two == float(g * wg) ? "true" : "false", i + 1 < groups.size() ? "," : "");
+  }
+  std::printf("]}\n");
+  return 0;
+}
