@@ -2,13 +2,17 @@
  * atomic operation; the order of the combinations is arbitrary, so float results depend on timing.
  * Seed: 001_d08aa7e3f066d68b.txt ("A Study in Reduction", step 1 "AtomicGlobal":
  * reduceAtomicGlobal, atomicAdd(result, input[id])). Differences from the seed: work-items past n
- * do nothing (any n works); every operator and type, through native atomics where OpenCL 1.2 has
- * them and compare-exchange loops otherwise (see atomic_ops.h); argmin/argmax take two
- * passes, since (value, index) does not fit one atomic word: the extreme value first, then the
- * smallest index that holds it.
- * Launch rules (in order, one queue): ag_init with 1 work-item; ag_values over n work-items (any
- * local size); for argmin/argmax ag_indices over n work-items; ag_finish with 1 work-item, which
- * writes the result as state 0 of OUT_PARAMS. 64-bit accumulators and -DIDX64 (indices past
+ * do nothing (any n works); every operator and type, through the device's native atomics where it
+ * has them (COMBINE_NATIVE, see atomic_ops.h: one atomic per element, as in the seed); where only
+ * a compare-exchange loop exists, a bounded grid in which each work-item first combines a
+ * grid-stride run of elements, so the loop runs once per work-item and not once per element
+ * (per element, a million work-items contending for one word did not finish in minutes on an
+ * H200); argmin/argmax take two passes, since (value, index) does not fit one atomic word: the
+ * extreme value first, then the smallest index that holds it.
+ * Launch rules (in order, one queue): ag_init with 1 work-item; ag_values over n work-items
+ * (COMBINE_NATIVE) or over the host's bounded grid (any local size); for argmin/argmax
+ * ag_indices over n work-items; ag_finish with 1 work-item, which writes the result as state 0
+ * of OUT_PARAMS. 64-bit accumulators and -DIDX64 (indices past
  * 2^32 - 2) need cl_khr_int64_base_atomics. */
 #ifndef RDX_COMMON_H
 #include "common.h"
@@ -23,7 +27,16 @@ kernel void ag_init(global WORD* acc, global IWORD* best_i) {
 
 kernel void ag_values(global const T* in, ulong n, volatile global WORD* acc) {
   const ulong gid = get_global_id(0);
-  if (gid < n) ATOMIC_COMBINE(acc, to_acc(in[gid]));
+  if (gid >= n) return;
+#if COMBINE_NATIVE
+  GLOBAL_COMBINE(acc, to_acc(in[gid]));
+#else
+  const ulong stride = get_global_size(0);
+  ACC s = to_acc(in[gid]);
+  for (ulong i = gid + stride; i < n; i += stride)
+    s = value_combine(s, to_acc(in[i]));
+  GLOBAL_COMBINE(acc, s);
+#endif
 }
 
 /* argmin/argmax, second pass: the smallest index whose element holds the extreme value. */

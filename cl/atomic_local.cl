@@ -5,8 +5,9 @@
  * Seed: 001_d08aa7e3f066d68b.txt ("A Study in Reduction", step 2 "AtomicShared":
  * reduceAtomicShared, atomicAdd(&x, in) on a __shared__ x, then thread 0 atomicAdd(result, x)).
  * Differences from the seed: work-items past n skip the atomic but still reach both barriers (any
- * n works); every operator and type, through native atomics where OpenCL 1.2 has them and
- * compare-exchange loops otherwise (see atomic_ops.h); argmin/argmax take two passes, since
+ * n works); every operator and type, through the device's native atomics where it has them and
+ * compare-exchange loops otherwise (see atomic_ops.h; a group's loop has at most WG contenders,
+ * the global one a work-item per group); argmin/argmax take two passes, since
  * (value, index) does not fit one atomic word: the extreme value first, then the smallest index
  * that holds it.
  * Launch rules (in order, one queue): al_init with 1 work-item; al_values with global size
@@ -30,9 +31,9 @@ kernel void al_values(global const T* in, ulong n, volatile global WORD* acc) {
   const bool first = get_local_id(0) == 0;
   if (first) part = to_word(value_identity());
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (gid < n) ATOMIC_COMBINE(&part, to_acc(in[gid]));
+  if (gid < n) LOCAL_COMBINE(&part, to_acc(in[gid]));
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (first) ATOMIC_COMBINE(acc, from_word(part));
+  if (first) GLOBAL_COMBINE(acc, from_word(part));
 }
 
 /* argmin/argmax, second pass: the smallest index whose element holds the extreme value. */

@@ -10,13 +10,26 @@
 /* ---- Atomic helpers shared by atomic_global.cl and atomic_local.cl ----
  * WORD: the atomic word that holds an ACC value: int/uint for accumulators of 8 to 32 bits (an
  * 8- or 16-bit value lives sign- or zero-extended in a 32-bit word: OpenCL has no narrower
- * atomics), long/ulong for 64-bit ones (cl_khr_int64_base_atomics), uint/ulong holding the bits of
- * a float/double. Native atomics where OpenCL 1.2 has them (add; and/or/xor/min/max on 32-bit
- * words); a compare-exchange loop otherwise (products, floats, 64-bit min/max/and/or/xor). The
- * low bits of a wrapping add or a bitwise op on the extended word are those of the narrow result.
- * IWORD: the word that holds an argmin/argmax index (uint unless the host defines IDX64). */
+ * atomics), long/ulong for 64-bit ones (cl_khr_int64_base_atomics), uint/ulong for a float/double
+ * (its bits, or for min/max its order-preserving key). The low bits of a wrapping add or a
+ * bitwise op on the extended word are those of the narrow result.
+ * IWORD: the word that holds an argmin/argmax index (uint unless the host defines IDX64).
+ *
+ * Which atomic combines a value into a word: the host decides (runtime/src/strategies/atomic.cpp,
+ * atomic_native) and says so with COMBINE_NATIVE; the device's atomics come as definitions:
+ *   RDX_INT64_EXT      cl_khr_int64_extended_atomics (64-bit min/max/and/or/xor);
+ *   RDX_PTX_FLOAT_ADD  NVIDIA's OpenCL: inline PTX atom.global.add.f32/.f64, what CUDA's
+ *                      atomicAdd compiles to (global memory only).
+ * Native forms: integer add/min/max/and/or/xor; float min/max as atomic_min/atomic_max of the
+ * order-preserving key (NaN skipped); float add through PTX. COMBINE_NATIVE 0 (products, float
+ * sums without PTX, 64-bit bitwise/min/max without the extension): a compare-exchange loop, which
+ * the kernels call once per work-item after a run of elements, so its cost stays bounded. A host
+ * that claims a native form the definitions do not give is a compile error. */
 #if ACC_CODE == 6 || ACC_CODE == 7 || ACC_CODE == 9 || defined(IDX64)
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#endif
+#ifdef RDX_INT64_EXT
+#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
 #endif
 
 #if ACC_CODE == 0 || ACC_CODE == 2 || ACC_CODE == 4
@@ -30,42 +43,34 @@
 #endif
 
 #if ACC_CODE == 6 || ACC_CODE == 7 || ACC_CODE == 9
+#define WIDE_WORD 1
 #define W_ADD atom_add
+#define W_MIN atom_min
+#define W_MAX atom_max
+#define W_AND atom_and
+#define W_OR atom_or
+#define W_XOR atom_xor
 #define W_CMPXCHG atom_cmpxchg
 #else
 #define W_ADD atomic_add
+#define W_MIN atomic_min
+#define W_MAX atomic_max
+#define W_AND atomic_and
+#define W_OR atomic_or
+#define W_XOR atomic_xor
 #define W_CMPXCHG atomic_cmpxchg
-#define W_NATIVE_BITS 1 /* atomic_and/or/xor/min/max on this word */
 #endif
 
 #ifdef IDX64
 #define IWORD ulong
 #define I_CMPXCHG atom_cmpxchg
+#define I_MIN atom_min
 #else
 #define IWORD uint
 #define I_CMPXCHG atomic_cmpxchg
+#define I_MIN atomic_min
 #endif
 #define IWORD_NONE ((IWORD)(~(IWORD)0))
-
-inline WORD to_word(ACC a) {
-#if ACC_CODE == 8
-  return as_uint(a);
-#elif ACC_CODE == 9
-  return as_ulong(a);
-#else
-  return (WORD)a;
-#endif
-}
-
-inline ACC from_word(WORD w) {
-#if ACC_CODE == 8
-  return as_float(w);
-#elif ACC_CODE == 9
-  return as_double(w);
-#else
-  return (ACC)w;
-#endif
-}
 
 /* The operator on values; argmin/argmax first find the extreme value with min/max semantics
  * (NaN ignored unless every element is NaN), then the first index that holds it. */
@@ -76,6 +81,50 @@ inline ACC from_word(WORD w) {
 #else
 #define VOP OP
 #endif
+
+/* KEYED: float min/max keep the order-preserving key of the value in the word: unsigned order of
+ * keys is the order of the floats, so atomic_min/atomic_max combine them. NaN never enters the
+ * word; KEY_NONE (no value yet: every element so far was NaN) lies outside every non-NaN key. */
+#if defined(ACC_IS_FLOAT) && (VOP == OP_MIN || VOP == OP_MAX) && \
+    (!defined(WIDE_WORD) || defined(RDX_INT64_EXT))
+#define KEYED 1
+#define SIGN_BIT ((WORD)1 << (sizeof(WORD) * 8 - 1))
+#if VOP == OP_MIN
+#define KEY_NONE (~(WORD)0)
+#else
+#define KEY_NONE ((WORD)0)
+#endif
+#endif
+
+inline WORD to_word(ACC a) {
+#if defined(KEYED) && ACC_CODE == 8
+  const uint b = as_uint(a);
+  return isnan(a) ? KEY_NONE : (b & SIGN_BIT) ? ~b : (b | SIGN_BIT);
+#elif defined(KEYED)
+  const ulong b = as_ulong(a);
+  return isnan(a) ? KEY_NONE : (b & SIGN_BIT) ? ~b : (b | SIGN_BIT);
+#elif ACC_CODE == 8
+  return as_uint(a);
+#elif ACC_CODE == 9
+  return as_ulong(a);
+#else
+  return (WORD)a;
+#endif
+}
+
+inline ACC from_word(WORD w) {
+#if defined(KEYED) && ACC_CODE == 8
+  return w == KEY_NONE ? (ACC)NAN : as_float((w & SIGN_BIT) ? (w & ~SIGN_BIT) : ~w);
+#elif defined(KEYED)
+  return w == KEY_NONE ? (ACC)NAN : as_double((w & SIGN_BIT) ? (w & ~SIGN_BIT) : ~w);
+#elif ACC_CODE == 8
+  return as_float(w);
+#elif ACC_CODE == 9
+  return as_double(w);
+#else
+  return (ACC)w;
+#endif
+}
 
 inline ACC value_combine(ACC a, ACC b) {
 #if VOP == OP_MIN
@@ -109,8 +158,8 @@ inline ACC value_identity(void) {
 #endif
 }
 
-/* ATOMIC_COMBINE(p, x): *p = value_combine(*p, x) atomically, p a volatile global or local WORD*.
- * The compare-exchange loop stops early when the combination leaves the word unchanged. */
+/* CAS_COMBINE(p, x): *p = value_combine(*p, x) with a compare-exchange loop, p a volatile global
+ * or local WORD*. The loop stops early when the combination leaves the word unchanged. */
 #define CAS_COMBINE(p, x)                                             \
   do {                                                                \
     WORD old_ = *(p);                                                 \
@@ -123,24 +172,68 @@ inline ACC value_identity(void) {
     }                                                                 \
   } while (0)
 
-#if !defined(ACC_IS_FLOAT) && VOP == OP_SUM
-#define ATOMIC_COMBINE(p, x) W_ADD((p), to_word(x))
-#elif !defined(ACC_IS_FLOAT) && defined(W_NATIVE_BITS) && VOP == OP_MIN
-#define ATOMIC_COMBINE(p, x) atomic_min((p), to_word(x))
-#elif !defined(ACC_IS_FLOAT) && defined(W_NATIVE_BITS) && VOP == OP_MAX
-#define ATOMIC_COMBINE(p, x) atomic_max((p), to_word(x))
-#elif !defined(ACC_IS_FLOAT) && defined(W_NATIVE_BITS) && VOP == OP_AND
-#define ATOMIC_COMBINE(p, x) atomic_and((p), to_word(x))
-#elif !defined(ACC_IS_FLOAT) && defined(W_NATIVE_BITS) && VOP == OP_OR
-#define ATOMIC_COMBINE(p, x) atomic_or((p), to_word(x))
-#elif !defined(ACC_IS_FLOAT) && defined(W_NATIVE_BITS) && VOP == OP_XOR
-#define ATOMIC_COMBINE(p, x) atomic_xor((p), to_word(x))
-#else
-#define ATOMIC_COMBINE(p, x) CAS_COMBINE(p, x)
+/* NATIVE_COMBINE(p, x): one hardware atomic, local or global; undefined where there is none.
+ * GLOBAL_COMBINE additionally has NVIDIA's float add. */
+#if defined(KEYED) && VOP == OP_MIN
+#define NATIVE_COMBINE(p, x) \
+  do {                       \
+    if (!isnan(x)) W_MIN((p), to_word(x)); \
+  } while (0)
+#elif defined(KEYED)
+#define NATIVE_COMBINE(p, x) \
+  do {                       \
+    if (!isnan(x)) W_MAX((p), to_word(x)); \
+  } while (0)
+#elif !defined(ACC_IS_FLOAT) && VOP == OP_SUM
+#define NATIVE_COMBINE(p, x) W_ADD((p), to_word(x))
+#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && VOP == OP_MIN
+#define NATIVE_COMBINE(p, x) W_MIN((p), to_word(x))
+#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && VOP == OP_MAX
+#define NATIVE_COMBINE(p, x) W_MAX((p), to_word(x))
+#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && VOP == OP_AND
+#define NATIVE_COMBINE(p, x) W_AND((p), to_word(x))
+#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && VOP == OP_OR
+#define NATIVE_COMBINE(p, x) W_OR((p), to_word(x))
+#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && VOP == OP_XOR
+#define NATIVE_COMBINE(p, x) W_XOR((p), to_word(x))
 #endif
 
-/* ATOMIC_MIN_INDEX(p, i): *p = min(*p, i) atomically (a loop: 64-bit atom_min is an extension of
- * its own, cl_khr_int64_extended_atomics). */
+#if defined(RDX_PTX_FLOAT_ADD) && defined(ACC_IS_FLOAT) && VOP == OP_SUM
+inline void ptx_float_add(volatile global WORD* p, ACC x) {
+  ACC old;
+#if ACC_CODE == 8
+  asm volatile("atom.global.add.f32 %0, [%1], %2;" : "=f"(old) : "l"(p), "f"(x) : "memory");
+#else
+  asm volatile("atom.global.add.f64 %0, [%1], %2;" : "=d"(old) : "l"(p), "d"(x) : "memory");
+#endif
+}
+#define GLOBAL_NATIVE_COMBINE(p, x) ptx_float_add((p), (x))
+#elif defined(NATIVE_COMBINE)
+#define GLOBAL_NATIVE_COMBINE(p, x) NATIVE_COMBINE(p, x)
+#endif
+
+/* GLOBAL_COMBINE: what the host chose (COMBINE_NATIVE). LOCAL_COMBINE: native where a local
+ * atomic exists, else the loop (its contention is bounded by the work-group's size). */
+#if COMBINE_NATIVE
+#ifndef GLOBAL_NATIVE_COMBINE
+#error "COMBINE_NATIVE: this accumulator and operator have no native atomic with these definitions"
+#endif
+#define GLOBAL_COMBINE(p, x) GLOBAL_NATIVE_COMBINE(p, x)
+#else
+#define GLOBAL_COMBINE(p, x) CAS_COMBINE(p, x)
+#endif
+#ifdef NATIVE_COMBINE
+#define LOCAL_COMBINE(p, x) NATIVE_COMBINE(p, x)
+#else
+#define LOCAL_COMBINE(p, x) CAS_COMBINE(p, x)
+#endif
+
+/* ATOMIC_MIN_INDEX(p, i): *p = min(*p, i) atomically: atomic_min on a 32-bit index, atom_min on a
+ * 64-bit one with cl_khr_int64_extended_atomics, a compare-exchange loop otherwise (it stops as
+ * soon as the word holds a smaller index). */
+#if !defined(IDX64) || defined(RDX_INT64_EXT)
+#define ATOMIC_MIN_INDEX(p, i) I_MIN((p), (i))
+#else
 #define ATOMIC_MIN_INDEX(p, i)                       \
   do {                                               \
     IWORD old_ = *(p);                               \
@@ -150,6 +243,7 @@ inline ACC value_identity(void) {
       old_ = seen_;                                  \
     }                                                \
   } while (0)
+#endif
 
 /* argmin/argmax: does element value v hold the extreme value `best`? (-0.0 == +0.0, as in the
  * operator's comparisons; all-NaN input: the first NaN.) */

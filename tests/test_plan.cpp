@@ -380,6 +380,60 @@ TEST_CASE("fast_strided spreads a small input: one round of loads per work-item"
   CHECK_FALSE(make_plan(cpu, Type::I32, Op::Max, 100, tree).poll_result);
 }
 
+TEST_CASE("fast_*: a grid of at most one partial per work-item of a group finishes on the host") {
+  auto gpu = fake_device(DeviceKind::GPU, "NVIDIA H200");
+  gpu.compute_units = 132;  // a grid of up to 8 x 132 groups
+  const auto cpu = fake_device(DeviceKind::CPU, "pthread-skylake Xeon");
+  for (const std::uint64_t n : {std::uint64_t{1}, std::uint64_t{4096}, std::uint64_t{1} << 18,
+                                (std::uint64_t{1} << 18) + 1, std::uint64_t{1} << 24}) {
+    CAPTURE(n);
+    for (const Op op : {Op::Sum, Op::ArgMax}) {
+      const Plan p = make_plan(gpu, Type::F32, op, n, {});
+      CHECK(p.host_finish == (p.groups <= p.work_group_size));
+    }
+  }
+  // f32 sum on the H200: 2048 elements a group, 256 work-items a group.
+  CHECK(make_plan(gpu, Type::F32, Op::Sum, 256 * 2048, {}).host_finish);
+  CHECK(make_plan(gpu, Type::F32, Op::Sum, 256 * 2048 + 1, {}).groups == 257);
+  CHECK_FALSE(make_plan(gpu, Type::F32, Op::Sum, 256 * 2048 + 1, {}).host_finish);
+  // CPUs run one work-item a group: only a grid of one group finishes on the host.
+  const Plan small = make_plan(cpu, Type::F32, Op::Sum, 100, {});
+  CHECK(small.groups == 1);
+  CHECK(small.host_finish);
+  CHECK_FALSE(make_plan(cpu, Type::F32, Op::Sum, 1 << 24, {}).host_finish);
+  // The description says so.
+  CHECK(small.describe().find("host-finish") != std::string::npos);
+  // Other strategies never do.
+  Options tree;
+  tree.strategy = "localtree";
+  CHECK_FALSE(make_plan(gpu, Type::F32, Op::Sum, 100, tree).host_finish);
+}
+
+TEST_CASE("atomic strategies: the device's native atomics, a bounded loop where there is none") {
+  auto nvidia = fake_device(DeviceKind::GPU, "NVIDIA H200");
+  nvidia.platform = "NVIDIA CUDA";
+  nvidia.extensions = "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics";
+  nvidia.int64_atomics = true;
+  auto plain = fake_device(DeviceKind::CPU, "pthread-skylake Xeon");
+  plain.platform = "Portable Computing Language";
+  plain.extensions = "cl_khr_int64_base_atomics";
+  plain.int64_atomics = true;
+  const std::string nv = strategy_form("atomic_global", nvidia);
+  const std::string cpu = strategy_form("atomic_global", plain);
+  // NVIDIA adds floats with PTX; a device without float atomics loops for float sums.
+  CHECK(nv.find("float sums (PTX atom.global.add)") != std::string::npos);
+  CHECK(nv.find("products: a compare-exchange loop once per work-item") != std::string::npos);
+  CHECK(cpu.find("PTX") == std::string::npos);
+  CHECK(cpu.find("products, float sums, 64-bit min/max/and/or/xor: a compare-exchange loop") !=
+        std::string::npos);
+  CHECK(strategy_form("atomic_local", nvidia).find("one global atomic per group") !=
+        std::string::npos);
+  // The loop's plan is the seed's: the same strategy, work-group size and depth bound.
+  Options o;
+  o.strategy = "atomic_global";
+  CHECK(make_plan(plain, Type::F32, Op::Sum, 1000, o).depth == 1002);
+}
+
 TEST_CASE("tuning file: saved and loaded back; a malformed file is an ArgumentError") {
   const auto dir = std::filesystem::temp_directory_path() /
                    ("rdx_tuning_test_" + std::to_string(static_cast<long>(::getpid())));

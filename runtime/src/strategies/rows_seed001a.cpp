@@ -9,6 +9,8 @@ namespace rdx::detail {
 
 Outcome run_atomic_global(Exec&, const cl::Buffer&, std::uint64_t);
 Outcome run_atomic_local(Exec&, const cl::Buffer&, std::uint64_t);
+std::string atomic_global_form(const DeviceInfo&);  // atomic.cpp
+std::string atomic_local_form(const DeviceInfo&);   // atomic.cpp
 Outcome run_interleaved(Exec&, const cl::Buffer&, std::uint64_t);
 Outcome run_strided(Exec&, const cl::Buffer&, std::uint64_t);
 
@@ -51,13 +53,15 @@ std::vector<StrategyDef> rows_seed001a() {
         "every work-item combines its element into one global accumulator with an atomic"},
        run_atomic_global,
        atomic_depth,
-       atomic_unsupported},
+       atomic_unsupported,
+       atomic_global_form},
       {102,
        {"atomic_local", "atomic_local.cl", "001 (A Study in Reduction) step 2: AtomicShared",
         "atomics into one local accumulator per work-group, then one global atomic per group"},
        run_atomic_local,
        atomic_depth,
-       atomic_unsupported},
+       atomic_unsupported,
+       atomic_local_form},
       {103,
        {"interleaved", "interleaved.cl",
         "001 step 3 (Shared, interleaved/divergent); 004 (Kandasamy): Figure 1, divergent stride "

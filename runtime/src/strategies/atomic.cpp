@@ -1,0 +1,133 @@
+// Launcher of cl/atomic_global.cl and cl/atomic_local.cl (seed 001 steps 1 and 2), and which
+// atomic each device gets: one hardware atomic per combine where the device has one, else a
+// compare-exchange loop whose contention is bounded (cl/atomic_ops.h). argmin/argmax run in two
+// passes (the extreme value, then its first index).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+
+#include "rdx/errors.hpp"
+#include "strategies/registry.hpp"
+
+namespace rdx::detail {
+
+namespace {
+
+// NVIDIA's OpenCL compiles inline PTX: atom.global.add.f32/.f64 are CUDA's atomicAdd.
+bool has_ptx_float_add(const DeviceInfo& dev) {
+  return dev.platform == "NVIDIA CUDA";
+}
+
+bool has_int64_extended(const DeviceInfo& dev) {
+  return dev.has_extension("cl_khr_int64_extended_atomics");
+}
+
+// Work-items of the bounded grid per compute unit when the combine is a compare-exchange loop.
+constexpr std::uint64_t kCasItemsPerCu = 32;
+
+}  // namespace
+
+// Whether combining an `acc` value with `op` (argmin/argmax: their value pass) into a global word
+// takes one hardware atomic on `dev`; the same cases as cl/atomic_ops.h's GLOBAL_NATIVE_COMBINE,
+// and a kernel built with COMBINE_NATIVE where it has none fails to compile.
+bool atomic_native(const DeviceInfo& dev, Type acc, Op op) {
+  const bool wide = size_of(acc) == 8;
+  switch (op) {
+    case Op::Sum:
+      return !is_float(acc) || has_ptx_float_add(dev);
+    case Op::Prod:
+      return false;
+    case Op::Min:
+    case Op::Max:
+    case Op::ArgMin:
+    case Op::ArgMax:  // floats: atomic_min/atomic_max of the order-preserving key
+    case Op::And:
+    case Op::Or:
+    case Op::Xor:
+      return !wide || has_int64_extended(dev);
+  }
+  throw ArgumentError(fmt::format("operator code {}", static_cast<int>(op)));  // not an Op
+}
+
+namespace {
+
+// What takes a compare-exchange loop on `dev` (atomic_native's false cases).
+std::string loop_cases(const DeviceInfo& dev) {
+  return std::string("products") + (has_ptx_float_add(dev) ? "" : ", float sums") +
+         (has_int64_extended(dev) ? "" : ", 64-bit min/max/and/or/xor");
+}
+
+std::string native_cases(const DeviceInfo& dev) {
+  return std::string("integer sums, min/max (floats: atomic_min/max of ordered bits)") +
+         (has_int64_extended(dev) ? "" : " up to 32 bits") + ", bitwise ops" +
+         (has_ptx_float_add(dev) ? ", float sums (PTX atom.global.add)" : "");
+}
+
+}  // namespace
+
+std::string atomic_global_form(const DeviceInfo& dev) {
+  return fmt::format(
+      "one atomic per element: {}; {}: a compare-exchange loop once per work-item of a grid of "
+      "{} x CUs, after a grid-stride run",
+      native_cases(dev), loop_cases(dev), kCasItemsPerCu);
+}
+
+std::string atomic_local_form(const DeviceInfo& dev) {
+  return fmt::format(
+      "one global atomic per group: {}; {}: a compare-exchange loop (in local memory too, "
+      "for products and float sums)",
+      native_cases(dev), loop_cases(dev));
+}
+
+Outcome run_atomic(Exec& ex, const cl::Buffer& in, std::uint64_t n, const std::string& file,
+                   const std::string& prefix) {
+  const Plan& p = ex.plan;
+  const DeviceInfo& dev = ex.ctx.info;
+  const bool indexed = is_index_op(p.op);
+  // Indices up to 2^32 - 2 fit a 32-bit word (all ones: no index yet); larger ones need 64 bits.
+  const bool idx64 = indexed && n > 0xFFFFFFFFull;
+  if (idx64 && !dev.int64_atomics)
+    throw UnsupportedError(
+        fmt::format("{}: argmin/argmax over 2^32 or more elements needs cl_khr_int64_base_atomics",
+                    p.strategy));
+  const bool native = atomic_native(dev, p.acc, p.op);
+  const std::string extra =
+      fmt::format("-DCOMBINE_NATIVE={}{}{}{}", native ? 1 : 0, idx64 ? " -DIDX64" : "",
+                  has_int64_extended(dev) ? " -DRDX_INT64_EXT" : "",
+                  has_ptx_float_add(dev) ? " -DRDX_PTX_FLOAT_ADD" : "");
+  const cl::Buffer acc = ex.buffer(8), best = ex.buffer(8);  // the accumulator and index words
+  const States out = ex.states(1);
+
+  Kernel init = ex.kernel(file, (prefix + "_init").c_str(), extra);
+  ex.args(init, acc, best);
+  ex.launch(init, 1, 1);
+  Kernel values = ex.kernel(file, (prefix + "_values").c_str(), extra);
+  ex.args(values, in, n, acc);
+  // atomic_global's loop form: a bounded grid, each work-item a grid-stride run, one loop each.
+  const std::uint64_t items =
+      native || prefix != "ag"
+          ? n
+          : std::min<std::uint64_t>(n,
+                                    kCasItemsPerCu * std::max<std::uint32_t>(dev.compute_units, 1));
+  ex.launch(values, items, values.wg);
+  if (indexed) {
+    Kernel indices = ex.kernel(file, (prefix + "_indices").c_str(), extra);
+    ex.args(indices, in, n, acc, best);
+    ex.launch(indices, n, indices.wg);
+  }
+  Kernel finish = ex.kernel(file, (prefix + "_finish").c_str(), extra);
+  ex.args(finish, in, acc, best, out.values, out.indices);
+  ex.launch(finish, 1, 1);
+  return ex.read(out);
+}
+
+Outcome run_atomic_global(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
+  return run_atomic(ex, in, n, "atomic_global.cl", "ag");
+}
+
+Outcome run_atomic_local(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
+  return run_atomic(ex, in, n, "atomic_local.cl", "al");
+}
+
+}  // namespace rdx::detail
