@@ -34,11 +34,18 @@ DeviceInfo fake_device(DeviceKind kind, std::string name, bool fp64 = true) {
 std::vector<DeviceInfo> fake_devices() {
   auto a = fake_device(DeviceKind::CPU, "pthread-skylake Xeon");
   a.platform_index = 0, a.device_index = 0, a.index = 0;
+  a.platform = "Portable Computing Language";
+  a.platform_version = "OpenCL 3.0 PoCL 5.0+debian  Linux, None+Asserts";
   auto b = fake_device(DeviceKind::GPU, "NVIDIA H200");
   b.platform_index = 1, b.device_index = 0, b.index = 1;
+  b.platform = "NVIDIA CUDA";
   auto c = fake_device(DeviceKind::GPU, "Other GPU");
   c.platform_index = 1, c.device_index = 1, c.index = 2;
-  return {a, b, c};
+  c.platform = "NVIDIA CUDA";
+  auto d = fake_device(DeviceKind::CPU, "AMD EPYC 7B13 64-Core Processor");
+  d.platform_index = 2, d.device_index = 0, d.index = 3;
+  d.platform = "Intel(R) OpenCL";
+  return {a, b, c, d};
 }
 
 }  // namespace
@@ -51,6 +58,12 @@ TEST_CASE("select_device: every selector form") {
   CHECK(select_device(devs, "2").name == "Other GPU");
   CHECK(select_device(devs, "1:1").name == "Other GPU");
   CHECK(select_device(devs, "h200").index == 1);  // case-insensitive substring
+  // The platform's name or version, after every device name: the first device that matches.
+  CHECK(select_device(devs, "intel").index == 3);
+  CHECK(select_device(devs, "Intel").index == 3);
+  CHECK(select_device(devs, "pocl").index == 0);
+  CHECK(select_device(devs, "cuda").index == 1);
+  CHECK(select_device(devs, "epyc").index == 3);  // a device name first
   CHECK_THROWS_AS(select_device(devs, "7"), DeviceError);
   CHECK_THROWS_AS(select_device(devs, "3:0"), DeviceError);
   CHECK_THROWS_AS(select_device(devs, "radeon"), DeviceError);

@@ -177,8 +177,14 @@ const DeviceInfo& select_device(const std::vector<DeviceInfo>& devices, std::str
   }
   for (auto& dev : devices)
     if (lower(dev.name).find(s) != std::string::npos) return dev;
+  // Then the platform: its name ("Intel(R) OpenCL", "NVIDIA CUDA") or version ("OpenCL 3.0
+  // PoCL ...": PoCL's platform name does not say PoCL).
+  for (auto& dev : devices)
+    if (lower(dev.platform).find(s) != std::string::npos ||
+        lower(dev.platform_version).find(s) != std::string::npos)
+      return dev;
   throw DeviceError("no device matches '" + std::string(sel) +
-                    "' (expected cpu, gpu, an index, P:D or part of a device name; "
+                    "' (expected cpu, gpu, an index, P:D or part of a device or platform name; "
                     "run `clrdx devices` to list them)");
 }
 

@@ -215,7 +215,8 @@ App::App()
   app.require_subcommand(1);
   app.footer(
       "Devices: SEL is cpu, gpu, an index from `clrdx devices`, P:D (platform:device) or part of "
-      "a device name; default: $RDX_DEVICE, else the first GPU, else the first device.\n"
+      "a device name, else of a platform's name (intel, pocl, nvidia); default: $RDX_DEVICE, "
+      "else the first GPU, else the first device.\n"
       "Exit codes: 0 success, 1 OpenCL or run-time failure, 2 usage or bad input.");
 
   auto* dv = app.add_subcommand("devices", "List OpenCL devices and their index");

@@ -33,7 +33,9 @@ std::string_view name(DeviceKind k);
 std::vector<DeviceInfo> list_devices();
 
 // Picks a device by selector: "" (RDX_DEVICE, else the first GPU, else the first device), "cpu",
-// "gpu", an index, "P:D", or a case-insensitive substring of the device name.
+// "gpu", an index, "P:D", or a case-insensitive substring of the device name, else of the
+// platform's name or version (the first device of the first platform that matches: "intel",
+// "pocl", "nvidia").
 // Pure: tested without OpenCL. Throws DeviceError when nothing matches.
 const DeviceInfo& select_device(const std::vector<DeviceInfo>& devices, std::string_view selector);
 
