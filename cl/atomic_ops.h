@@ -159,10 +159,12 @@ inline ACC value_identity(void) {
 }
 
 /* CAS_COMBINE(p, x): *p = value_combine(*p, x) with a compare-exchange loop, p a volatile global
- * or local WORD*. The loop stops early when the combination leaves the word unchanged. */
+ * or local WORD*. The loop stops early when the combination leaves the word unchanged. Its first
+ * read is atomic too (a compare-exchange of 0 with 0 changes nothing): a plain read would race
+ * with the other work-items' exchanges. */
 #define CAS_COMBINE(p, x)                                             \
   do {                                                                \
-    WORD old_ = *(p);                                                 \
+    WORD old_ = W_CMPXCHG((p), (WORD)0, (WORD)0);                     \
     for (;;) {                                                        \
       const WORD new_ = to_word(value_combine(from_word(old_), (x))); \
       if (new_ == old_) break;                                        \
@@ -236,7 +238,7 @@ inline void ptx_float_add(volatile global WORD* p, ACC x) {
 #else
 #define ATOMIC_MIN_INDEX(p, i)                       \
   do {                                               \
-    IWORD old_ = *(p);                               \
+    IWORD old_ = I_CMPXCHG((p), (IWORD)0, (IWORD)0); \
     while ((i) < old_) {                             \
       const IWORD seen_ = I_CMPXCHG((p), old_, (i)); \
       if (seen_ == old_) break;                      \

@@ -131,10 +131,33 @@
 #define NO_INDEX ULONG_MAX
 
 #ifdef INDEXED
+/* The value, explicit zeroed padding up to the index (ST_PAD bytes), the index: a copy of a
+ * state never copies uninitialised bytes (Oclgrind --uninitialized checks every kernel). */
+#if ACC_CODE == 6 || ACC_CODE == 7 || ACC_CODE == 9
+#define ST_PAD 0
+#elif ACC_CODE == 4 || ACC_CODE == 5 || ACC_CODE == 8
+#define ST_PAD 4
+#elif ACC_CODE == 2 || ACC_CODE == 3
+#define ST_PAD 6
+#else
+#define ST_PAD 7
+#endif
 typedef struct {
   ACC v;
+#if ST_PAD
+  uchar pad[ST_PAD];
+#endif
   ulong i;
 } state_t;
+#if ST_PAD
+#define ST_ZERO_PAD(s)                 \
+  do {                                 \
+    for (int k_ = 0; k_ < ST_PAD; ++k_) \
+      (s).pad[k_] = 0;                 \
+  } while (0)
+#else
+#define ST_ZERO_PAD(s) ((void)0)
+#endif
 #else
 typedef ACC state_t;
 #endif
@@ -238,6 +261,7 @@ inline state_t st_identity(void) {
 #ifdef INDEXED
   state_t s;
   s.v = (ACC)0;
+  ST_ZERO_PAD(s);
   s.i = NO_INDEX;
   return s;
 #elif OP == OP_SUM || OP == OP_OR || OP == OP_XOR
@@ -259,6 +283,7 @@ inline state_t st_make(ACC v, ulong i) {
 #ifdef INDEXED
   state_t s;
   s.v = v;
+  ST_ZERO_PAD(s);
   s.i = i;
   return s;
 #else

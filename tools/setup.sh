@@ -3,10 +3,11 @@
 # test.sh and sanitize.sh; safe to run again. Options add what one tool needs:
 #   --plot      gnuplot, for `clrdx bench --plot`
 #   --sanitize  clang and its sanitizer and libFuzzer runtimes, for tools/sanitize.sh and fuzz.sh
-# valgrind and pkg-config are in the base list: the test suite runs them (valgrind, package).
+# valgrind, oclgrind and pkg-config are in the base list: the test suite runs them (valgrind,
+# oclgrind, package).
 set -euo pipefail
 pkgs=(cmake make g++ python3 ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd doctest-dev
-      libcli11-dev nlohmann-json3-dev libfmt-dev pkgconf valgrind)
+      libcli11-dev nlohmann-json3-dev libfmt-dev pkgconf valgrind oclgrind)
 for arg in "$@"; do
   case "$arg" in
     --plot) pkgs+=(gnuplot-nox) ;;
