@@ -132,6 +132,25 @@ struct TypedState {
   std::uint64_t index;
 };
 
+// argmin/argmax: the identity (index kNoIndex) loses, then NaN loses to a number, then the
+// extreme value wins; ties go to the first index.
+template <class A>
+TypedState<A> combine_indexed(Op op, const TypedState<A>& a, const TypedState<A>& b) {
+  if (b.index == kNoIndex) return a;
+  if (a.index == kNoIndex) return b;
+  const A x = a.value, y = b.value;
+  if constexpr (std::is_floating_point_v<A>) {
+    if (std::isnan(x) || std::isnan(y)) {
+      if (!std::isnan(y)) return b;
+      if (!std::isnan(x)) return a;
+      return b.index < a.index ? b : a;
+    }
+  }
+  if (op == Op::ArgMin ? y < x : y > x) return b;
+  if (op == Op::ArgMin ? x < y : x > y) return a;
+  return b.index < a.index ? b : a;
+}
+
 // The operator on two typed states, with the kernels' semantics: wrapping integers, float
 // min/max ignore NaN, float products mark input infinities (float_prod.hpp), argmin/argmax
 // keep the first index on ties and lose to nothing but the identity (index kNoIndex).
@@ -150,18 +169,8 @@ TypedState<A> combine_typed(Op op, const TypedState<A>& a, const TypedState<A>& 
         return {take_y ? y : x, 0};
       }
       case Op::ArgMin:
-      case Op::ArgMax: {
-        if (b.index == kNoIndex) return a;
-        if (a.index == kNoIndex) return b;
-        if (std::isnan(x) || std::isnan(y)) {
-          if (!std::isnan(y)) return b;
-          if (!std::isnan(x)) return a;
-          return b.index < a.index ? b : a;
-        }
-        if (op == Op::ArgMin ? y < x : y > x) return b;
-        if (op == Op::ArgMin ? x < y : x > y) return a;
-        return b.index < a.index ? b : a;
-      }
+      case Op::ArgMax:
+        return combine_indexed(op, a, b);
       case Op::And:
       case Op::Or:
       case Op::Xor:
@@ -188,11 +197,7 @@ TypedState<A> combine_typed(Op op, const TypedState<A>& a, const TypedState<A>& 
         return {A(x ^ y), 0};
       case Op::ArgMin:
       case Op::ArgMax:
-        if (b.index == kNoIndex) return a;
-        if (a.index == kNoIndex) return b;
-        if (op == Op::ArgMin ? y < x : y > x) return b;
-        if (op == Op::ArgMin ? x < y : x > y) return a;
-        return b.index < a.index ? b : a;
+        return combine_indexed(op, a, b);
     }
     throw ArgumentError(fmt::format("operator code {}", static_cast<int>(op)));  // not an Op
   }
@@ -210,22 +215,38 @@ Outcome combine_outcomes(const Plan& plan, const Outcome& a, const Outcome& b) {
   });
 }
 
-Outcome fold_states(const Plan& plan, const unsigned char* values, const std::uint64_t* indices,
+namespace {
+
+// The staged values' bytes: the indices follow them, 8-aligned.
+std::size_t staged_values_bytes(const Plan& plan, std::uint64_t count) {
+  return (count * size_of(plan.acc) + 7) / 8 * 8;
+}
+
+}  // namespace
+
+Outcome fold_states(const Plan& plan, const unsigned char* values, const unsigned char* indices,
                     std::uint64_t count) {
   const bool indexed = is_index_op(plan.op);
   return visit_type(plan.acc, [&](auto z) -> Outcome {
     using A = decltype(z);
+    auto state = [&](std::uint64_t k) {
+      TypedState<A> t{A{}, 0};
+      std::memcpy(&t.value, values + k * sizeof(A), sizeof(A));
+      if (indexed) std::memcpy(&t.index, indices + k * sizeof(std::uint64_t), sizeof(t.index));
+      return t;
+    };
+    auto outcome = [&](const TypedState<A>& t) -> Outcome {
+      return {Scalar::of(t.value), indexed ? std::optional<std::uint64_t>(t.index) : std::nullopt};
+    };
+    if (count == 1) return outcome(state(0));  // the usual read: no scratch
     std::vector<TypedState<A>> s(count);
-    for (std::uint64_t k = 0; k < count; ++k) {
-      std::memcpy(&s[k].value, values + k * sizeof(A), sizeof(A));
-      s[k].index = indexed ? indices[k] : 0;
-    }
+    for (std::uint64_t k = 0; k < count; ++k)
+      s[k] = state(k);
     // Pairwise, neighbours first: depth ceil(log2(count)), like a work-group's tree.
     for (std::uint64_t w = 1; w < count; w *= 2)
       for (std::uint64_t k = 0; k + w < count; k += 2 * w)
         s[k] = combine_typed<A>(plan.op, s[k], s[k + w]);
-    return {Scalar::of(s[0].value),
-            indexed ? std::optional<std::uint64_t>(s[0].index) : std::nullopt};
+    return outcome(s[0]);
   });
 }
 
@@ -243,11 +264,13 @@ void Exec::launch(Kernel& k, std::uint64_t global, std::size_t local) {
 
 Outcome Exec::read(const States& s, std::uint64_t k, unsigned char* staging, std::uint64_t count) {
   const std::size_t acc = size_of(plan.acc);
-  const std::size_t value_bytes = (count * acc + 7) / 8 * 8;  // the indices follow, 8-aligned
+  const std::size_t value_bytes = staged_values_bytes(plan, count);
+  unsigned char small[16];  // one state: 8 bytes of value, 8 of index
   std::vector<unsigned char> own;
   if (!staging) {
-    own.resize(staging_bytes(plan, count));
-    staging = own.data();
+    const std::size_t need = staging_bytes(plan, count);
+    if (need > sizeof small) own.resize(need);
+    staging = need > sizeof small ? own.data() : small;
   }
   if (indexed()) {  // the indices first, non-blocking: the values' read waits for both
     RDX_CHECK(queue.enqueueReadBuffer(s.indices, CL_FALSE, k * sizeof(cl_ulong),
@@ -268,13 +291,11 @@ Outcome Exec::read(const States& s, std::uint64_t k, unsigned char* staging, std
     RDX_CHECK(queue.enqueueReadBuffer(s.values, CL_TRUE, k * acc, count * acc, staging));
   }
   idle_ = true;
-  std::vector<std::uint64_t> idx(indexed() ? count : 0);
-  if (indexed()) std::memcpy(idx.data(), staging + value_bytes, count * sizeof(std::uint64_t));
-  return fold_states(plan, staging, idx.data(), count);
+  return fold_states(plan, staging, staging + value_bytes, count);
 }
 
 std::size_t staging_bytes(const Plan& plan, std::uint64_t count) {
-  return (count * size_of(plan.acc) + 7) / 8 * 8 + (is_index_op(plan.op) ? count * 8 : 0);
+  return staged_values_bytes(plan, count) + (is_index_op(plan.op) ? count * 8 : 0);
 }
 
 PinnedBytes::PinnedBytes(const cl::Context& ctx, const cl::CommandQueue& queue, std::size_t bytes)

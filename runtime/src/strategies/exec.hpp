@@ -33,7 +33,7 @@ class Exec;
 
 // `count` host states in the kernels' layout (values of the plan's acc type, then, 8-aligned,
 // argmin/argmax's 64-bit indices) combined in pairs, neighbours first.
-Outcome fold_states(const Plan& plan, const unsigned char* values, const std::uint64_t* indices,
+Outcome fold_states(const Plan& plan, const unsigned char* values, const unsigned char* indices,
                     std::uint64_t count);
 
 // The bytes Exec::read needs to stage `count` states (see fold_states).
