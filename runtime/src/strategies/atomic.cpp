@@ -26,8 +26,6 @@ bool has_int64_extended(const DeviceInfo& dev) {
 // Work-items of the bounded grid per compute unit when the combine is a compare-exchange loop.
 constexpr std::uint64_t kCasItemsPerCu = 32;
 
-}  // namespace
-
 // Whether combining an `acc` value with `op` (argmin/argmax: their value pass) into a global word
 // takes one hardware atomic on `dev`; the same cases as cl/atomic_ops.h's GLOBAL_NATIVE_COMBINE,
 // and a kernel built with COMBINE_NATIVE where it has none fails to compile.
@@ -49,8 +47,6 @@ bool atomic_native(const DeviceInfo& dev, Type acc, Op op) {
   }
   throw ArgumentError(fmt::format("operator code {}", static_cast<int>(op)));  // not an Op
 }
-
-namespace {
 
 // What takes a compare-exchange loop on `dev` (atomic_native's false cases).
 std::string loop_cases(const DeviceInfo& dev) {
@@ -80,8 +76,13 @@ std::string atomic_local_form(const DeviceInfo& dev) {
       native_cases(dev), loop_cases(dev));
 }
 
+namespace {
+
+// The launches of either file; kernels are named <prefix>_init, _values, _indices, _finish.
+// `bounded_loop`: where the combine is a compare-exchange loop, _values runs over the bounded grid
+// (each work-item a grid-stride run, then one loop) instead of one work-item per element.
 Outcome run_atomic(Exec& ex, const cl::Buffer& in, std::uint64_t n, const std::string& file,
-                   const std::string& prefix) {
+                   const std::string& prefix, bool bounded_loop) {
   const Plan& p = ex.plan;
   const DeviceInfo& dev = ex.ctx.info;
   const bool indexed = is_index_op(p.op);
@@ -104,9 +105,8 @@ Outcome run_atomic(Exec& ex, const cl::Buffer& in, std::uint64_t n, const std::s
   ex.launch(init, 1, 1);
   Kernel values = ex.kernel(file, (prefix + "_values").c_str(), extra);
   ex.args(values, in, n, acc);
-  // atomic_global's loop form: a bounded grid, each work-item a grid-stride run, one loop each.
   const std::uint64_t items =
-      native || prefix != "ag"
+      native || !bounded_loop
           ? n
           : std::min<std::uint64_t>(n,
                                     kCasItemsPerCu * std::max<std::uint32_t>(dev.compute_units, 1));
@@ -122,12 +122,15 @@ Outcome run_atomic(Exec& ex, const cl::Buffer& in, std::uint64_t n, const std::s
   return ex.read(out);
 }
 
+}  // namespace
+
 Outcome run_atomic_global(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
-  return run_atomic(ex, in, n, "atomic_global.cl", "ag");
+  return run_atomic(ex, in, n, "atomic_global.cl", "ag", true);
 }
 
 Outcome run_atomic_local(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
-  return run_atomic(ex, in, n, "atomic_local.cl", "al");
+  // Its loop already runs once per group in global memory.
+  return run_atomic(ex, in, n, "atomic_local.cl", "al", false);
 }
 
 }  // namespace rdx::detail
