@@ -25,24 +25,24 @@
  * sums without PTX, 64-bit bitwise/min/max without the extension): a compare-exchange loop, which
  * the kernels call once per work-item after a run of elements, so its cost stays bounded. A host
  * that claims a native form the definitions do not give is a compile error. */
-#if ACC_CODE == 6 || ACC_CODE == 7 || ACC_CODE == 9 || defined(IDX64)
+#if ACC_BYTES == 8 || defined(IDX64)
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #endif
 #ifdef RDX_INT64_EXT
 #pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
 #endif
 
-#if ACC_CODE == 0 || ACC_CODE == 2 || ACC_CODE == 4
-#define WORD int
-#elif ACC_CODE == 1 || ACC_CODE == 3 || ACC_CODE == 5 || ACC_CODE == 8
-#define WORD uint
-#elif ACC_CODE == 6
+#if ACC_BYTES == 8 && defined(ACC_IS_SIGNED)
 #define WORD long
-#else
+#elif ACC_BYTES == 8
 #define WORD ulong
+#elif defined(ACC_IS_SIGNED)
+#define WORD int
+#else
+#define WORD uint
 #endif
 
-#if ACC_CODE == 6 || ACC_CODE == 7 || ACC_CODE == 9
+#if ACC_BYTES == 8
 #define WIDE_WORD 1
 #define W_ADD atom_add
 #define W_MIN atom_min
@@ -72,24 +72,17 @@
 #endif
 #define IWORD_NONE ((IWORD)(~(IWORD)0))
 
-/* The operator on values; argmin/argmax first find the extreme value with min/max semantics
- * (NaN ignored unless every element is NaN), then the first index that holds it. */
-#if OP == OP_ARGMIN
-#define VOP OP_MIN
-#elif OP == OP_ARGMAX
-#define VOP OP_MAX
-#else
-#define VOP OP
-#endif
+/* VALUE_OP: the operator on values; argmin/argmax first find the extreme value with min/max
+ * semantics (NaN ignored unless every element is NaN), then the first index that holds it. */
 
 /* KEYED: float min/max keep the order-preserving key of the value in the word: unsigned order of
  * keys is the order of the floats, so atomic_min/atomic_max combine them. NaN never enters the
  * word; KEY_NONE (no value yet: every element so far was NaN) lies outside every non-NaN key. */
-#if defined(ACC_IS_FLOAT) && (VOP == OP_MIN || VOP == OP_MAX) && \
+#if defined(ACC_IS_FLOAT) && (VALUE_OP == OP_MIN || VALUE_OP == OP_MAX) && \
     (!defined(WIDE_WORD) || defined(RDX_INT64_EXT))
 #define KEYED 1
 #define SIGN_BIT ((WORD)1 << (sizeof(WORD) * 8 - 1))
-#if VOP == OP_MIN
+#if VALUE_OP == OP_MIN
 #define KEY_NONE (~(WORD)0)
 #else
 #define KEY_NONE ((WORD)0)
@@ -97,15 +90,15 @@
 #endif
 
 inline WORD to_word(ACC a) {
-#if defined(KEYED) && ACC_CODE == 8
+#if defined(KEYED) && ACC_BYTES == 4
   const uint b = as_uint(a);
   return isnan(a) ? KEY_NONE : (b & SIGN_BIT) ? ~b : (b | SIGN_BIT);
 #elif defined(KEYED)
   const ulong b = as_ulong(a);
   return isnan(a) ? KEY_NONE : (b & SIGN_BIT) ? ~b : (b | SIGN_BIT);
-#elif ACC_CODE == 8
+#elif defined(ACC_IS_FLOAT) && ACC_BYTES == 4
   return as_uint(a);
-#elif ACC_CODE == 9
+#elif defined(ACC_IS_FLOAT)
   return as_ulong(a);
 #else
   return (WORD)a;
@@ -113,49 +106,27 @@ inline WORD to_word(ACC a) {
 }
 
 inline ACC from_word(WORD w) {
-#if defined(KEYED) && ACC_CODE == 8
+#if defined(KEYED) && ACC_BYTES == 4
   return w == KEY_NONE ? (ACC)NAN : as_float((w & SIGN_BIT) ? (w & ~SIGN_BIT) : ~w);
 #elif defined(KEYED)
   return w == KEY_NONE ? (ACC)NAN : as_double((w & SIGN_BIT) ? (w & ~SIGN_BIT) : ~w);
-#elif ACC_CODE == 8
+#elif defined(ACC_IS_FLOAT) && ACC_BYTES == 4
   return as_float(w);
-#elif ACC_CODE == 9
+#elif defined(ACC_IS_FLOAT)
   return as_double(w);
 #else
   return (ACC)w;
 #endif
 }
 
+/* The operator on values, and where a word starts (COMBINE_VALUES and IDENTITY_VALUE are those
+ * of VALUE_OP). */
 inline ACC value_combine(ACC a, ACC b) {
-#if VOP == OP_MIN
-#ifdef ACC_IS_FLOAT
-  return isnan(a) ? b : isnan(b) ? a : (b < a ? b : a);
-#else
-  return b < a ? b : a;
-#endif
-#elif VOP == OP_MAX
-#ifdef ACC_IS_FLOAT
-  return isnan(a) ? b : isnan(b) ? a : (b > a ? b : a);
-#else
-  return b > a ? b : a;
-#endif
-#else
-  return combine_values(a, b);
-#endif
+  return COMBINE_VALUES(a, b);
 }
 
 inline ACC value_identity(void) {
-#if VOP == OP_MIN || VOP == OP_MAX
-#ifdef ACC_IS_FLOAT
-  return (ACC)NAN;
-#elif VOP == OP_MIN
-  return (ACC)ACC_MAX;
-#else
-  return (ACC)ACC_MIN;
-#endif
-#else
-  return st_identity();
-#endif
+  return IDENTITY_VALUE;
 }
 
 /* CAS_COMBINE(p, x): *p = value_combine(*p, x) with a compare-exchange loop, p a volatile global
@@ -176,7 +147,7 @@ inline ACC value_identity(void) {
 
 /* NATIVE_COMBINE(p, x): one hardware atomic, local or global; undefined where there is none.
  * GLOBAL_COMBINE additionally has NVIDIA's float add. */
-#if defined(KEYED) && VOP == OP_MIN
+#if defined(KEYED) && VALUE_OP == OP_MIN
 #define NATIVE_COMBINE(p, x) \
   do {                       \
     if (!isnan(x)) W_MIN((p), to_word(x)); \
@@ -186,24 +157,24 @@ inline ACC value_identity(void) {
   do {                       \
     if (!isnan(x)) W_MAX((p), to_word(x)); \
   } while (0)
-#elif !defined(ACC_IS_FLOAT) && VOP == OP_SUM
+#elif !defined(ACC_IS_FLOAT) && VALUE_OP == OP_SUM
 #define NATIVE_COMBINE(p, x) W_ADD((p), to_word(x))
-#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && VOP == OP_MIN
+#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && VALUE_OP == OP_MIN
 #define NATIVE_COMBINE(p, x) W_MIN((p), to_word(x))
-#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && VOP == OP_MAX
+#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && VALUE_OP == OP_MAX
 #define NATIVE_COMBINE(p, x) W_MAX((p), to_word(x))
-#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && VOP == OP_AND
+#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && VALUE_OP == OP_AND
 #define NATIVE_COMBINE(p, x) W_AND((p), to_word(x))
-#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && VOP == OP_OR
+#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && VALUE_OP == OP_OR
 #define NATIVE_COMBINE(p, x) W_OR((p), to_word(x))
-#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && VOP == OP_XOR
+#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && VALUE_OP == OP_XOR
 #define NATIVE_COMBINE(p, x) W_XOR((p), to_word(x))
 #endif
 
-#if defined(RDX_PTX_FLOAT_ADD) && defined(ACC_IS_FLOAT) && VOP == OP_SUM
+#if defined(RDX_PTX_FLOAT_ADD) && defined(ACC_IS_FLOAT) && VALUE_OP == OP_SUM
 inline void ptx_float_add(volatile global WORD* p, ACC x) {
   ACC old;
-#if ACC_CODE == 8
+#if ACC_BYTES == 4
   asm volatile("atom.global.add.f32 %0, [%1], %2;" : "=f"(old) : "l"(p), "f"(x) : "memory");
 #else
   asm volatile("atom.global.add.f64 %0, [%1], %2;" : "=d"(old) : "l"(p), "d"(x) : "memory");

@@ -1,11 +1,21 @@
-/* common.h: element and accumulator types, the reduction operator, its identity and the
- * reduction state, shared by every strategy. The host prepends this file to each .cl file and
- * specialises it with -D definitions; each has a default below so every file compiles alone.
+/* common.h: the reduction state and its operations, shared by every strategy. The host puts
+ * its generated definitions (runtime/src/ops/cl_definitions.cpp) and this file before each .cl
+ * file; the operator and the types are defined there, from the host's one descriptor per
+ * operator and type, and nowhere in cl/:
  *
- *   T_CODE, ACC_CODE  element and accumulator type: 0 i8, 1 u8, 2 i16, 3 u16, 4 i32, 5 u32,
- *                     6 i64, 7 u64, 8 f32, 9 f64 (the order of rdx::Type)
- *   OP                one of the OP_* codes below (the order of rdx::Op)
- *   WG                work-group size the kernels are compiled for (a power of two)
+ *   OP_SUM ... OP_ARGMAX  one code per rdx::Op; OP is this program's, VALUE_OP the operator on
+ *                         values (argmin/argmax: OP_MIN/OP_MAX)
+ *   T, ACC                element and accumulator types (OpenCL C names); ACC_BYTES its size
+ *   ACC_IS_FLOAT          defined for float accumulators; integers have UACC (unsigned twin,
+ *                         wrapping arithmetic), UMUL (the unsigned type products are taken in,
+ *                         never narrower than uint) and ACC_IS_SIGNED when signed
+ *   NEEDS_FP64            T or ACC is double
+ *   INDEXED, ST_PAD       argmin/argmax: the state carries an index after ST_PAD zeroed bytes
+ *   PROD_MARK             float products: the bits of the input-infinity mark (below)
+ *   COMBINE_VALUES(a, b)  the operator on two ACC values (argmin/argmax: on their values)
+ *   IDENTITY_VALUE        what a partial value starts from (float min/max: NaN, ignored)
+ *   VCOMBINE(a, b)        the operator on vectors of ACC, where lanes can combine
+ * and by the launcher: WG, the work-group size the kernels are compiled for (a power of two).
  *
  * Semantics (the README's): integer sum and product wrap modulo 2^bits of the accumulator;
  * NaN propagates through sum and product; min, max, argmin and argmax ignore NaN unless every
@@ -15,116 +25,15 @@
 #ifndef RDX_COMMON_H
 #define RDX_COMMON_H
 
-#define OP_SUM 0
-#define OP_PROD 1
-#define OP_MIN 2
-#define OP_MAX 3
-#define OP_AND 4
-#define OP_OR 5
-#define OP_XOR 6
-#define OP_ARGMIN 7
-#define OP_ARGMAX 8
-
-#ifndef T_CODE
-#define T_CODE 8
-#endif
-#ifndef ACC_CODE
-#define ACC_CODE T_CODE
-#endif
-#ifndef OP
-#define OP OP_SUM
+#ifndef RDX_DEFINITIONS
+#error "librdx kernels are built by the host, after its generated definitions (ops/cl_definitions.cpp)"
 #endif
 #ifndef WG
-#define WG 256
+#error "WG (the work-group size) is defined by the launcher"
 #endif
 
-#if T_CODE == 9 || ACC_CODE == 9
+#ifdef NEEDS_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
-
-#if T_CODE == 0
-#define T char
-#elif T_CODE == 1
-#define T uchar
-#elif T_CODE == 2
-#define T short
-#elif T_CODE == 3
-#define T ushort
-#elif T_CODE == 4
-#define T int
-#elif T_CODE == 5
-#define T uint
-#elif T_CODE == 6
-#define T long
-#elif T_CODE == 7
-#define T ulong
-#elif T_CODE == 8
-#define T float
-#elif T_CODE == 9
-#define T double
-#endif
-
-/* ACC: the accumulator; UACC: its unsigned twin (wrapping arithmetic); UMUL: the unsigned type a
- * product is computed in, at least as wide as int so narrow operands never promote to signed int.
- */
-#if ACC_CODE == 0
-#define ACC char
-#define UACC uchar
-#define UMUL uint
-#define ACC_MIN CHAR_MIN
-#define ACC_MAX CHAR_MAX
-#elif ACC_CODE == 1
-#define ACC uchar
-#define UACC uchar
-#define UMUL uint
-#define ACC_MIN 0
-#define ACC_MAX UCHAR_MAX
-#elif ACC_CODE == 2
-#define ACC short
-#define UACC ushort
-#define UMUL uint
-#define ACC_MIN SHRT_MIN
-#define ACC_MAX SHRT_MAX
-#elif ACC_CODE == 3
-#define ACC ushort
-#define UACC ushort
-#define UMUL uint
-#define ACC_MIN 0
-#define ACC_MAX USHRT_MAX
-#elif ACC_CODE == 4
-#define ACC int
-#define UACC uint
-#define UMUL uint
-#define ACC_MIN INT_MIN
-#define ACC_MAX INT_MAX
-#elif ACC_CODE == 5
-#define ACC uint
-#define UACC uint
-#define UMUL uint
-#define ACC_MIN 0
-#define ACC_MAX UINT_MAX
-#elif ACC_CODE == 6
-#define ACC long
-#define UACC ulong
-#define UMUL ulong
-#define ACC_MIN LONG_MIN
-#define ACC_MAX LONG_MAX
-#elif ACC_CODE == 7
-#define ACC ulong
-#define UACC ulong
-#define UMUL ulong
-#define ACC_MIN 0
-#define ACC_MAX ULONG_MAX
-#elif ACC_CODE == 8
-#define ACC float
-#define ACC_IS_FLOAT 1
-#elif ACC_CODE == 9
-#define ACC double
-#define ACC_IS_FLOAT 1
-#endif
-
-#if OP == OP_ARGMIN || OP == OP_ARGMAX
-#define INDEXED 1
 #endif
 
 /* No index: the value of an identity state of argmin/argmax. */
@@ -133,15 +42,6 @@
 #ifdef INDEXED
 /* The value, explicit zeroed padding up to the index (ST_PAD bytes), the index: a copy of a
  * state never copies uninitialised bytes (Oclgrind --uninitialized checks every kernel). */
-#if ACC_CODE == 6 || ACC_CODE == 7 || ACC_CODE == 9
-#define ST_PAD 0
-#elif ACC_CODE == 4 || ACC_CODE == 5 || ACC_CODE == 8
-#define ST_PAD 4
-#elif ACC_CODE == 2 || ACC_CODE == 3
-#define ST_PAD 6
-#else
-#define ST_PAD 7
-#endif
 typedef struct {
   ACC v;
 #if ST_PAD
@@ -164,24 +64,21 @@ typedef ACC state_t;
 
 #if OP == OP_PROD && defined(ACC_IS_FLOAT)
 /* Float products: a zero factor gives 0 unless the input holds NaN or an infinity. An infinity
- * of the input enters the state as INF_MARK, a quiet NaN with a payload of its own and the
+ * of the input enters the state as PROD_MARK, a quiet NaN with a payload of its own and the
  * infinity's sign, so that it stays apart from an infinity that a product overflowed to: a zero
  * absorbs an overflow (the exact product is 0) but not an input infinity (0 * inf is NaN). NaNs
  * of the input enter as the canonical NaN, so none can look like the mark. The host turns a
- * final INF_MARK back into an infinity (runtime/src/float_prod.hpp has the same rule). */
-#if ACC_CODE == 8
+ * final PROD_MARK back into an infinity (runtime/src/float_prod.hpp has the same rule). */
+#if ACC_BYTES == 4
 #define PROD_BITS uint
 #define PROD_AS_BITS as_uint
 #define PROD_FROM_BITS as_float
-#define PROD_SIGN 0x80000000u
-#define PROD_MARK 0x7fc1f000u
 #else
 #define PROD_BITS ulong
 #define PROD_AS_BITS as_ulong
 #define PROD_FROM_BITS as_double
-#define PROD_SIGN 0x8000000000000000ul
-#define PROD_MARK 0x7ff801f000000000ul
 #endif
+#define PROD_SIGN ((PROD_BITS)1 << (ACC_BYTES * 8 - 1))
 
 inline bool is_inf_mark(ACC a) {
   return (PROD_AS_BITS(a) & ~PROD_SIGN) == PROD_MARK;
@@ -218,45 +115,13 @@ inline ACC to_acc(T x) {
 #endif
 }
 
-/* combine_values: the operator on two accumulator values (not used by argmin/argmax). */
+/* combine_values: the operator on two accumulator values (argmin/argmax: on their values). */
 inline ACC combine_values(ACC a, ACC b) {
-#if OP == OP_SUM
-#ifdef ACC_IS_FLOAT
-  return a + b;
-#else
-  return (ACC)((UACC)a + (UACC)b);
-#endif
-#elif OP == OP_PROD
-#ifdef ACC_IS_FLOAT
-  return prod_combine(a, b);
-#else
-  return (ACC)((UMUL)(UACC)a * (UMUL)(UACC)b);
-#endif
-#elif OP == OP_MIN
-#ifdef ACC_IS_FLOAT
-  return isnan(a) ? b : isnan(b) ? a : (b < a ? b : a);
-#else
-  return b < a ? b : a;
-#endif
-#elif OP == OP_MAX
-#ifdef ACC_IS_FLOAT
-  return isnan(a) ? b : isnan(b) ? a : (b > a ? b : a);
-#else
-  return b > a ? b : a;
-#endif
-#elif OP == OP_AND
-  return a & b;
-#elif OP == OP_OR
-  return a | b;
-#elif OP == OP_XOR
-  return a ^ b;
-#else
-  return a;
-#endif
+  return COMBINE_VALUES(a, b);
 }
 
-/* The operator's identity. Float min and max use NaN, which they ignore, so that an all-NaN
- * input gives NaN; the host reports +inf / -inf for empty input. */
+/* The state a partial reduction starts from. argmin/argmax: no index (value 0, never compared);
+ * the others: IDENTITY_VALUE. The host reports +inf / -inf for an empty float min / max. */
 inline state_t st_identity(void) {
 #ifdef INDEXED
   state_t s;
@@ -264,18 +129,8 @@ inline state_t st_identity(void) {
   ST_ZERO_PAD(s);
   s.i = NO_INDEX;
   return s;
-#elif OP == OP_SUM || OP == OP_OR || OP == OP_XOR
-  return (ACC)0;
-#elif OP == OP_PROD
-  return (ACC)1;
-#elif OP == OP_AND
-  return (ACC)(~(UACC)0);
-#elif (OP == OP_MIN || OP == OP_MAX) && defined(ACC_IS_FLOAT)
-  return (ACC)NAN;
-#elif OP == OP_MIN
-  return (ACC)ACC_MAX;
 #else
-  return (ACC)ACC_MIN;
+  return IDENTITY_VALUE;
 #endif
 }
 
@@ -306,9 +161,11 @@ inline state_t st_combine(state_t a, state_t b) {
 #if OP == OP_ARGMIN
   if (b.v < a.v) return b;
   if (a.v < b.v) return a;
-#else
+#elif OP == OP_ARGMAX
   if (b.v > a.v) return b;
   if (a.v > b.v) return a;
+#else
+#error "INDEXED is defined for argmin and argmax only"
 #endif
   return b.i < a.i ? b : a;
 #else

@@ -65,34 +65,12 @@ typedef ulong sidx_t;
 #define AS_VUACC CAT(as_, VUACC)
 #endif
 
-#if OP == OP_PROD && defined(ACC_IS_FLOAT)
-#error "float products read one element at a time (VW = 1): their input infinities are marked"
-#endif
-
-/* VCOMBINE(a, b): the operator on VW lanes at once; same semantics as combine_values (fmin/fmax
- * ignore NaN). Macros, not functions: a function taking or returning a 64-byte vector by value
- * changes its ABI with the CPU's vector extensions, which LLVM warns about (-Wpsabi) on every
- * compile. */
-#if OP == OP_SUM && defined(ACC_IS_FLOAT)
-#define VCOMBINE(a, b) ((a) + (b))
-#elif OP == OP_SUM
-#define VCOMBINE(a, b) AS_VACC(AS_VUACC(a) + AS_VUACC(b))
-#elif OP == OP_PROD
-#define VCOMBINE(a, b) AS_VACC(AS_VUACC(a) * AS_VUACC(b))
-#elif OP == OP_MIN && defined(ACC_IS_FLOAT)
-#define VCOMBINE(a, b) fmin((a), (b))
-#elif OP == OP_MIN
-#define VCOMBINE(a, b) min((a), (b))
-#elif OP == OP_MAX && defined(ACC_IS_FLOAT)
-#define VCOMBINE(a, b) fmax((a), (b))
-#elif OP == OP_MAX
-#define VCOMBINE(a, b) max((a), (b))
-#elif OP == OP_AND
-#define VCOMBINE(a, b) ((a) & (b))
-#elif OP == OP_OR
-#define VCOMBINE(a, b) ((a) | (b))
-#else
-#define VCOMBINE(a, b) ((a) ^ (b))
+/* VCOMBINE(a, b), from the host: the operator on VW lanes at once, with combine_values'
+ * semantics (fmin/fmax ignore NaN). A macro, not a function: a function taking or returning a
+ * 64-byte vector by value changes its ABI with the CPU's vector extensions, which LLVM warns
+ * about (-Wpsabi) on every compile. */
+#ifndef VCOMBINE
+#error "VW > 1: this operator's lanes cannot combine (the host plans VW = 1 for it)"
 #endif
 
 /* The VW lanes of an accumulator, stored to `lane`, combined pairwise (a short tree: accurate

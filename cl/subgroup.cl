@@ -1,16 +1,16 @@
 /* subgroup.cl: dual-load tree that finishes in registers with sub-group operations.
  * Seed: 001_d08aa7e3f066d68b.txt ("A Study in Reduction", Reduction #9: SharedShuffle): the
  * last warp's shared-memory steps become "d += __shfl(d, threadIdx.x + 16)" ... register
- * exchanges. OpenCL's counterparts need extensions, so the host picks one of three forms:
- *   -DRDX_SUBGROUPS=1 -DRDX_SG_SHUFFLE=1 (cl_khr_subgroups + cl_khr_subgroup_shuffle): the
- *     shuffle tree of the seed, "v = combine(v, sub_group_shuffle(v, lane + off))" with off
- *     halving, for every type and operator (argmin/argmax shuffle value and index apart; 8- and
- *     16-bit values travel as int).
- *   -DRDX_SUBGROUPS=1 only (cl_khr_subgroups): sub_group_reduce_add/min/max, which exist for
- *     int, uint, long, ulong, float, double only: sum/min/max of i32/u32/i64/u64 accumulators
- *     and sum of f32/f64. Float min/max are left out: the built-ins do not promise this
- *     library's NaN rule. Every other combination compiles to the fallback below.
- *   neither (e.g. NVIDIA's OpenCL 1.2, PoCL 3.1): a local-memory tree with barriers.
+ * exchanges. OpenCL's counterparts need extensions, so the host picks one of three forms
+ * (SG_PATH, below):
+ *   1 (cl_khr_subgroups + cl_khr_subgroup_shuffle): the shuffle tree of the seed,
+ *     "v = combine(v, sub_group_shuffle(v, lane + off))" with off halving, for every type and
+ *     operator (argmin/argmax shuffle value and index apart; 8- and 16-bit values travel as int).
+ *   2 (cl_khr_subgroups only): sub_group_reduce_add/min/max, which exist for int, uint, long,
+ *     ulong, float, double only: sum/min/max of i32/u32/i64/u64 accumulators and sum of f32/f64.
+ *     Float min/max are left out: the built-ins do not promise this library's NaN rule. The
+ *     host uses the fallback for every other combination.
+ *   undefined (e.g. NVIDIA's OpenCL 1.2, PoCL 3.1): a local-memory tree with barriers.
  * The sub-group size is known only at run time: the work-group tree runs while more states are
  * left than get_max_sub_group_size(); sub-group 0, assumed to hold min(max sub-group size, WG)
  * work-items (only a work-group's last sub-group may be short: PoCL, libclc, GPUs), then takes
@@ -25,20 +25,19 @@
 #include "common.h"
 #endif
 
-#ifdef RDX_SUBGROUPS
+/* SG_PATH, chosen by the host (runtime/src/strategies/subgroup.cpp): 1 sub-group shuffles,
+ * 2 the sub-group reduce built-ins (the host picks it only for the cases they cover), undefined
+ * for the local-memory fallback. */
+#ifdef SG_PATH
 #pragma OPENCL EXTENSION cl_khr_subgroups : enable
-#ifdef RDX_SG_SHUFFLE
+#if SG_PATH == 1
 #pragma OPENCL EXTENSION cl_khr_subgroup_shuffle : enable
-#define SG_PATH 1
-#elif (ACC_CODE >= 4 && ACC_CODE <= 7 && (OP == OP_SUM || OP == OP_MIN || OP == OP_MAX)) || \
-    (defined(ACC_IS_FLOAT) && OP == OP_SUM)
-#define SG_PATH 2
 #endif
 #endif
 
 #if defined(SG_PATH) && SG_PATH == 1
 inline ACC sg_shuffle_acc(ACC x, uint lane) {
-#if ACC_CODE <= 3
+#if ACC_BYTES < 4
   return (ACC)sub_group_shuffle((int)x, lane);
 #else
   return sub_group_shuffle(x, lane);
@@ -60,8 +59,10 @@ inline state_t sg_reduce_builtin(state_t x) {
   return sub_group_reduce_add(x);
 #elif OP == OP_MIN
   return sub_group_reduce_min(x);
-#else
+#elif OP == OP_MAX
   return sub_group_reduce_max(x);
+#else
+#error "SG_PATH 2: the sub-group built-ins reduce sum, min and max only"
 #endif
 }
 #endif

@@ -183,7 +183,7 @@ TEST_CASE("a kernel that fails to build reports the log; the context stays usabl
     FAIL("the broken kernel built");
   } catch (const BuildError& e) {
     CHECK(e.file == "localtree.cl");
-    CHECK(e.options.find("-DOP=") != std::string::npos);
+    CHECK(e.options.find("-DWG=") != std::string::npos);
     CHECK(!e.log.empty());
     CHECK(std::string(e.what()).find("CL_BUILD_PROGRAM_FAILURE") != std::string::npos);
   }

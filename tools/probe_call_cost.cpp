@@ -40,7 +40,7 @@ double median_us(int rounds, const std::function<void()>& f) {
 
 int grid(int argc, char** argv) {
   rdx::Context ctx(argv[2]);
-  auto& impl = ctx.impl();
+  auto& impl = rdx::detail::impl_of(ctx);
   const int rounds = std::atoi(argv[3]);
   std::vector<std::uint64_t> sizes;
   for (char* p = argv[4]; *p;) {
@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
   if (argc > 4 && std::string(argv[1]) == "grid") return grid(argc, argv);
   const std::uint64_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 0) : 1024;
   rdx::Context ctx(argc > 2 ? argv[2] : "");
-  auto& impl = ctx.impl();
+  auto& impl = rdx::detail::impl_of(ctx);
   const int rounds = 2000;
   std::vector<float> host(n, 1.0f);
   cl::Buffer buf(impl.context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(float),

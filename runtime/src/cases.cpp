@@ -76,9 +76,10 @@ std::string_view name(Pattern p) {
       return "random";
     case Pattern::Constant:
       return "constant";
-    default:
+    case Pattern::Small:
       return "small";
   }
+  return "small";  // not a Pattern
 }
 
 std::vector<unsigned char> make_case_data(Type type, Op op, Pattern p, std::uint64_t n,

@@ -40,4 +40,17 @@ struct Context::Impl {
   cl::CommandQueue profiling_queue;
 };
 
+namespace detail {
+
+// The library's access to a Context's internals (Context::impl_ is private).
+struct ContextAccess {
+  static Context::Impl& of(const Context& c) { return *c.impl_; }
+};
+
+inline Context::Impl& impl_of(const Context& c) {
+  return ContextAccess::of(c);
+}
+
+}  // namespace detail
+
 }  // namespace rdx

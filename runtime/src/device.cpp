@@ -102,9 +102,10 @@ std::string_view name(DeviceKind k) {
       return "gpu";
     case DeviceKind::Accelerator:
       return "accelerator";
-    default:
+    case DeviceKind::Other:
       return "other";
   }
+  return "other";  // not a DeviceKind
 }
 
 namespace detail {

@@ -52,11 +52,12 @@ std::string inline_includes(const std::string& text, std::set<std::string>& seen
 
 }  // namespace
 
-std::string program_source(const std::string& file) {
+std::string program_source(const std::string& file, const std::string& definitions) {
   if (file == "empty.cl") return kernel_source(file);  // needs no common.h
   // common.h first; each .cl file includes it only when compiled alone (RDX_COMMON_H guard).
   std::set<std::string> seen;
-  return kernel_source("common.h") + "\n" + inline_includes(kernel_source(file), seen);
+  return definitions + kernel_source("common.h") + "\n" +
+         inline_includes(kernel_source(file), seen);
 }
 
 namespace {
@@ -81,12 +82,13 @@ std::string binary_key(const cl::Device& dev, const std::string& src, const std:
 }  // namespace
 
 cl::Program ProgramCache::get(const cl::Context& ctx, const cl::Device& dev,
-                              const std::string& file, const std::string& options) {
+                              const std::string& file, const std::string& definitions,
+                              const std::string& options) {
   std::lock_guard<std::mutex> lock(mutex_);
-  const auto key = std::make_pair(file, options);
+  auto key = std::make_tuple(file, definitions, options);
   if (auto it = programs_.find(key); it != programs_.end()) return it->second;
 
-  const std::string src = program_source(file);
+  const std::string src = program_source(file, definitions);
   const std::string disk_key = binary_key(dev, src, options);
   if (auto bin = disk_.load(disk_key)) {
     cl_int err = CL_SUCCESS;

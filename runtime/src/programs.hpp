@@ -3,7 +3,7 @@
 #include <map>
 #include <mutex>
 #include <string>
-#include <utility>
+#include <tuple>
 
 #include "binary_cache.hpp"
 #include "rdx/rdx.hpp"
@@ -14,8 +14,9 @@ namespace rdx::detail {
 // Throws Error when the file is unknown or unreadable.
 std::string kernel_source(const std::string& file);
 
-// A program's full source: cl/common.h, then the strategy's file.
-std::string program_source(const std::string& file);
+// A program's full source: the host's definitions (ops/cl_definitions.hpp), cl/common.h, then
+// the strategy's file. cl/empty.cl stands alone.
+std::string program_source(const std::string& file, const std::string& definitions);
 
 class ProgramCache {
  public:
@@ -23,15 +24,15 @@ class ProgramCache {
   // directory (see BinaryCache), so a Context reports it when it is made.
   ProgramCache() = default;
 
-  // Built once per (file, options) for this context's device; later calls reuse the program.
-  // Throws BuildError with the log when the build fails.
+  // Built once per (file, definitions, options) for this context's device; later calls reuse
+  // the program. Throws BuildError with the log when the build fails.
   cl::Program get(const cl::Context& ctx, const cl::Device& dev, const std::string& file,
-                  const std::string& options);
+                  const std::string& definitions, const std::string& options);
 
  private:
   BinaryCache disk_;
   std::mutex mutex_;
-  std::map<std::pair<std::string, std::string>, cl::Program> programs_;
+  std::map<std::tuple<std::string, std::string, std::string>, cl::Program> programs_;
 };
 
 }  // namespace rdx::detail

@@ -9,46 +9,10 @@
 
 #include "cl_check.hpp"
 #include "context_impl.hpp"
-#include "float_prod.hpp"
-#include "reduce_impl.hpp"
+#include "run_plan.hpp"
 #include "strategies/exec.hpp"
-#include "strategies/registry.hpp"
 
 namespace rdx {
-namespace detail {
-
-Result run_plan(Context& ctx, const Plan& plan, const cl::Buffer& buf, std::uint64_t n,
-                bool profile) {
-  const StrategyDef* s = find_strategy(plan.strategy);
-  Exec ex(ctx.impl(), plan, profile);
-  Outcome o = s->run(ex, buf, n);
-  return {o.value, o.index, plan, profile ? ex.device_seconds() : 0.0};
-}
-
-Result publish(Result r) {
-  if (r.plan.op == Op::Prod && is_float(r.plan.acc))
-    r.value = visit_type(r.plan.acc, [&](auto z) {
-      using A = decltype(z);
-      if constexpr (std::is_floating_point_v<A>) return Scalar::of(prod_public(r.value.as<A>()));
-      return r.value;
-    });
-  return r;
-}
-
-Result empty_result(const Plan& plan) {
-  if (is_index_op(plan.op))
-    throw ArgumentError(fmt::format("{} of an empty input has no result", name(plan.op)));
-  return {identity(plan.op, plan.acc), std::nullopt, plan};
-}
-
-std::uint64_t byte_size(Type type, std::uint64_t n) {
-  if (n > std::numeric_limits<std::uint64_t>::max() / size_of(type))
-    throw ArgumentError(
-        fmt::format("{} elements of {} overflow a 64-bit byte count", n, name(type)));
-  return n * size_of(type);
-}
-
-}  // namespace detail
 
 namespace {
 
@@ -69,8 +33,8 @@ std::string_view version() {
 }
 
 double measure_roundtrip(Context& ctx, int repeats) {
-  auto& impl = ctx.impl();
-  cl::Program prog = impl.programs.get(impl.context, impl.device, "empty.cl", "");
+  auto& impl = detail::impl_of(ctx);
+  cl::Program prog = impl.programs.get(impl.context, impl.device, "empty.cl", "", "");
   cl_int err = CL_SUCCESS;
   cl::Kernel k(prog, "rdx_empty", &err);
   RDX_CHECK_OUT(err, "clCreateKernel(rdx_empty)");
@@ -91,27 +55,6 @@ double measure_roundtrip(Context& ctx, int repeats) {
   return t[t.size() / 2];
 }
 
-Scalar identity(Op op, Type acc) {
-  if (is_index_op(op)) throw ArgumentError(fmt::format("{} has no identity", name(op)));
-  return visit_type(acc, [&](auto z) {
-    using A = decltype(z);
-    using L = std::numeric_limits<A>;
-    switch (op) {
-      case Op::Prod:
-        return Scalar::of(A(1));
-      case Op::Min:
-        return Scalar::of(L::has_infinity ? L::infinity() : L::max());
-      case Op::Max:
-        return Scalar::of(L::has_infinity ? A(-L::infinity()) : L::lowest());
-      case Op::And:
-        if constexpr (std::is_integral_v<A>) return Scalar::of(A(~A(0)));
-        [[fallthrough]];
-      default:
-        return Scalar::of(A(0));
-    }
-  });
-}
-
 Result reduce(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
               const Options& opts) {
   const Plan plan = make_plan(ctx.device_info(), type, op, n, opts, ctx.tuning());
@@ -124,7 +67,7 @@ Result reduce(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
     s.push(data, n);
     return s.finish();  // published there
   }
-  auto& impl = ctx.impl();
+  auto& impl = detail::impl_of(ctx);
   cl_int err = CL_SUCCESS;
   cl::Buffer buf(impl.context, CL_MEM_READ_ONLY, bytes, nullptr, &err);
   RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of input)", bytes));

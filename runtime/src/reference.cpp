@@ -6,70 +6,27 @@
 #include <limits>
 #include <type_traits>
 
+#include "ops/operators.hpp"
 #include "rdx/errors.hpp"
 #include "rdx/verify.hpp"
 
 namespace rdx {
 namespace {
 
-template <class A>
-using unsigned_of = std::make_unsigned_t<A>;
-// The unsigned type a product is taken in: never narrower than unsigned int, so that narrow
-// operands do not promote to signed int and overflow.
-template <class A>
-using umul_of = std::conditional_t<(sizeof(A) <= 4), std::uint32_t, std::uint64_t>;
+using detail::combine_states;
+using detail::identity_value;
+using detail::TypedState;
 
+// The operator folded over the elements in order, from its identity (argmin/argmax: from the
+// first element), with the operator's one definition (ops/operators.hpp).
 template <class T, class A>
-Reference integer_ref(Op op, const T* x, std::uint64_t n) {
-  using U = unsigned_of<A>;
-  using M = umul_of<A>;
+Reference fold_ref(Op op, const T* x, std::uint64_t n) {
+  TypedState<A> acc{identity_value<A>(op), detail::kNoIndex};
+  for (std::uint64_t i = 0; i < n; ++i)
+    acc = combine_states<A>(op, acc, {detail::input_value(op, A(x[i])), i});
   Reference r;
-  A acc{};
-  switch (op) {
-    case Op::Sum:
-      acc = 0;
-      for (std::uint64_t i = 0; i < n; ++i)
-        acc = A(U(U(acc) + U(A(x[i]))));
-      break;
-    case Op::Prod:
-      acc = 1;
-      for (std::uint64_t i = 0; i < n; ++i)
-        acc = A(U(M(U(acc)) * M(U(A(x[i])))));
-      break;
-    case Op::Min:
-      acc = std::numeric_limits<A>::max();
-      for (std::uint64_t i = 0; i < n; ++i)
-        acc = A(x[i]) < acc ? A(x[i]) : acc;
-      break;
-    case Op::Max:
-      acc = std::numeric_limits<A>::lowest();
-      for (std::uint64_t i = 0; i < n; ++i)
-        acc = A(x[i]) > acc ? A(x[i]) : acc;
-      break;
-    case Op::And:
-      acc = A(~A(0));
-      for (std::uint64_t i = 0; i < n; ++i)
-        acc = A(acc & A(x[i]));
-      break;
-    case Op::Or:
-      for (std::uint64_t i = 0; i < n; ++i)
-        acc = A(acc | A(x[i]));
-      break;
-    case Op::Xor:
-      for (std::uint64_t i = 0; i < n; ++i)
-        acc = A(acc ^ A(x[i]));
-      break;
-    case Op::ArgMin:
-    case Op::ArgMax: {
-      std::uint64_t best = 0;
-      for (std::uint64_t i = 1; i < n; ++i)
-        if (op == Op::ArgMin ? A(x[i]) < A(x[best]) : A(x[i]) > A(x[best])) best = i;
-      acc = A(x[best]);
-      r.index = best;
-      break;
-    }
-  }
-  r.value = Scalar::of(acc);
+  r.value = Scalar::of(acc.value);
+  if (is_index_op(op)) r.index = acc.index;
   return r;
 }
 
@@ -122,29 +79,14 @@ Reference float_ref(Op op, const T* x, std::uint64_t n) {
       break;
     }
     case Op::Min:
-    case Op::Max: {
-      A acc = qnan;  // NaN is ignored: the first number replaces it
-      for (std::uint64_t i = 0; i < n; ++i) {
-        const A v = A(x[i]);
-        if (std::isnan(v)) continue;
-        if (std::isnan(acc) || (op == Op::Min ? v < acc : v > acc)) acc = v;
-      }
-      r.value = Scalar::of(acc);
-      break;
-    }
+    case Op::Max:
     case Op::ArgMin:
-    case Op::ArgMax: {
-      std::uint64_t best = 0;
-      for (std::uint64_t i = 1; i < n; ++i) {
-        const A v = A(x[i]), b = A(x[best]);
-        if (std::isnan(v)) continue;
-        if (std::isnan(b) || (op == Op::ArgMin ? v < b : v > b)) best = i;
-      }
-      r.value = Scalar::of(A(x[best]));
-      r.index = best;
+    case Op::ArgMax:
+      r = fold_ref<T, A>(op, x, n);
       break;
-    }
-    default:
+    case Op::And:
+    case Op::Or:
+    case Op::Xor:
       throw ArgumentError(fmt::format("{} is defined for integer types only", name(op)));
   }
   return r;
@@ -187,7 +129,7 @@ Reference reference_reduce(Type type, Type acc, Op op, const void* data, std::ui
       if constexpr (std::is_floating_point_v<A>) {
         return float_ref<T, A>(op, x, n);
       } else if constexpr (std::is_integral_v<T>) {
-        return integer_ref<T, A>(op, x, n);
+        return fold_ref<T, A>(op, x, n);
       } else {
         throw ArgumentError(
             fmt::format("accumulator {} cannot hold {} elements", name(acc), name(type)));

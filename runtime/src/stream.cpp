@@ -16,7 +16,7 @@
 #include "chunk_combiner.hpp"
 #include "cl_check.hpp"
 #include "context_impl.hpp"
-#include "reduce_impl.hpp"
+#include "run_plan.hpp"
 
 namespace rdx {
 
@@ -30,7 +30,7 @@ struct Stream::Impl {
     if (max_alloc) bytes = std::min(bytes, max_alloc);
     slot_elems = std::max<std::uint64_t>(bytes / es, 1);
     cl_int err = CL_SUCCESS;
-    writes = cl::CommandQueue(ctx.impl().context, ctx.impl().device, 0, &err);
+    writes = cl::CommandQueue(detail::impl_of(ctx).context, detail::impl_of(ctx).device, 0, &err);
     RDX_CHECK_OUT(err, "clCreateCommandQueue(stream writes)");
   }
 
@@ -50,7 +50,8 @@ struct Stream::Impl {
     Slot& s = slots[next];
     if (!s.buf()) {
       cl_int err = CL_SUCCESS;
-      s.buf = cl::Buffer(ctx.impl().context, CL_MEM_READ_ONLY, slot_elems * es, nullptr, &err);
+      s.buf = cl::Buffer(detail::impl_of(ctx).context, CL_MEM_READ_ONLY, slot_elems * es, nullptr,
+                         &err);
       RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of stream slot)", slot_elems * es));
     }
     {

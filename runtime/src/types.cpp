@@ -1,8 +1,10 @@
+// Names, parsing and host-side properties of the element types (read from ops/type_table.hpp).
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <string>
 
+#include "ops/type_table.hpp"
 #include "rdx/errors.hpp"
 #include "rdx/types.hpp"
 #include "text.hpp"
@@ -10,31 +12,13 @@
 namespace rdx {
 namespace {
 
-struct TypeRow {
-  Type type;
-  std::string_view name, cl_name, alias1, alias2;
-  std::size_t size;
-};
-constexpr TypeRow kTypes[] = {
-    {Type::I8, "i8", "char", "int8", "int8_t", 1},
-    {Type::U8, "u8", "uchar", "uint8", "uint8_t", 1},
-    {Type::I16, "i16", "short", "int16", "int16_t", 2},
-    {Type::U16, "u16", "ushort", "uint16", "uint16_t", 2},
-    {Type::I32, "i32", "int", "int32", "int32_t", 4},
-    {Type::U32, "u32", "uint", "uint32", "uint32_t", 4},
-    {Type::I64, "i64", "long", "int64", "int64_t", 8},
-    {Type::U64, "u64", "ulong", "uint64", "uint64_t", 8},
-    {Type::F32, "f32", "float", "float32", "single", 4},
-    {Type::F64, "f64", "double", "float64", "double", 8},
-};
-constexpr std::string_view kOpNames[] = {"sum", "prod", "min",    "max",   "and",
-                                         "or",  "xor",  "argmin", "argmax"};
-
+using detail::kTypeRows;
 using detail::lower;
+using detail::type_row;
 
 std::string type_list() {
   std::string r;
-  for (auto& t : kTypes)
+  for (auto& t : kTypeRows)
     r += (r.empty() ? "" : " ") + std::string(t.name);
   return r;
 }
@@ -42,27 +26,16 @@ std::string type_list() {
 }  // namespace
 
 std::string_view name(Type t) {
-  return kTypes[static_cast<int>(t)].name;
-}
-std::string_view name(Op op) {
-  return kOpNames[static_cast<int>(op)];
+  return type_row(t).name;
 }
 std::size_t size_of(Type t) {
-  return kTypes[static_cast<int>(t)].size;
+  return type_row(t).size;
 }
 bool is_float(Type t) {
-  return t == Type::F32 || t == Type::F64;
+  return type_row(t).is_float;
 }
 bool is_signed(Type t) {
-  switch (t) {
-    case Type::U8:
-    case Type::U16:
-    case Type::U32:
-    case Type::U64:
-      return false;
-    default:
-      return true;
-  }
+  return type_row(t).is_signed;
 }
 
 bool holds_every_value(Type to, Type from) {
@@ -77,19 +50,10 @@ bool holds_every_value(Type to, Type from) {
 
 Type parse_type(std::string_view s) {
   const std::string l = lower(s);
-  for (auto& t : kTypes)
+  for (auto& t : kTypeRows)
     if (l == t.name || l == t.cl_name || l == t.alias1 || l == t.alias2) return t.type;
   throw ArgumentError("unknown type '" + std::string(s) + "' (expected one of: " + type_list() +
                       ")");
-}
-
-Op parse_op(std::string_view s) {
-  const std::string l = lower(s);
-  for (int i = 0; i < static_cast<int>(std::size(kOpNames)); ++i)
-    if (l == kOpNames[i]) return static_cast<Op>(i);
-  if (l == "product") return Op::Prod;
-  throw ArgumentError("unknown operator '" + std::string(s) +
-                      "' (expected one of: sum prod min max and or xor argmin argmax)");
 }
 
 Scalar Scalar::from_bytes(Type t, const void* p) {

@@ -32,7 +32,7 @@
 #include <span>
 #include <type_traits>
 
-#include "rdx/rdx.hpp"
+#include "rdx/reduce.hpp"
 
 namespace rdx {
 

@@ -3,7 +3,8 @@
 #include <fmt/format.h>
 
 #include "cl_check.hpp"
-#include "float_prod.hpp"
+#include "ops/cl_definitions.hpp"
+#include "ops/operators.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -18,14 +19,14 @@ Exec::~Exec() {
 }
 
 std::string Exec::defines(std::size_t wg) const {
-  return fmt::format("-DT_CODE={} -DACC_CODE={} -DOP={} -DWG={}", static_cast<int>(plan.type),
-                     static_cast<int>(plan.acc), static_cast<int>(plan.op), wg);
+  return fmt::format("{} {} {} -DWG={}", name(plan.type), name(plan.acc), name(plan.op), wg);
 }
 
 Kernel Exec::kernel(const std::string& file, const char* name, const std::string& extra) {
+  const std::string& definitions = cl_definitions(plan.type, plan.acc, plan.op);
   for (std::size_t wg = plan.work_group_size;; wg /= 2) {
-    const std::string opts = defines(wg) + (extra.empty() ? "" : " " + extra);
-    cl::Program prog = ctx.programs.get(ctx.context, ctx.device, file, opts);
+    const std::string opts = fmt::format("-DWG={}", wg) + (extra.empty() ? "" : " " + extra);
+    cl::Program prog = ctx.programs.get(ctx.context, ctx.device, file, definitions, opts);
     cl_int err = CL_SUCCESS;
     cl::Kernel k(prog, name, &err);
     RDX_CHECK_OUT(err, fmt::format("clCreateKernel({})", name));
@@ -33,7 +34,11 @@ Kernel Exec::kernel(const std::string& file, const char* name, const std::string
     cl_ulong local = 0;
     RDX_CHECK(k.getWorkGroupInfo(ctx.device, CL_KERNEL_WORK_GROUP_SIZE, &max_wg));
     RDX_CHECK(k.getWorkGroupInfo(ctx.device, CL_KERNEL_LOCAL_MEM_SIZE, &local));
-    if ((wg <= max_wg && local <= ctx.info.local_mem) || wg == 1) return {k, wg, name};
+    if ((wg <= max_wg && local <= ctx.info.local_mem) || wg == 1) {
+      Kernel built{k, wg, name};
+      note_built(built);
+      return built;
+    }
   }
 }
 
@@ -111,11 +116,7 @@ std::vector<Outcome> Exec::read_all(const States& s, std::uint64_t count) {
 Outcome Exec::identity() const {
   if (indexed()) return {Scalar::from_bytes(plan.acc, "\0\0\0\0\0\0\0\0"), kNoIndex};
   return visit_type(plan.acc, [&](auto z) -> Outcome {
-    using A = decltype(z);
-    if constexpr (std::is_floating_point_v<A>)  // float min/max: NaN, which they ignore
-      if (plan.op == Op::Min || plan.op == Op::Max)
-        return {Scalar::of(std::numeric_limits<A>::quiet_NaN()), std::nullopt};
-    return {rdx::identity(plan.op, plan.acc), std::nullopt};
+    return {Scalar::of(identity_value<decltype(z)>(plan.op)), std::nullopt};
   });
 }
 
@@ -123,94 +124,12 @@ Outcome Exec::combine(const Outcome& a, const Outcome& b) const {
   return combine_outcomes(plan, a, b);
 }
 
-namespace {
-
-// One state of accumulator type A on the host: a value and, for argmin/argmax, its index.
-template <class A>
-struct TypedState {
-  A value;
-  std::uint64_t index;
-};
-
-// argmin/argmax: the identity (index kNoIndex) loses, then NaN loses to a number, then the
-// extreme value wins; ties go to the first index.
-template <class A>
-TypedState<A> combine_indexed(Op op, const TypedState<A>& a, const TypedState<A>& b) {
-  if (b.index == kNoIndex) return a;
-  if (a.index == kNoIndex) return b;
-  const A x = a.value, y = b.value;
-  if constexpr (std::is_floating_point_v<A>) {
-    if (std::isnan(x) || std::isnan(y)) {
-      if (!std::isnan(y)) return b;
-      if (!std::isnan(x)) return a;
-      return b.index < a.index ? b : a;
-    }
-  }
-  if (op == Op::ArgMin ? y < x : y > x) return b;
-  if (op == Op::ArgMin ? x < y : x > y) return a;
-  return b.index < a.index ? b : a;
-}
-
-// The operator on two typed states, with the kernels' semantics: wrapping integers, float
-// min/max ignore NaN, float products mark input infinities (float_prod.hpp), argmin/argmax
-// keep the first index on ties and lose to nothing but the identity (index kNoIndex).
-template <class A>
-TypedState<A> combine_typed(Op op, const TypedState<A>& a, const TypedState<A>& b) {
-  const A x = a.value, y = b.value;
-  if constexpr (std::is_floating_point_v<A>) {
-    switch (op) {
-      case Op::Sum:
-        return {A(x + y), 0};
-      case Op::Prod:
-        return {prod_combine(x, y), 0};
-      case Op::Min:
-      case Op::Max: {  // NaN loses
-        const bool take_y = std::isnan(x) || (!std::isnan(y) && (op == Op::Min ? y < x : y > x));
-        return {take_y ? y : x, 0};
-      }
-      case Op::ArgMin:
-      case Op::ArgMax:
-        return combine_indexed(op, a, b);
-      case Op::And:
-      case Op::Or:
-      case Op::Xor:
-        break;  // make_plan refuses bitwise operators on floats
-    }
-    throw ArgumentError(fmt::format("{} on a float accumulator", name(op)));
-  } else {
-    using U = std::make_unsigned_t<A>;
-    using M = std::conditional_t<(sizeof(A) <= 4), std::uint32_t, std::uint64_t>;
-    switch (op) {
-      case Op::Sum:
-        return {A(U(U(x) + U(y))), 0};
-      case Op::Prod:
-        return {A(U(M(U(x)) * M(U(y)))), 0};
-      case Op::Min:
-        return {y < x ? y : x, 0};
-      case Op::Max:
-        return {y > x ? y : x, 0};
-      case Op::And:
-        return {A(x & y), 0};
-      case Op::Or:
-        return {A(x | y), 0};
-      case Op::Xor:
-        return {A(x ^ y), 0};
-      case Op::ArgMin:
-      case Op::ArgMax:
-        return combine_indexed(op, a, b);
-    }
-    throw ArgumentError(fmt::format("operator code {}", static_cast<int>(op)));  // not an Op
-  }
-}
-
-}  // namespace
-
 Outcome combine_outcomes(const Plan& plan, const Outcome& a, const Outcome& b) {
   const bool indexed = is_index_op(plan.op);
   return visit_type(plan.acc, [&](auto z) -> Outcome {
     using A = decltype(z);
-    const TypedState<A> r = combine_typed<A>(plan.op, {a.value.as<A>(), a.index.value_or(0)},
-                                             {b.value.as<A>(), b.index.value_or(0)});
+    const TypedState<A> r = combine_states<A>(plan.op, {a.value.as<A>(), a.index.value_or(0)},
+                                              {b.value.as<A>(), b.index.value_or(0)});
     return {Scalar::of(r.value), indexed ? std::optional<std::uint64_t>(r.index) : std::nullopt};
   });
 }
@@ -245,7 +164,7 @@ Outcome fold_states(const Plan& plan, const unsigned char* values, const unsigne
     // Pairwise, neighbours first: depth ceil(log2(count)), like a work-group's tree.
     for (std::uint64_t w = 1; w < count; w *= 2)
       for (std::uint64_t k = 0; k + w < count; k += 2 * w)
-        s[k] = combine_typed<A>(plan.op, s[k], s[k + w]);
+        s[k] = combine_states<A>(plan.op, s[k], s[k + w]);
     return outcome(s[0]);
   });
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "context_impl.hpp"
+#include "ops/operators.hpp"
 
 namespace rdx::detail {
 
@@ -16,9 +17,6 @@ struct States {
   cl::Buffer values, indices;
   std::uint64_t count = 0;
 };
-
-// The index of an identity state of argmin/argmax (NO_INDEX in cl/common.h).
-inline constexpr std::uint64_t kNoIndex = ~std::uint64_t{0};
 
 // A reduction state back on the host.
 struct Outcome {
@@ -84,13 +82,21 @@ class Exec {
   const Plan& plan;
   cl::CommandQueue& queue;  // every command of this call (Context::Impl::queue_for)
 
-  // The -D definitions that specialise cl/common.h for this plan and work-group size.
+  // A key naming this plan's kernel definitions for work-group size wg (type, acc, operator, WG).
   std::string defines(std::size_t wg) const;
 
   // Kernel `name` of cl/<file>, built with this plan's definitions plus `extra`, for the plan's
   // work-group size halved until the compiled kernel accepts it (its CL_KERNEL_WORK_GROUP_SIZE
   // and local memory).
   Kernel kernel(const std::string& file, const char* name, const std::string& extra = "");
+
+  // The smallest work-group size of the kernels built so far (0: none). Where it is below the
+  // plan's, the result's plan says so (run_plan).
+  std::size_t work_group_size_built() const { return wg_built_; }
+  // Counts a kernel built by an earlier call (a launcher's cached kernel) as built by this one.
+  void note_built(const Kernel& k) {
+    if (!wg_built_ || k.wg < wg_built_) wg_built_ = k.wg;
+  }
 
   // Scratch for `count` states (at least one).
   States states(std::uint64_t count);
@@ -138,6 +144,7 @@ class Exec {
   std::vector<States> scratch_;      // alive until every command that uses it has finished
   std::vector<cl::Buffer> buffers_;  // the same
   bool idle_ = true;                 // nothing enqueued since the last completed read
+  std::size_t wg_built_ = 0;         // see work_group_size_built
   std::vector<cl::Event> events_;    // launches, when profiling
 };
 

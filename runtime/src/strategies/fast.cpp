@@ -57,6 +57,7 @@ Outcome run_fast(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
     slot->ready = true;
   }
   Kernel& k = slot->kernel;
+  ex.note_built(k);
   const std::uint64_t items = p.groups * k.wg;
   std::uint64_t chunk = (n + items - 1) / items;
   chunk = (chunk + p.vector_width - 1) / p.vector_width * p.vector_width;

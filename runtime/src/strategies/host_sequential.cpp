@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "cl_check.hpp"
-#include "float_prod.hpp"
 #include "strategies/registry.hpp"
 
 namespace rdx::detail {
@@ -22,9 +21,7 @@ Outcome run_amp_sequential(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
     const Scalar x = Scalar::from_bytes(type, bytes.data() + i * size);
     const Scalar v = visit_type(acc, [&](auto z) {
       using A = decltype(z);
-      if constexpr (std::is_floating_point_v<A>)
-        if (ex.plan.op == Op::Prod) return Scalar::of(prod_input(x.as<A>()));
-      return Scalar::of(x.as<A>());
+      return Scalar::of(input_value<A>(ex.plan.op, x.as<A>()));
     });
     r = ex.combine(r, {v, indexed ? std::optional<std::uint64_t>(i) : std::nullopt});
   }

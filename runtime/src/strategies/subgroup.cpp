@@ -1,6 +1,6 @@
 // Launcher of cl/subgroup.cl: the dual-load passes (see dualload.cpp), each work-group finishing
 // with sub-group operations where the device has them. Which form runs is decided per device and
-// per (accumulator, operator), the same way here as in the kernel's #if lines:
+// per (accumulator, operator) here, and the kernel is built for that form (SG_PATH):
 //   shuffle  (cl_khr_subgroups + cl_khr_subgroup_shuffle): every type and operator;
 //   built-in (cl_khr_subgroups only): sum/min/max of i32/u32/i64/u64, sum of f32/f64;
 //   fallback (anything else): a local-memory tree.
@@ -40,9 +40,13 @@ bool builtin_covers(Type acc, Op op) {
     case Type::F32:
     case Type::F64:
       return op == Op::Sum;  // float min/max: the built-ins do not promise the NaN rule
-    default:
-      return false;
+    case Type::I8:
+    case Type::U8:
+    case Type::I16:
+    case Type::U16:
+      return false;  // no 8- or 16-bit built-ins
   }
+  return false;  // not a Type
 }
 
 SubgroupPath subgroup_path(const DeviceInfo& dev, Type acc, Op op) {
@@ -83,10 +87,16 @@ std::string subgroup_form(const DeviceInfo& dev) {
 }
 
 Outcome run_subgroup(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
-  std::string extra;
-  if (ex.ctx.info.subgroups) {
-    extra = "-DRDX_SUBGROUPS=1";
-    if (has_shuffle(ex.ctx.info)) extra += " -DRDX_SG_SHUFFLE=1";
+  std::string extra;  // cl/subgroup.cl's SG_PATH
+  switch (subgroup_path(ex.ctx.info, ex.plan.acc, ex.plan.op)) {
+    case SubgroupPath::Shuffle:
+      extra = "-DSG_PATH=1";
+      break;
+    case SubgroupPath::Builtin:
+      extra = "-DSG_PATH=2";
+      break;
+    case SubgroupPath::Fallback:
+      break;
   }
   return run_dual_passes(ex, in, n, "subgroup.cl", "sg_reduce", extra);
 }

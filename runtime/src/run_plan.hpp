@@ -1,17 +1,20 @@
-// Internal: the pieces of rdx::reduce that the streaming reducer shares.
+// Internal: running a plan on a device buffer, and shaping its result: what rdx::reduce and
+// rdx::Stream share (neither calls the other for it).
 #pragma once
 #include <cstdint>
 
-#include "rdx/rdx.hpp"
+#include "rdx/reduce.hpp"
 
 namespace rdx::detail {
 
 // Runs `plan` on the first n >= 1 elements of buf (on ctx's queue; ends with a blocking read).
+// The result's plan is what ran: the work-group size the kernels were built for, where a kernel
+// did not fit the planned one (Exec::kernel halves it), and the depth of that size.
 Result run_plan(Context& ctx, const Plan& plan, const cl::Buffer& buf, std::uint64_t n,
                 bool profile);
 
 // The result as the user sees it, once every partial state has been combined: a float
-// product's marked input infinity (float_prod.hpp) becomes an infinity. run_plan's results are
+// product's marked input infinity (ops/float_prod.hpp) becomes an infinity. run_plan's results are
 // partial states; reduce() and Stream::finish() publish them.
 Result publish(Result r);
 

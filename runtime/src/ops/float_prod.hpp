@@ -1,8 +1,9 @@
 // Internal: the rule of float products on the host, the same as cl/common.h's prod_combine and
-// to_acc. A zero factor gives 0 unless the input holds NaN or an infinity: an input infinity is
-// carried through the reduction as a marked NaN (kInfMark, with the infinity's sign), apart from
-// an infinity that a product overflowed to, which a zero absorbs. public_value() turns the mark
-// back into an infinity once every partial result has been combined.
+// to_acc (whose PROD_MARK the host generates from kInfMark). A zero factor gives 0 unless the input
+// holds NaN or an infinity: an input infinity is carried through the reduction as a marked NaN
+// (kInfMark, with the infinity's sign), apart from an infinity that a product overflowed to, which
+// a zero absorbs. public_value() turns the mark back into an infinity once every partial result has
+// been combined.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -16,7 +17,7 @@ template <class A>
 struct ProdBits {
   using Bits = std::conditional_t<sizeof(A) == 4, std::uint32_t, std::uint64_t>;
   static constexpr Bits kSign = Bits{1} << (sizeof(A) * 8 - 1);
-  // The payload of the mark: PROD_MARK in cl/common.h.
+  // The payload of the mark (ops/cl_definitions.cpp hands it to the kernels as PROD_MARK).
   static constexpr Bits kInfMark = sizeof(A) == 4 ? Bits(0x7fc1f000u) : Bits(0x7ff801f000000000ull);
   static Bits bits(A a) {
     Bits b;

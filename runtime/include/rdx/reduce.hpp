@@ -1,0 +1,86 @@
+// librdx's reductions of one host or device array: rdx::reduce and its typed forms.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <type_traits>
+
+#include "rdx/context.hpp"
+#include "rdx/errors.hpp"
+#include "rdx/plan.hpp"
+#include "rdx/types.hpp"
+
+namespace rdx {
+
+// What a reduction returns: the value (of the accumulator type), the index for argmin/argmax,
+// and the plan that ran.
+struct Result {
+  Scalar value;
+  std::optional<std::uint64_t> index;
+  Plan plan;
+  double device_seconds = 0;  // with Options::profile: the kernels' time on the device
+};
+
+// Untyped entry points (what the CLI uses). `type` is the element type; data is never modified.
+Result reduce(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
+              const Options& opts = {});
+Result reduce(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n, Op op,
+              const Options& opts = {});
+
+// The device's round trip: the median time of one empty kernel launch plus a blocking read of one
+// scalar into pinned host memory (as auto reads its result), over `repeats` tries after warm-up.
+// The floor of any reduction call (bench baseline).
+double measure_roundtrip(Context& ctx, int repeats = 50);
+
+// The result of an empty input: the operator's identity, in type acc. Throws ArgumentError for
+// argmin/argmax, which have no identity.
+Scalar identity(Op op, Type acc);
+
+template <class T>
+struct IndexResult {
+  T value;
+  std::uint64_t index;  // first occurrence
+};
+
+namespace detail {
+template <class R, class T>
+Options with_acc(Options o) {
+  if constexpr (!std::is_void_v<R>) o.acc = type_of<R>();
+  return o;
+}
+template <class R, class T>
+using result_t = std::conditional_t<std::is_void_v<R>, T, R>;
+}  // namespace detail
+
+// Host data. R, when given, is the accumulator type (reduce<double>(ctx, floats, Op::Sum)).
+template <class R = void, class T>
+detail::result_t<R, std::remove_cv_t<T>> reduce(Context& ctx, std::span<T> data, Op op,
+                                                Options opts = {}) {
+  using E = std::remove_cv_t<T>;
+  auto r = reduce(ctx, type_of<E>(), data.data(), data.size(), op, detail::with_acc<R, E>(opts));
+  return r.value.template as<detail::result_t<R, E>>();
+}
+
+template <class T>
+IndexResult<std::remove_cv_t<T>> reduce_index(Context& ctx, std::span<T> data, Op op,
+                                              Options opts = {}) {
+  using E = std::remove_cv_t<T>;
+  auto r = reduce(ctx, type_of<E>(), data.data(), data.size(), op, opts);
+  return {r.value.template as<E>(), r.index.value_or(0)};
+}
+
+// Device-resident data: n elements of T at the start of `data`, which belongs to ctx's context.
+template <class T, class R = T>
+R reduce_buffer(Context& ctx, const cl::Buffer& data, std::uint64_t n, Op op, Options opts = {}) {
+  auto r = reduce(ctx, type_of<T>(), data, n, op, detail::with_acc<R, T>(opts));
+  return r.value.template as<R>();
+}
+
+template <class T>
+IndexResult<T> reduce_index_buffer(Context& ctx, const cl::Buffer& data, std::uint64_t n, Op op,
+                                   Options opts = {}) {
+  auto r = reduce(ctx, type_of<T>(), data, n, op, opts);
+  return {r.value.template as<T>(), r.index.value_or(0)};
+}
+
+}  // namespace rdx

@@ -1,0 +1,88 @@
+// The kernels' definitions for one case, generated from ops/type_table.hpp and
+// ops/operators.hpp (see cl/common.h for what each name means).
+#include "ops/cl_definitions.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cctype>
+#include <mutex>
+
+#include "ops/float_prod.hpp"
+#include "ops/operators.hpp"
+#include "ops/type_table.hpp"
+
+namespace rdx::detail {
+namespace {
+
+std::string upper(std::string_view s) {
+  std::string r(s);
+  for (auto& c : r)
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return r;
+}
+
+std::string op_code_name(Op op) {
+  return "OP_" + upper(name(op));
+}
+
+// Bits of a float product's input-infinity mark (float_prod.hpp's kInfMark) as OpenCL C.
+std::string prod_mark(Type acc) {
+  if (size_of(acc) == 4) return fmt::format("0x{:08x}u", ProdBits<float>::kInfMark);
+  return fmt::format("0x{:016x}ul", ProdBits<double>::kInfMark);
+}
+
+std::string generate(Type type, Type acc, Op op) {
+  const TypeRow& t = type_row(type);
+  const TypeRow& a = type_row(acc);
+  std::string s = fmt::format(
+      "/* librdx definitions (runtime/src/ops/cl_definitions.cpp): {} elements, {} accumulator, "
+      "{} */\n#define RDX_DEFINITIONS 1\n",
+      t.name, a.name, name(op));
+  for (Op o : kAllOps)
+    s += fmt::format("#define {} {}\n", op_code_name(o), static_cast<int>(o));
+  s += fmt::format("#define OP {}\n#define VALUE_OP {}\n", op_code_name(op),
+                   op_code_name(value_op(op)));
+  s += fmt::format("#define T {}\n#define ACC {}\n#define ACC_BYTES {}\n", t.cl_name, a.cl_name,
+                   a.size);
+  if (t.type == Type::F64 || a.type == Type::F64) s += "#define NEEDS_FP64 1\n";
+  if (a.is_float) {
+    s += "#define ACC_IS_FLOAT 1\n";
+  } else {
+    // UMUL: the unsigned type a product is computed in, at least as wide as int, so narrow
+    // operands never promote to signed int.
+    s += fmt::format("#define UACC {}\n#define UMUL {}\n", a.cl_unsigned,
+                     a.size == 8 ? "ulong" : "uint");
+    if (a.is_signed) s += "#define ACC_IS_SIGNED 1\n";
+  }
+  if (is_index_op(op)) {
+    // The state: value, zeroed padding up to the 8-byte index, index.
+    s += fmt::format("#define INDEXED 1\n#define ST_PAD {}\n", (8 - a.size % 8) % 8);
+  }
+  if (op == Op::Prod && a.is_float) s += fmt::format("#define PROD_MARK {}\n", prod_mark(acc));
+  s += fmt::format("#define COMBINE_VALUES(a, b) {}\n", cl_combine(op, acc));
+  s += fmt::format("#define IDENTITY_VALUE {}\n", cl_identity(op, acc));
+  if (const std::string v = cl_vcombine(op, acc); !v.empty())
+    s += fmt::format("#define VCOMBINE(a, b) {}\n", v);
+  return s;
+}
+
+}  // namespace
+
+const std::string& cl_definitions(Type type, Type acc, Op op) {
+  constexpr std::size_t nt = std::size(kAllTypes), no = std::size(kAllOps);
+  static std::array<std::string, nt * nt * no> table;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (Type t : kAllTypes)
+      for (Type a : kAllTypes)
+        for (Op o : kAllOps)
+          if (op_allows(o, a))
+            table[(static_cast<std::size_t>(t) * nt + static_cast<std::size_t>(a)) * no +
+                  static_cast<std::size_t>(o)] = generate(t, a, o);
+  });
+  return table[(static_cast<std::size_t>(type) * nt + static_cast<std::size_t>(acc)) * no +
+               static_cast<std::size_t>(op)];
+}
+
+}  // namespace rdx::detail

@@ -1,0 +1,52 @@
+// Runs a plan on a device buffer and shapes its result (see run_plan.hpp): the layer under both
+// rdx::reduce and rdx::Stream.
+#include "run_plan.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "context_impl.hpp"
+#include "ops/operators.hpp"
+#include "rdx/errors.hpp"
+#include "strategies/exec.hpp"
+#include "strategies/registry.hpp"
+
+namespace rdx::detail {
+
+Result run_plan(Context& ctx, const Plan& plan, const cl::Buffer& buf, std::uint64_t n,
+                bool profile) {
+  const StrategyDef* s = find_strategy(plan.strategy);
+  Exec ex(impl_of(ctx), plan, profile);
+  Outcome o = s->run(ex, buf, n);
+  Plan ran = plan;  // a kernel that does not fit the planned work-group size ran with a smaller one
+  if (const std::size_t wg = ex.work_group_size_built(); wg && wg < plan.work_group_size) {
+    ran.work_group_size = wg;
+    ran.depth = std::max(plan.depth, s->depth(ran, ctx.device_info()));
+  }
+  return {o.value, o.index, ran, profile ? ex.device_seconds() : 0.0};
+}
+
+Result publish(Result r) {
+  r.value = visit_type(r.plan.acc, [&](auto z) {
+    using A = decltype(z);
+    return Scalar::of(public_value<A>(r.plan.op, r.value.as<A>()));
+  });
+  return r;
+}
+
+Result empty_result(const Plan& plan) {
+  if (is_index_op(plan.op))
+    throw ArgumentError(fmt::format("{} of an empty input has no result", name(plan.op)));
+  return {identity(plan.op, plan.acc), std::nullopt, plan};
+}
+
+std::uint64_t byte_size(Type type, std::uint64_t n) {
+  if (n > std::numeric_limits<std::uint64_t>::max() / size_of(type))
+    throw ArgumentError(
+        fmt::format("{} elements of {} overflow a 64-bit byte count", n, name(type)));
+  return n * size_of(type);
+}
+
+}  // namespace rdx::detail

@@ -1,0 +1,108 @@
+// The operator and type descriptors (runtime/src/ops/): what the kernels are specialised with,
+// and the host's combine, without a device.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <set>
+#include <string>
+
+#include "ops/cl_definitions.hpp"
+#include "ops/operators.hpp"
+#include "ops/type_table.hpp"
+#include "rdx/rdx.hpp"
+
+using namespace rdx;
+using namespace rdx::detail;
+
+namespace {
+
+bool has(const std::string& s, const std::string& what) {
+  return s.find(what) != std::string::npos;
+}
+
+std::string upper(std::string_view s) {
+  std::string r(s);
+  for (auto& c : r)
+    c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("every case's definitions name its types and operator and define what common.h needs") {
+  for (Type t : kAllTypes)
+    for (Type a : kAllTypes)
+      for (Op op : kAllOps) {
+        if (!op_allows(op, a)) continue;
+        CAPTURE(name(t));
+        CAPTURE(name(a));
+        CAPTURE(name(op));
+        const std::string& d = cl_definitions(t, a, op);
+        CHECK(&d == &cl_definitions(t, a, op));  // built once
+        CHECK(has(d, "#define OP OP_" + upper(name(op)) + "\n"));
+        CHECK(has(d, "#define VALUE_OP OP_" + upper(name(value_op(op))) + "\n"));
+        CHECK(has(d, "#define T " + std::string(type_row(t).cl_name) + "\n"));
+        CHECK(has(d, "#define ACC " + std::string(type_row(a).cl_name) + "\n"));
+        CHECK(has(d, "#define ACC_BYTES " + std::to_string(size_of(a)) + "\n"));
+        CHECK(has(d, "#define ACC_IS_FLOAT") == is_float(a));
+        CHECK(has(d, "#define NEEDS_FP64") == (t == Type::F64 || a == Type::F64));
+        CHECK(has(d, "#define COMBINE_VALUES(a, b) "));
+        CHECK(has(d, "#define IDENTITY_VALUE "));
+        CHECK(has(d, "#define INDEXED") == is_index_op(op));
+        // Vector lanes combine unless the state has an index or marks float product infinities.
+        CHECK(has(d, "#define VCOMBINE(a, b)") ==
+              !(is_index_op(op) || (op == Op::Prod && is_float(a))));
+        if (is_index_op(op))  // value, padding, 8-byte index: 16 bytes for every accumulator
+          CHECK(has(d, "#define ST_PAD " +
+                           std::to_string(8 - size_of(a) % 8 == 8 ? 0 : 8 - size_of(a) % 8)));
+        std::set<std::string> codes;  // one code per operator, all distinct
+        for (Op o : kAllOps) {
+          const std::string line = "#define OP_" + upper(name(o)) + " ";
+          REQUIRE(has(d, line));
+          const auto at = d.find(line) + line.size();
+          codes.insert(d.substr(at, d.find('\n', at) - at));
+        }
+        CHECK(codes.size() == std::size(kAllOps));
+      }
+}
+
+TEST_CASE("the host's combine keeps the documented semantics") {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  // min/max ignore NaN unless both are NaN
+  CHECK(combine_values(Op::Min, nan, 2.0f) == 2.0f);
+  CHECK(combine_values(Op::Max, 3.0f, nan) == 3.0f);
+  CHECK(std::isnan(combine_values(Op::Min, nan, nan)));
+  CHECK(std::isnan(identity_value<float>(Op::Max)));
+  // integer sums and products wrap modulo 2^bits of the accumulator
+  CHECK(combine_values<std::int8_t>(Op::Sum, 127, 1) == -128);
+  CHECK(combine_values<std::uint8_t>(Op::Prod, 16, 16) == 0);
+  CHECK(combine_values<std::int32_t>(Op::Sum, std::numeric_limits<std::int32_t>::max(), 1) ==
+        std::numeric_limits<std::int32_t>::min());
+  CHECK(identity_value<std::uint16_t>(Op::And) == 0xffff);
+  CHECK(identity_value<std::int16_t>(Op::Min) == std::numeric_limits<std::int16_t>::max());
+  // argmin/argmax: the identity loses, NaN loses to a number, ties keep the first index
+  using S = TypedState<float>;
+  const S none{0.0f, kNoIndex};
+  CHECK(combine_states(Op::ArgMin, none, S{5.0f, 7}).index == 7);
+  CHECK(combine_states(Op::ArgMin, S{nan, 1}, S{5.0f, 7}).index == 7);
+  CHECK(combine_states(Op::ArgMax, S{4.0f, 9}, S{4.0f, 3}).index == 3);
+  CHECK(combine_states(Op::ArgMax, S{nan, 9}, S{nan, 3}).index == 3);
+  // float products: an input infinity times zero is NaN; an overflow times zero is zero
+  const float inf = std::numeric_limits<float>::infinity();
+  CHECK(std::isnan(public_value(Op::Prod, combine_values(Op::Prod, input_value(Op::Prod, inf),
+                                                         input_value(Op::Prod, 0.0f)))));
+  const float big = combine_values(Op::Prod, 1e30f, 1e30f);
+  CHECK(std::isinf(big));
+  CHECK(combine_values(Op::Prod, big, 0.0f) == 0.0f);
+  CHECK(public_value(Op::Prod, input_value(Op::Prod, -inf)) == -inf);
+}
+
+TEST_CASE("operator names round-trip and the identity of an empty input") {
+  for (Op op : kAllOps)
+    CHECK(parse_op(name(op)) == op);
+  CHECK(parse_op("product") == Op::Prod);
+  CHECK(rdx::identity(Op::Min, Type::F32).as<float>() == std::numeric_limits<float>::infinity());
+  CHECK(rdx::identity(Op::Max, Type::I8).as<int>() == -128);
+  CHECK(rdx::identity(Op::And, Type::U32).as<std::uint32_t>() == 0xffffffffu);
+}
