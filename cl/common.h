@@ -68,7 +68,7 @@ typedef ACC state_t;
  * infinity's sign, so that it stays apart from an infinity that a product overflowed to: a zero
  * absorbs an overflow (the exact product is 0) but not an input infinity (0 * inf is NaN). NaNs
  * of the input enter as the canonical NaN, so none can look like the mark. The host turns a
- * final PROD_MARK back into an infinity (runtime/src/float_prod.hpp has the same rule). */
+ * final PROD_MARK back into an infinity (runtime/src/ops/float_prod.hpp has the same rule). */
 #if ACC_BYTES == 4
 #define PROD_BITS uint
 #define PROD_AS_BITS as_uint

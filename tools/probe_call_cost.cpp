@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "cl_check.hpp"
-#include "context_impl.hpp"
+#include "core/cl_check.hpp"
+#include "core/context_impl.hpp"
+#include "exec/exec.hpp"
 #include "rdx/rdx.hpp"
-#include "strategies/exec.hpp"
 #include "strategies/registry.hpp"
 
 namespace {

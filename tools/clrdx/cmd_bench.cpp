@@ -17,7 +17,7 @@
 #include <string_view>
 
 #include "commands.hpp"
-#include "files.hpp"
+#include "core/files.hpp"
 #include "json_util.hpp"
 #include "options.hpp"
 #include "rdx/verify.hpp"

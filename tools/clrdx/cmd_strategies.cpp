@@ -3,8 +3,8 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "binary_cache.hpp"
 #include "commands.hpp"
+#include "exec/binary_cache.hpp"
 #include "options.hpp"
 #include "rdx/rdx.hpp"
 

@@ -4,10 +4,10 @@
 
 #include <fmt/format.h>
 
+#include "core/text.hpp"
 #include "ops/type_table.hpp"
 #include "rdx/errors.hpp"
 #include "rdx/rdx.hpp"
-#include "text.hpp"
 
 namespace rdx {
 

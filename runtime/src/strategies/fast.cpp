@@ -5,7 +5,7 @@
 
 #include <memory>
 
-#include "cl_check.hpp"
+#include "core/cl_check.hpp"
 #include "strategies/registry.hpp"
 
 namespace rdx::detail {

@@ -4,7 +4,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "cl_check.hpp"
+#include "core/cl_check.hpp"
 #include "strategies/registry.hpp"
 
 namespace rdx::detail {

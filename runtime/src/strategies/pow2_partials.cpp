@@ -2,7 +2,7 @@
 // work-group of next_pow2(partials) work-items combines them.
 #include <algorithm>
 
-#include "cl_check.hpp"
+#include "core/cl_check.hpp"
 #include "strategies/registry.hpp"
 
 namespace rdx::detail {

@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
+#include "exec/exec.hpp"
 #include "rdx/plan.hpp"
 #include "rdx/strategies.hpp"
-#include "strategies/exec.hpp"
 
 namespace rdx::detail {
 

@@ -1,8 +1,8 @@
-#include "strategies/exec.hpp"
+#include "exec/exec.hpp"
 
 #include <fmt/format.h>
 
-#include "cl_check.hpp"
+#include "core/cl_check.hpp"
 #include "ops/cl_definitions.hpp"
 #include "ops/operators.hpp"
 

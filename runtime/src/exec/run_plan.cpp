@@ -1,16 +1,16 @@
 // Runs a plan on a device buffer and shapes its result (see run_plan.hpp): the layer under both
 // rdx::reduce and rdx::Stream.
-#include "run_plan.hpp"
+#include "exec/run_plan.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <limits>
 
-#include "context_impl.hpp"
+#include "core/context_impl.hpp"
+#include "exec/exec.hpp"
 #include "ops/operators.hpp"
 #include "rdx/errors.hpp"
-#include "strategies/exec.hpp"
 #include "strategies/registry.hpp"
 
 namespace rdx::detail {

@@ -1,4 +1,4 @@
-#include "programs.hpp"
+#include "exec/programs.hpp"
 
 #include <cstdlib>
 #include <fstream>
@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "cl_check.hpp"
-#include "embedded_sources.hpp"
+#include "core/cl_check.hpp"
+#include "exec/embedded_sources.hpp"
 
 namespace rdx::detail {
 

@@ -7,10 +7,10 @@
 #include <limits>
 #include <vector>
 
-#include "cl_check.hpp"
-#include "context_impl.hpp"
-#include "run_plan.hpp"
-#include "strategies/exec.hpp"
+#include "core/cl_check.hpp"
+#include "core/context_impl.hpp"
+#include "exec/exec.hpp"
+#include "exec/run_plan.hpp"
 
 namespace rdx {
 

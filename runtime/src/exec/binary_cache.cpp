@@ -1,4 +1,4 @@
-#include "binary_cache.hpp"
+#include "exec/binary_cache.hpp"
 
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "files.hpp"
+#include "core/files.hpp"
 #include "rdx/rdx.hpp"
 
 namespace rdx::detail {

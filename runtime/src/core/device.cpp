@@ -4,9 +4,9 @@
 #include <charconv>
 #include <string>
 
-#include "cl_check.hpp"
-#include "device_handles.hpp"
-#include "text.hpp"
+#include "core/cl_check.hpp"
+#include "core/device_handles.hpp"
+#include "core/text.hpp"
 
 namespace rdx {
 namespace {

@@ -14,9 +14,9 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "files.hpp"
+#include "core/files.hpp"
+#include "core/text.hpp"
 #include "rdx/errors.hpp"
-#include "text.hpp"
 
 namespace rdx {
 namespace {

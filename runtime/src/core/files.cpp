@@ -1,4 +1,4 @@
-#include "files.hpp"
+#include "core/files.hpp"
 
 #include <fcntl.h>
 #include <fmt/format.h>

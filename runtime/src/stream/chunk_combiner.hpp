@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <optional>
 
+#include "exec/exec.hpp"
 #include "rdx/rdx.hpp"
-#include "strategies/exec.hpp"
 
 namespace rdx::detail {
 

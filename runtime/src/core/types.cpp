@@ -4,10 +4,10 @@
 #include <cstring>
 #include <string>
 
+#include "core/text.hpp"
 #include "ops/type_table.hpp"
 #include "rdx/errors.hpp"
 #include "rdx/types.hpp"
-#include "text.hpp"
 
 namespace rdx {
 namespace {

@@ -1,8 +1,8 @@
 #include <cstdlib>
 
-#include "cl_check.hpp"
-#include "context_impl.hpp"
-#include "device_handles.hpp"
+#include "core/cl_check.hpp"
+#include "core/context_impl.hpp"
+#include "core/device_handles.hpp"
 
 namespace rdx {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "context_impl.hpp"
+#include "core/context_impl.hpp"
 #include "ops/operators.hpp"
 
 namespace rdx::detail {

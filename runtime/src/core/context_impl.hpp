@@ -5,7 +5,7 @@
 #include <mutex>
 #include <string>
 
-#include "programs.hpp"
+#include "exec/programs.hpp"
 #include "rdx/rdx.hpp"
 
 namespace rdx {

@@ -13,10 +13,10 @@
 #include <mutex>
 #include <thread>
 
-#include "chunk_combiner.hpp"
-#include "cl_check.hpp"
-#include "context_impl.hpp"
-#include "run_plan.hpp"
+#include "core/cl_check.hpp"
+#include "core/context_impl.hpp"
+#include "exec/run_plan.hpp"
+#include "stream/chunk_combiner.hpp"
 
 namespace rdx {
 
