@@ -235,26 +235,3 @@ PinnedBytes::~PinnedBytes() {
 }
 
 }  // namespace rdx::detail
-
-namespace rdx::detail {
-
-Outcome run_group_passes(Exec& ex, const cl::Buffer& in, std::uint64_t n, const std::string& file,
-                         const char* name, const char* who) {
-  Kernel k = ex.kernel(file, name);
-  if (k.wg < 2)
-    throw UnsupportedError(fmt::format("{}: needs work-groups of at least 2 work-items", who));
-  States src = Exec::input(in, n);
-  std::uint64_t count = n;
-  do {
-    const std::uint64_t groups = (count + k.wg - 1) / k.wg;
-    States dst = ex.states(groups);
-    ex.args(k, src.values, src.indices, count, dst.values, dst.indices);
-    ex.launch(k, groups * k.wg, k.wg);
-    src = dst;
-    count = groups;
-    if (count > 1) k = ex.kernel(file, name, "-DFROM_PARTIALS");
-  } while (count > 1);
-  return ex.read(src);
-}
-
-}  // namespace rdx::detail

@@ -53,14 +53,6 @@ class PinnedBytes {
   unsigned char* ptr_ = nullptr;
 };
 
-// The launch loop of the one-element-per-work-item trees (localtree, interleaved, strided):
-// kernel `name` of cl/<file> (IN_PARAMS, n, OUT_PARAMS; one partial state per work-group) runs
-// on the input, then with -DFROM_PARTIALS on the partials, until one state is left.
-// Throws UnsupportedError when the kernel allows only one work-item per group (`who` names the
-// strategy): such groups would copy the states, never shrink them.
-Outcome run_group_passes(Exec& ex, const cl::Buffer& in, std::uint64_t n, const std::string& file,
-                         const char* name, const char* who);
-
 // A kernel and the work-group size it was compiled for (its WG definition).
 struct Kernel {
   cl::Kernel kernel;

@@ -70,13 +70,13 @@ std::string cl_combine(Op op, Type acc) {
 }
 
 std::string cl_vcombine(Op op, Type acc) {
-  if (is_index_op(op)) return "";
+  if (!lanes_combine(op, acc)) return "";
   const bool fl = is_float(acc);
   switch (op) {
     case Op::Sum:
       return fl ? "((a) + (b))" : "AS_VACC(AS_VUACC(a) + AS_VUACC(b))";
     case Op::Prod:
-      return fl ? "" : "AS_VACC(AS_VUACC(a) * AS_VUACC(b))";
+      return "AS_VACC(AS_VUACC(a) * AS_VUACC(b))";  // integers (lanes_combine)
     case Op::Min:
       return fl ? "fmin((a), (b))" : "min((a), (b))";
     case Op::Max:

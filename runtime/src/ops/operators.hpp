@@ -59,6 +59,27 @@ constexpr Op value_op(Op op) {
   return op;  // not an Op
 }
 
+// Whether the lanes of a vector of accumulators combine lane by lane (VCOMBINE): not for
+// argmin/argmax (an index per element) nor float products (input infinities are marked one
+// element at a time, cl/common.h's to_acc).
+constexpr bool lanes_combine(Op op, Type acc) {
+  switch (op) {
+    case Op::ArgMin:
+    case Op::ArgMax:
+      return false;
+    case Op::Prod:
+      return acc != Type::F32 && acc != Type::F64;
+    case Op::Sum:
+    case Op::Min:
+    case Op::Max:
+    case Op::And:
+    case Op::Or:
+    case Op::Xor:
+      return true;
+  }
+  return false;  // not an Op
+}
+
 // The index of an identity state of argmin/argmax (NO_INDEX in the kernels).
 inline constexpr std::uint64_t kNoIndex = ~std::uint64_t{0};
 
@@ -189,7 +210,7 @@ std::string cl_combine(Op op, Type acc);
 // The same on vectors of VW lanes (VCOMBINE, used by vector loads): fmin/fmax where floats
 // ignore NaN. Integer sums and products wrap through the unsigned vector type (AS_VACC and
 // AS_VUACC, which a vector kernel defines). Empty where vector lanes cannot combine: float
-// products (marked states), argmin/argmax (indices).
+// products (marked states), argmin/argmax (indices): see lanes_combine.
 std::string cl_vcombine(Op op, Type acc);
 // identity_value as OpenCL C (IDENTITY_VALUE).
 std::string cl_identity(Op op, Type acc);

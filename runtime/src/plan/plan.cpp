@@ -4,9 +4,10 @@
 
 #include <algorithm>
 
+#include "ops/operators.hpp"
 #include "rdx/errors.hpp"
 #include "rdx/plan.hpp"
-#include "strategies/registry.hpp"
+#include "strategies/facts.hpp"
 
 namespace rdx {
 namespace {
@@ -68,8 +69,8 @@ Type check_acc(Type type, Op op, const std::optional<Type>& requested) {
 
 std::string strategy_names() {
   std::string r = "auto";
-  for (auto& s : detail::strategy_table())
-    r += fmt::format(" {}", s.info.name);
+  for (const auto* s : detail::strategy_facts())
+    r += fmt::format(" {}", s->info.name);
   return r;
 }
 
@@ -86,9 +87,8 @@ void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTab
   const std::uint64_t es = size_of(p.type);
   const std::uint64_t cus = std::max<std::uint32_t>(dev.compute_units, 1);
   const std::uint64_t gpc = o.groups_per_cu ? o.groups_per_cu : std::max(t.groups_per_cu, 1u);
-  if (is_index_op(p.op) || (p.op == Op::Prod && is_float(p.acc)))
-    p.vector_width = 1;  // argmin/argmax carry an index per element; float products mark input
-                         // infinities one element at a time (cl/common.h, to_acc)
+  if (!detail::lanes_combine(p.op, p.acc))
+    p.vector_width = 1;  // one element at a time (ops/operators.hpp)
   else if (o.vector_width)
     p.vector_width = static_cast<unsigned>(clamp_u(o.vector_width, 1, 16));
   else
@@ -161,7 +161,7 @@ Plan make_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n, const O
   p.strategy = opts.strategy.empty() || opts.strategy == "auto"
                    ? resolve_auto(tuning, dev, type, op)
                    : opts.strategy;
-  const detail::StrategyDef* s = detail::find_strategy(p.strategy);
+  const detail::StrategyFacts* s = detail::find_facts(p.strategy);
   if (!s)
     throw ArgumentError(fmt::format("unknown strategy '{}' (expected one of: {})", opts.strategy,
                                     strategy_names()));
@@ -183,7 +183,7 @@ Plan make_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n, const O
   } else {
     p.work_group_size = std::min<std::size_t>(256, floor_pow2(dev_max));
   }
-  if (p.strategy.starts_with("fast_")) tune_fast(dev, p, opts, tuning);
+  if (s->tuned_grid) tune_fast(dev, p, opts, tuning);
   p.poll_result = dev.kind != DeviceKind::CPU;
   p.depth = s->depth(p, dev);
   return p;

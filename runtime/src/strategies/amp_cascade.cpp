@@ -35,4 +35,17 @@ std::uint64_t amp_cascade_depth(const Plan& p, const DeviceInfo& dev) {
   return (p.n + tiles * wg - 1) / (tiles * wg) + ceil_log2(wg) + tiles;
 }
 
+StrategyDef strategy_amp_cascade() {
+  return {
+      {308,
+       {"amp_cascade", "amp_cascade.cl", "003 (C++ AMP): reduction_cascade",
+        "a fixed number of tiles, grid-stride loop per work-item, tile tree, tiles on the host"},
+       amp_cascade_depth,
+       nullptr,
+       nullptr,
+       1,
+       false},
+      run_amp_cascade};
+}
+
 }  // namespace rdx::detail

@@ -56,4 +56,30 @@ std::uint64_t amp_window8_depth(const Plan& p, const DeviceInfo&) {
   return window_depth(p.n, 8);
 }
 
+StrategyDef strategy_amp_halving() {
+  return {
+      {302,
+       {"amp_halving", "amp_simple.cl", "003 (C++ AMP): reduction_simple_1",
+        "log2(n) launches, a[i] = a[i] + a[i+s] with s halving; cut-off elements to a tail state"},
+       amp_halving_depth,
+       nullptr,
+       nullptr,
+       1,
+       false},
+      run_amp_halving};
+}
+
+StrategyDef strategy_amp_window8() {
+  return {
+      {303,
+       {"amp_window8", "amp_simple.cl", "003 (C++ AMP): reduction_simple_2",
+        "log8(n) launches, each work-item combines a window of eight; serial tail, rest on host"},
+       amp_window8_depth,
+       nullptr,
+       nullptr,
+       1,
+       false},
+      run_amp_window8};
+}
+
 }  // namespace rdx::detail

@@ -63,4 +63,52 @@ std::uint64_t amp_tiled_twoload_depth(const Plan& p, const DeviceInfo&) {
   return tiled_depth(p, 2);
 }
 
+StrategyDef strategy_amp_tiled_modulo() {
+  return {{304,
+           {"amp_tiled_modulo", "amp_tiled.cl", "003 (C++ AMP): reduction_tiled_1",
+            "tile in local memory, stride doubling, active if tid % (2s) == 0 (divergent)"},
+           amp_tiled_depth,
+           nullptr,
+           nullptr,
+           1,
+           false},
+          run_amp_tiled_modulo};
+}
+
+StrategyDef strategy_amp_tiled_consecutive() {
+  return {{305,
+           {"amp_tiled_consecutive", "amp_tiled.cl", "003 (C++ AMP): reduction_tiled_2",
+            "stride doubling on index 2*s*tid: consecutive active work-items"},
+           amp_tiled_depth,
+           nullptr,
+           nullptr,
+           1,
+           false},
+          run_amp_tiled_consecutive};
+}
+
+StrategyDef strategy_amp_tiled_conflictfree() {
+  return {{306,
+           {"amp_tiled_conflictfree", "amp_tiled.cl", "003 (C++ AMP): reduction_tiled_3",
+            "stride halving, tid < s: consecutive local addresses, no bank conflicts"},
+           amp_tiled_depth,
+           nullptr,
+           nullptr,
+           1,
+           false},
+          run_amp_tiled_conflictfree};
+}
+
+StrategyDef strategy_amp_tiled_twoload() {
+  return {{307,
+           {"amp_tiled_twoload", "amp_tiled.cl", "003 (C++ AMP): reduction_tiled_4",
+            "half the work-items, each combines two global elements while loading the tile"},
+           amp_tiled_twoload_depth,
+           nullptr,
+           nullptr,
+           1,
+           false},
+          run_amp_tiled_twoload};
+}
+
 }  // namespace rdx::detail

@@ -62,6 +62,19 @@ std::string native_cases(const DeviceInfo& dev) {
 
 }  // namespace
 
+// Atomics combine in an arbitrary order: a chain through every element, plus the identity the
+// accumulator starts from and, for atomic_local, the step from group to global accumulator.
+std::uint64_t atomic_depth(const Plan& p, const DeviceInfo&) {
+  return p.n + 2;
+}
+
+// 64-bit accumulators need 64-bit atomics; 8- to 32-bit ones live in a 32-bit word.
+std::string atomic_unsupported(const DeviceInfo& dev, Type, Type acc, Op) {
+  if (size_of(acc) == 8 && !dev.int64_atomics)
+    return "a 64-bit accumulator needs cl_khr_int64_base_atomics";
+  return {};
+}
+
 std::string atomic_global_form(const DeviceInfo& dev) {
   return fmt::format(
       "one atomic per element: {}; {}: a compare-exchange loop once per work-item of a grid of "
@@ -131,6 +144,30 @@ Outcome run_atomic_global(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
 Outcome run_atomic_local(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   // Its loop already runs once per group in global memory.
   return run_atomic(ex, in, n, "atomic_local.cl", "al", false);
+}
+
+StrategyDef strategy_atomic_global() {
+  return {{101,
+           {"atomic_global", "atomic_global.cl", "001 (A Study in Reduction) step 1: AtomicGlobal",
+            "every work-item combines its element into one global accumulator with an atomic"},
+           atomic_depth,
+           atomic_unsupported,
+           atomic_global_form,
+           1,
+           false},
+          run_atomic_global};
+}
+
+StrategyDef strategy_atomic_local() {
+  return {{102,
+           {"atomic_local", "atomic_local.cl", "001 (A Study in Reduction) step 2: AtomicShared",
+            "atomics into one local accumulator per work-group, then one global atomic per group"},
+           atomic_depth,
+           atomic_unsupported,
+           atomic_local_form,
+           1,
+           false},
+          run_atomic_local};
 }
 
 }  // namespace rdx::detail

@@ -82,22 +82,33 @@ std::uint64_t fast_depth(const Plan& p, const DeviceInfo&) {
   return lane + ceil_log2(vw) + 2 * ceil_log2(wg) + last + 1;
 }
 
-std::vector<StrategyDef> rows_fast() {
+StrategyDef strategy_fast_strided() {
   return {{900,
            {"fast_strided", "fast.cl",
             "001 step 10 (multi-sequential) + ArrayFire's last-group finish; not a seed",
             "auto on GPUs: one launch, a grid of CUs x 8 groups reading neighbouring vectors, "
             "the last work-group to finish reduces the partials (the host does for a grid of "
             "at most work-group-size groups)"},
-           run_fast,
-           fast_depth},
-          {901,
+           fast_depth,
+           nullptr,
+           nullptr,
+           1,
+           true},
+          run_fast};
+}
+
+StrategyDef strategy_fast_blocked() {
+  return {{901,
            {"fast_blocked", "fast.cl",
             "001 step 10 (multi-sequential) + ArrayFire's last-group finish; not a seed",
             "auto on CPUs: one launch, each work-item reads one contiguous range with wide "
             "vectors (Kahan over block totals for float sums), the last group finishes"},
-           run_fast,
-           fast_depth}};
+           fast_depth,
+           nullptr,
+           nullptr,
+           1,
+           true},
+          run_fast};
 }
 
 }  // namespace rdx::detail

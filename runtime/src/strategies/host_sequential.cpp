@@ -33,4 +33,16 @@ std::uint64_t amp_sequential_depth(const Plan& p, const DeviceInfo&) {
   return p.n ? p.n : 1;
 }
 
+StrategyDef strategy_amp_sequential() {
+  return {{301,
+           {"amp_sequential", "", "003 (C++ AMP): sequential_reduction, std::accumulate",
+            "the CPU reference: read the input back, combine left to right on the host"},
+           amp_sequential_depth,
+           nullptr,
+           nullptr,
+           1,
+           false},
+          run_amp_sequential};
+}
+
 }  // namespace rdx::detail

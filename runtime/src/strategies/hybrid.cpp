@@ -29,4 +29,17 @@ std::uint64_t hybrid_depth(const Plan& p, const DeviceInfo&) {
   return ceil_log2(wg) + ceil_log2((p.n + wg - 1) / wg) + 1;
 }
 
+StrategyDef strategy_hybrid() {
+  return {{3,
+           {"hybrid", "hybrid.cl", "000 (Lawlor): last paragraph, local-memory levels + CPU levels",
+            "one launch: each work-group halves its slice in local memory; the host finishes the "
+            "tree over the partials"},
+           hybrid_depth,
+           nullptr,
+           nullptr,
+           1,
+           false},
+          run_hybrid};
+}
+
 }  // namespace rdx::detail

@@ -1,6 +1,7 @@
 // Launcher of cl/multiseq.cl: a fixed number of work-groups (compute units x kGroupsPerUnit,
 // fewer when n is small), each work-item combining every G-th element (G = the global size);
 // the same kernel, built with -DFROM_PARTIALS, runs again on the partials until one is left.
+#include "strategies/passes.hpp"
 #include "strategies/registry.hpp"
 
 #include <algorithm>
@@ -25,29 +26,25 @@ std::uint64_t groups_for(const DeviceInfo& dev, std::uint64_t count, std::uint64
 // Per launch: ceil(count / G) sequential combines, then log2(WG) levels.
 std::uint64_t multiseq_depth(const Plan& p, const DeviceInfo& dev) {
   const std::uint64_t wg = p.work_group_size;
-  std::uint64_t depth = 0, count = p.n;
-  do {
-    const std::uint64_t groups = groups_for(dev, count, wg);
-    depth += (count + groups * wg - 1) / (groups * wg) + ceil_log2(wg);
-    count = groups;
-  } while (count > 1);
-  return depth;
+  return passes_depth(dev, p.n, wg, groups_for, [&](std::uint64_t count, std::uint64_t groups) {
+    return (count + groups * wg - 1) / (groups * wg) + ceil_log2(wg);
+  });
 }
 
 Outcome run_multiseq(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
-  Kernel k = ex.kernel("multiseq.cl", "ms_reduce");
-  States src = Exec::input(in, n);
-  std::uint64_t count = n;
-  do {
-    const std::uint64_t groups = groups_for(ex.ctx.info, count, k.wg);
-    States dst = ex.states(groups);
-    ex.args(k, src.values, src.indices, count, dst.values, dst.indices);
-    ex.launch(k, groups * k.wg, k.wg);
-    src = dst;
-    count = groups;
-    if (count > 1) k = ex.kernel("multiseq.cl", "ms_reduce", "-DFROM_PARTIALS");
-  } while (count > 1);
-  return ex.read(src);
+  return run_passes(ex, in, n, {"multiseq.cl", "ms_reduce", "", groups_for}, "multiseq");
+}
+
+StrategyDef strategy_multiseq() {
+  return {{110,
+           {"multiseq", "multiseq.cl", "001 (A Study in Reduction) step 10: SharedMultiSeq (Brent)",
+            "a fixed grid; each work-item combines every G-th element sequentially, then the tree"},
+           multiseq_depth,
+           nullptr,
+           nullptr,
+           1,
+           false},
+          run_multiseq};
 }
 
 }  // namespace rdx::detail

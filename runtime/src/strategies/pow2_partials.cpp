@@ -69,4 +69,19 @@ std::uint64_t pow2_partials_depth(const Plan& p, const DeviceInfo& dev) {
   return share + ceil_log2(wg) + ceil_log2(groups);
 }
 
+StrategyDef strategy_pow2_partials() {
+  return {
+      {202,
+       {"pow2_partials", "pow2_partials.cl",
+        "002 (Parallel Patterns 3): reduceKernel twice, <<<1, next_pow2(gridSize)>>>",
+        "bounded groups write partials (interleaved tree); one work-group of next_pow2(partials) "
+        "finishes"},
+       pow2_partials_depth,
+       nullptr,
+       nullptr,
+       1,
+       false},
+      run_pow2_partials};
+}
+
 }  // namespace rdx::detail

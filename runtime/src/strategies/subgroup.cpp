@@ -6,16 +6,13 @@
 //   fallback (anything else): a local-memory tree.
 // RDX_SUBGROUP_NO_SHUFFLE=1 in the environment ignores cl_khr_subgroup_shuffle, so the built-in
 // form can be tested on a device that has both (PoCL 5).
+#include "strategies/passes.hpp"
 #include "strategies/registry.hpp"
 
 #include <cstdlib>
 #include <cstring>
 
 namespace rdx::detail {
-
-Outcome run_dual_passes(Exec& ex, const cl::Buffer& in, std::uint64_t n, const std::string& file,
-                        const char* name, const std::string& extra);
-std::uint64_t dual_passes_depth(std::uint64_t n, std::uint64_t wg, std::uint64_t per_pass);
 
 namespace {
 
@@ -73,7 +70,8 @@ std::uint64_t subgroup_depth(const Plan& p, const DeviceInfo& dev) {
     case SubgroupPath::Fallback:
       break;
   }
-  return dual_passes_depth(p.n, wg, per_pass);
+  return passes_depth(dev, p.n, wg, groups_two_per_item,
+                      [&](std::uint64_t, std::uint64_t) { return per_pass; });
 }
 
 std::string subgroup_form(const DeviceInfo& dev) {
@@ -98,7 +96,21 @@ Outcome run_subgroup(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
     case SubgroupPath::Fallback:
       break;
   }
-  return run_dual_passes(ex, in, n, "subgroup.cl", "sg_reduce", extra);
+  return run_passes(ex, in, n, {"subgroup.cl", "sg_reduce", extra, groups_two_per_item},
+                    "subgroup");
+}
+
+StrategyDef strategy_subgroup() {
+  return {{109,
+           {"subgroup", "subgroup.cl", "001 (A Study in Reduction) step 9: SharedShuffle",
+            "the tree finishes in registers with sub-group shuffles or reduce built-ins; a "
+            "local-memory tree where the device or the type/operator has none"},
+           subgroup_depth,
+           nullptr,
+           subgroup_form,
+           1,
+           false},
+          run_subgroup};
 }
 
 }  // namespace rdx::detail

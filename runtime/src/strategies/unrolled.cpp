@@ -1,14 +1,24 @@
 // Launcher of cl/unrolled.cl: the dual-load passes (see dualload.cpp) with the tree written out
 // for the kernel's compile-time work-group size.
+#include "strategies/passes.hpp"
 #include "strategies/registry.hpp"
 
 namespace rdx::detail {
 
-Outcome run_dual_passes(Exec& ex, const cl::Buffer& in, std::uint64_t n, const std::string& file,
-                        const char* name, const std::string& extra);
-
 Outcome run_unrolled(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
-  return run_dual_passes(ex, in, n, "unrolled.cl", "ur_reduce", "");
+  return run_passes(ex, in, n, {"unrolled.cl", "ur_reduce", "", groups_two_per_item}, "unrolled");
+}
+
+StrategyDef strategy_unrolled() {
+  return {{108,
+           {"unrolled", "unrolled.cl", "001 (A Study in Reduction) step 8: SharedUnrolledAll",
+            "the whole tree written out for the compile-time work-group size, a barrier per step"},
+           dual_passes_depth,
+           nullptr,
+           nullptr,
+           1,
+           false},
+          run_unrolled};
 }
 
 }  // namespace rdx::detail

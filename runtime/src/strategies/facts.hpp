@@ -1,0 +1,46 @@
+// Internal: what the planner knows of each strategy, apart from how it runs (registry.hpp adds
+// the run hook). Pure: no OpenCL types, so plan/plan.cpp and its unit tests need no executor.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "rdx/device_info.hpp"
+#include "rdx/plan.hpp"
+#include "rdx/strategies.hpp"
+
+namespace rdx::detail {
+
+struct StrategyFacts {
+  // Position in `clrdx strategies` and bench tables: seed * 100 + step (seed 001 step 3: 103).
+  int order = 0;
+  StrategyInfo info;
+  // The most operations on any path from an element to the result, for the float error bound.
+  std::uint64_t (*depth)(const Plan& plan, const DeviceInfo& dev) = nullptr;
+  // Why the strategy cannot run this request on this device; empty when it can. May be null.
+  std::string (*unsupported)(const DeviceInfo& dev, Type type, Type acc, Op op) = nullptr;
+  // Which form of the strategy this device gets (e.g. "sub-group shuffle" or "barrier
+  // fallback: no cl_khr_subgroups"); null when there is only one form.
+  std::string (*form)(const DeviceInfo& dev) = nullptr;
+  // The smallest work-group size the strategy terminates with (a tree needs 2 to shrink).
+  std::size_t min_work_group = 1;
+  // A one-launch strategy whose grid (groups, vector width, unroll) the plan takes from the
+  // tuning table (plan.cpp's tune_fast): fast_strided and fast_blocked.
+  bool tuned_grid = false;
+};
+
+// Every strategy's facts, in table order; the facts of one strategy (null when unknown).
+std::span<const StrategyFacts* const> strategy_facts();
+const StrategyFacts* find_facts(std::string_view name);
+
+// ceil(log2(n)) for n >= 1: the depth of a pairwise tree over n leaves.
+std::uint64_t ceil_log2(std::uint64_t n);
+
+// A pairwise tree over all n elements (bottomup, topdown).
+inline std::uint64_t log2_n_depth(const Plan& p, const DeviceInfo&) {
+  return ceil_log2(p.n);
+}
+
+}  // namespace rdx::detail
