@@ -70,8 +70,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case clrdx::ParseResult::Kind::Run:
       break;
   }
+  if (!r.command) finding("a command to run, but none named");
   try {
-    app.validate(r.command);
+    app.validate(*r.command);
   } catch (const rdx::ArgumentError& e) {
     if (std::string_view(e.what()).empty()) finding("an ArgumentError with no message");
   }

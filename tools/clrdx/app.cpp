@@ -207,6 +207,140 @@ ReduceRequest reduce_request(const ReduceArgs& a) {
   return r;
 }
 
+namespace {
+
+// "i8 u8 ... f64", "sum prod ... argmax": the library's names, space-separated.
+template <class E, std::size_t N>
+std::string names_of(const E (&all)[N]) {
+  std::string r;
+  for (E e : all) {
+    if (!r.empty()) r += ' ';
+    r += rdx::name(e);
+  }
+  return r;
+}
+
+void options_devices(CLI::App& sub, App& app) {
+  sub.add_flag("--json", app.devices.json, "Print a JSON array");
+}
+
+void options_strategies(CLI::App& sub, App& app) {
+  sub.add_flag("--json", app.strategies.json, "Print a JSON array");
+  sub.add_option("--device", app.strategies.device,
+                 "Also show the form each strategy takes on SEL (or all)");
+}
+
+void options_reduce(CLI::App& sub, App& app) {
+  ReduceArgs& rd = app.reduce;
+  sub.add_option("--type", rd.type, "Element type: " + names_of(rdx::kAllTypes));
+  sub.add_option("--op", rd.op, names_of(rdx::kAllOps))->required();
+  sub.add_option("--device", rd.device, "Device selector SEL");
+  sub.add_option("--strategy", rd.strategy, "Strategy name (see `clrdx strategies`) or auto")
+      ->capture_default_str();
+  sub.add_option("--acc", rd.acc, "Accumulator type (widens, e.g. i32 into i64)");
+  sub.add_option("--wg", rd.wg, "Work-group size (a power of two; default: the plan's)")
+      ->check(kNonNegative);
+  auto* input = sub.add_option("--input", rd.input,
+                               "Raw little-endian elements of --type, or a NumPy .npy file");
+  auto* gen = sub.add_option("--generate", rd.generate,
+                             "Pattern: ones, iota (element i = i), mod:K (i % K) or random");
+  sub.add_option("--count", rd.count, "Elements to generate (e.g. 1000, 4Ki, 16Mi, 2^20)");
+  sub.add_option("--seed", rd.seed, "Seed of --generate random")->capture_default_str();
+  sub.add_flag("--json", rd.json, "Print one JSON object");
+  input->excludes(gen);
+  gen->excludes(input);
+}
+
+void options_verify(CLI::App& sub, App& app) {
+  VerifyArgs& vf = app.verify;
+  sub.add_option("--device", vf.device, "Device selector SEL, or all");
+  sub.add_option("--strategy", vf.strategy, "Strategy name, or all")->capture_default_str();
+  sub.add_option("--max-n", vf.max_n, "Largest random size")->capture_default_str();
+  sub.add_option("--seed", vf.seed, "Seed of data and random sizes")->capture_default_str();
+  sub.add_flag("--quick", vf.quick, "Sizes up to 2^17 only");
+  sub.add_flag("--json", vf.json, "Print one JSON object per (device, strategy)");
+}
+
+void options_bench(CLI::App& sub, App& app) {
+  BenchArgs& bn = app.bench;
+  sub.add_option("--device", bn.device, "Device selector SEL, or all");
+  sub.add_option("--strategy", bn.strategy, "Strategy name, a comma list, or all")
+      ->capture_default_str();
+  sub.add_option("--type", bn.type, "Element type")->capture_default_str();
+  sub.add_option("--op", bn.op, "Operator")->capture_default_str();
+  sub.add_option("--sizes", bn.sizes, "Comma list of sizes (Ki, Mi, Gi, 2^K)")
+      ->capture_default_str();
+  sub.add_option("--repeat", bn.repeat, "Timed calls per row (median reported)")
+      ->capture_default_str()
+      ->check(kNonNegative)
+      ->check(CLI::Range(1, 100000));
+  sub.add_option("--peak", bn.peak, "Peak GB/s for the % column (default: measured copy)");
+  sub.add_option("--json", bn.json_file, "Also write one JSON object per row to FILE");
+  sub.add_option("--plot", bn.plot_file, "Also plot GB/s against n to FILE.png");
+  sub.add_option("--wg", bn.wg, "Work-group size override")->check(kNonNegative);
+  sub.add_option("--groups-per-cu", bn.groups_per_cu, "fast_*: work-groups per compute unit")
+      ->check(kNonNegative);
+  sub.add_option("--vw", bn.vector_width, "fast_*: elements per vector load (1-16)")
+      ->check(kNonNegative);
+  sub.add_option("--unroll", bn.unroll, "fast_strided: loads in flight (1, 2, 4)")
+      ->check(kNonNegative);
+  sub.add_option("--label", bn.label, "Name rows by this label instead of the strategy");
+}
+
+void options_tune(CLI::App& sub, App& app) {
+  TuneArgs& tn = app.tune;
+  sub.add_option("--device", tn.device, "Device selector SEL");
+  sub.add_option("--types", tn.types, "Comma list of element types")->capture_default_str();
+  sub.add_option("--ops", tn.ops, "Comma list of operators")->capture_default_str();
+  sub.add_option("--sizes", tn.sizes, "Comma list of sizes timed (Ki, Mi, Gi, 2^K)")
+      ->capture_default_str();
+  sub.add_option("--repeat", tn.repeat, "Timed calls per size (median)")
+      ->capture_default_str()
+      ->check(kNonNegative)
+      ->check(CLI::Range(1, 100000));
+  sub.add_option("--margin", tn.margin, "Fraction a candidate must beat the built-in plan by")
+      ->capture_default_str();
+  sub.add_option("--file", tn.file,
+                 "Tuning file (default: $RDX_TUNING_FILE, else ~/.config/rdx/tuning.json)");
+  sub.add_flag("--dry-run", tn.dry_run, "Measure and print, write nothing");
+  sub.add_flag("--clear", tn.clear, "Remove this device's entries from the tuning file");
+}
+
+void options_cache(CLI::App& sub, App& app) {
+  sub.add_flag("--clear", app.cache_clear, "Remove every cached kernel binary");
+}
+
+// Every subcommand, in the order of `clrdx --help`: the one place a command is named.
+constexpr Command kCommands[] = {
+    {"devices", "List OpenCL devices and their index", options_devices, nullptr,
+     [](const App& a) { return cmd_devices(a.devices); }},
+    // strategies: --device is a selector, resolved against the devices found
+    {"strategies", "List strategies, kernel files and seeds", options_strategies, nullptr,
+     [](const App& a) { return cmd_strategies(a.strategies); }},
+    {"reduce", "Reduce a file or generated data", options_reduce,
+     [](const App& a, const CLI::App& sub) {
+       validate_reduce(a.reduce, {sub.count("--count") > 0, sub.count("--seed") > 0});
+     },
+     [](const App& a) { return cmd_reduce(a.reduce); }},
+    {"verify", "Check every strategy x type x operator x size against the host reference",
+     options_verify, [](const App& a, const CLI::App&) { validate_verify(a.verify); },
+     [](const App& a) { return cmd_verify(a.verify); }},
+    {"bench", "Time strategies on device-resident data (element i = i % 7), seed-001 table",
+     options_bench, [](const App& a, const CLI::App&) { validate_bench(a.bench); },
+     [](const App& a) { return cmd_bench(a.bench); }},
+    {"tune", "Measure auto's grids on a device and store the best in the tuning file", options_tune,
+     [](const App& a, const CLI::App&) { validate_tune(a.tune); },
+     [](const App& a) { return cmd_tune(a.tune); }},
+    {"cache", "Show (or --clear) the on-disk cache of built kernels ($RDX_CACHE_DIR)",
+     options_cache, nullptr, [](const App& a) { return cmd_cache(a.cache_clear); }},
+};
+
+}  // namespace
+
+std::span<const Command> commands() {
+  return kCommands;
+}
+
 App::App()
     : cli_(std::make_unique<CLI::App>("clrdx: portable OpenCL reductions (librdx " +
                                       std::string(rdx::version()) + ")")) {
@@ -219,92 +353,8 @@ App::App()
       "else the first GPU, else the first device.\n"
       "Exit codes: 0 success, 1 OpenCL or run-time failure, 2 usage or bad input.");
 
-  auto* dv = app.add_subcommand("devices", "List OpenCL devices and their index");
-  dv->add_flag("--json", devices.json, "Print a JSON array");
-
-  auto* st = app.add_subcommand("strategies", "List strategies, kernel files and seeds");
-  st->add_flag("--json", strategies.json, "Print a JSON array");
-  st->add_option("--device", strategies.device,
-                 "Also show the form each strategy takes on SEL (or all)");
-
-  ReduceArgs& rd = reduce;
-  auto* re = app.add_subcommand("reduce", "Reduce a file or generated data");
-  re->add_option("--type", rd.type, "Element type: i8 u8 i16 u16 i32 u32 i64 u64 f32 f64");
-  re->add_option("--op", rd.op, "sum prod min max and or xor argmin argmax")->required();
-  re->add_option("--device", rd.device, "Device selector SEL");
-  re->add_option("--strategy", rd.strategy, "Strategy name (see `clrdx strategies`) or auto")
-      ->capture_default_str();
-  re->add_option("--acc", rd.acc, "Accumulator type (widens, e.g. i32 into i64)");
-  re->add_option("--wg", rd.wg, "Work-group size (a power of two; default: the plan's)")
-      ->check(kNonNegative);
-  auto* input = re->add_option("--input", rd.input,
-                               "Raw little-endian elements of --type, or a NumPy .npy file");
-  auto* gen = re->add_option("--generate", rd.generate,
-                             "Pattern: ones, iota (element i = i), mod:K (i % K) or random");
-  re->add_option("--count", rd.count, "Elements to generate (e.g. 1000, 4Ki, 16Mi, 2^20)");
-  re->add_option("--seed", rd.seed, "Seed of --generate random")->capture_default_str();
-  re->add_flag("--json", rd.json, "Print one JSON object");
-  input->excludes(gen);
-  gen->excludes(input);
-
-  VerifyArgs& vf = verify;
-  auto* ve = app.add_subcommand(
-      "verify", "Check every strategy x type x operator x size against the host reference");
-  ve->add_option("--device", vf.device, "Device selector SEL, or all");
-  ve->add_option("--strategy", vf.strategy, "Strategy name, or all")->capture_default_str();
-  ve->add_option("--max-n", vf.max_n, "Largest random size")->capture_default_str();
-  ve->add_option("--seed", vf.seed, "Seed of data and random sizes")->capture_default_str();
-  ve->add_flag("--quick", vf.quick, "Sizes up to 2^17 only");
-  ve->add_flag("--json", vf.json, "Print one JSON object per (device, strategy)");
-
-  BenchArgs& bn = bench;
-  auto* be = app.add_subcommand(
-      "bench", "Time strategies on device-resident data (element i = i % 7), seed-001 table");
-  be->add_option("--device", bn.device, "Device selector SEL, or all");
-  be->add_option("--strategy", bn.strategy, "Strategy name, a comma list, or all")
-      ->capture_default_str();
-  be->add_option("--type", bn.type, "Element type")->capture_default_str();
-  be->add_option("--op", bn.op, "Operator")->capture_default_str();
-  be->add_option("--sizes", bn.sizes, "Comma list of sizes (Ki, Mi, Gi, 2^K)")
-      ->capture_default_str();
-  be->add_option("--repeat", bn.repeat, "Timed calls per row (median reported)")
-      ->capture_default_str()
-      ->check(kNonNegative)
-      ->check(CLI::Range(1, 100000));
-  be->add_option("--peak", bn.peak, "Peak GB/s for the % column (default: measured copy)");
-  be->add_option("--json", bn.json_file, "Also write one JSON object per row to FILE");
-  be->add_option("--plot", bn.plot_file, "Also plot GB/s against n to FILE.png");
-  be->add_option("--wg", bn.wg, "Work-group size override")->check(kNonNegative);
-  be->add_option("--groups-per-cu", bn.groups_per_cu, "fast_*: work-groups per compute unit")
-      ->check(kNonNegative);
-  be->add_option("--vw", bn.vector_width, "fast_*: elements per vector load (1-16)")
-      ->check(kNonNegative);
-  be->add_option("--unroll", bn.unroll, "fast_strided: loads in flight (1, 2, 4)")
-      ->check(kNonNegative);
-  be->add_option("--label", bn.label, "Name rows by this label instead of the strategy");
-
-  TuneArgs& tn = tune;
-  auto* tu = app.add_subcommand(
-      "tune", "Measure auto's grids on a device and store the best in the tuning file");
-  tu->add_option("--device", tn.device, "Device selector SEL");
-  tu->add_option("--types", tn.types, "Comma list of element types")->capture_default_str();
-  tu->add_option("--ops", tn.ops, "Comma list of operators")->capture_default_str();
-  tu->add_option("--sizes", tn.sizes, "Comma list of sizes timed (Ki, Mi, Gi, 2^K)")
-      ->capture_default_str();
-  tu->add_option("--repeat", tn.repeat, "Timed calls per size (median)")
-      ->capture_default_str()
-      ->check(kNonNegative)
-      ->check(CLI::Range(1, 100000));
-  tu->add_option("--margin", tn.margin, "Fraction a candidate must beat the built-in plan by")
-      ->capture_default_str();
-  tu->add_option("--file", tn.file,
-                 "Tuning file (default: $RDX_TUNING_FILE, else ~/.config/rdx/tuning.json)");
-  tu->add_flag("--dry-run", tn.dry_run, "Measure and print, write nothing");
-  tu->add_flag("--clear", tn.clear, "Remove this device's entries from the tuning file");
-
-  auto* ca = app.add_subcommand(
-      "cache", "Show (or --clear) the on-disk cache of built kernels ($RDX_CACHE_DIR)");
-  ca->add_flag("--clear", cache_clear, "Remove every cached kernel binary");
+  for (const Command& c : kCommands)
+    c.options(*app.add_subcommand(std::string(c.name), std::string(c.help)), *this);
 }
 
 App::~App() = default;
@@ -325,38 +375,18 @@ ParseResult App::parse(int argc, const char* const* argv) {
     r.text = out.str();
     return r;
   }
-  static constexpr std::pair<std::string_view, Command> kNames[] = {
-      {"devices", Command::Devices}, {"strategies", Command::Strategies},
-      {"reduce", Command::Reduce},   {"verify", Command::Verify},
-      {"bench", Command::Bench},     {"tune", Command::Tune},
-      {"cache", Command::Cache}};
-  for (auto& [name, command] : kNames)
-    if (cli_->got_subcommand(std::string(name))) {
+  for (const Command& c : kCommands)
+    if (cli_->got_subcommand(std::string(c.name))) {
       r.kind = ParseResult::Kind::Run;
-      r.command = command;
+      r.command = &c;
       return r;
     }
   r.text = "a subcommand is required";  // require_subcommand(1) makes this unreachable
   return r;
 }
 
-void App::validate(Command command) const {
-  switch (command) {
-    case Command::Devices:
-    case Command::Strategies:  // --device is a selector, resolved against the devices found
-    case Command::Cache:
-      return;
-    case Command::Reduce: {
-      const CLI::App& re = *cli_->get_subcommand("reduce");
-      return validate_reduce(reduce, {re.count("--count") > 0, re.count("--seed") > 0});
-    }
-    case Command::Verify:
-      return validate_verify(verify);
-    case Command::Bench:
-      return validate_bench(bench);
-    case Command::Tune:
-      return validate_tune(tune);
-  }
+void App::validate(const Command& command) const {
+  if (command.validate) command.validate(*this, *cli_->get_subcommand(std::string(command.name)));
 }
 
 }  // namespace clrdx

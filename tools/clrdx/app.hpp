@@ -3,7 +3,9 @@
 // main.cpp prints and dispatches; tests/fuzz/fuzz_args.cpp drives the same code.
 #pragma once
 #include <memory>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "commands.hpp"
 
@@ -13,7 +15,20 @@ class App;
 
 namespace clrdx {
 
-enum class Command { Devices, Strategies, Reduce, Verify, Bench, Tune, Cache };
+class App;
+
+// A subcommand: the one row (app.cpp's kCommands) that names it, gives its help line, adds its
+// options (bound to the App's Args), checks them without a device, and runs it. Adding a
+// command: its Args and cmd_* declaration (commands.hpp), its cmd_*.cpp, one row.
+struct Command {
+  std::string_view name, help;
+  void (*options)(CLI::App& sub, App& app);
+  void (*validate)(const App& app, const CLI::App& sub);  // null: nothing to check
+  int (*run)(const App& app);
+};
+
+// Every subcommand, in the order of `clrdx --help`.
+std::span<const Command> commands();
 
 struct ParseResult {
   enum class Kind {
@@ -22,7 +37,7 @@ struct ParseResult {
     Error,  // a usage error: `text` is CLI11's message, exit 2
   };
   Kind kind = Kind::Error;
-  Command command = Command::Devices;
+  const Command* command = nullptr;  // with Kind::Run
   std::string text;
 };
 
@@ -39,7 +54,7 @@ class App {
   // Runs every value parser and every device-independent check `command` will need (types,
   // operators, accumulators, counts, sizes, seeds, patterns, strategy names, work-group sizes, and
   // the device-independent checks of rdx::make_plan), without OpenCL. Throws rdx::ArgumentError.
-  void validate(Command command) const;
+  void validate(const Command& command) const;
 
   DevicesArgs devices;
   StrategiesArgs strategies;

@@ -20,27 +20,6 @@
 
 namespace {
 
-int dispatch(const clrdx::App& app, clrdx::Command command) {
-  using clrdx::Command;
-  switch (command) {
-    case Command::Devices:
-      return clrdx::cmd_devices(app.devices);
-    case Command::Strategies:
-      return clrdx::cmd_strategies(app.strategies);
-    case Command::Reduce:
-      return clrdx::cmd_reduce(app.reduce);
-    case Command::Verify:
-      return clrdx::cmd_verify(app.verify);
-    case Command::Bench:
-      return clrdx::cmd_bench(app.bench);
-    case Command::Tune:
-      return clrdx::cmd_tune(app.tune);
-    case Command::Cache:
-      return clrdx::cmd_cache(app.cache_clear);
-  }
-  return 2;
-}
-
 constexpr const char* kOutOfHostMemory =
     "clrdx: out of host memory (a smaller --count, or --input to stream a file)\n";
 
@@ -132,8 +111,8 @@ int run(int argc, char** argv) {
       case clrdx::ParseResult::Kind::Run:
         break;
     }
-    app.validate(parsed.command);  // bad values are refused before any OpenCL work
-    return dispatch(app, parsed.command);
+    app.validate(*parsed.command);  // bad values are refused before any OpenCL work
+    return parsed.command->run(app);
   } catch (const rdx::ArgumentError& e) {
     std::cerr << "clrdx: " << e.what() << "\n";
     return 2;
