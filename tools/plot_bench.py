@@ -36,6 +36,9 @@ def main():
         "set logscale xy 2", "set format x '2^%L'", "set xlabel 'n (elements)'",
         "set ylabel 'GB/s'", "set key outside right", "set grid",
     ]
+    sizes = sorted({n for pts in series.values() for n, _ in pts})
+    if len(sizes) == 1:  # one size: a range around it (gnuplot warns on an empty one)
+        script.append("set xrange [%d:%d]" % (max(sizes[0] // 2, 1), sizes[0] * 2))
     for d in devices:
         plots = []
         for i, ((dev, strategy), pts) in enumerate(series.items()):

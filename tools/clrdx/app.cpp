@@ -139,6 +139,8 @@ void validate_reduce(const ReduceArgs& a, GenerateOnly given) {
 
 void validate_verify(const VerifyArgs& a) {
   check_verify_strategy(a.strategy);
+  parse_type_list(a.types);
+  parse_op_list(a.ops);
   // --quick does not use --max-n, but a bad value is refused all the same.
   // The largest random case has up to max_n elements of up to 8 bytes, in host memory.
   const std::uint64_t max_n = parse_count(a.max_n, "--max-n");
@@ -171,21 +173,8 @@ void validate_bench(const BenchArgs& a) {
 }
 
 void validate_tune(const TuneArgs& a) {
-  for (const std::string_view list : {std::string_view(a.types), std::string_view(a.ops)})
-    if (list.empty()) throw rdx::ArgumentError("--types and --ops need at least one name");
-  std::vector<rdx::Type> types;
-  for (std::size_t start = 0; start <= a.types.size();) {
-    const auto comma = a.types.find(',', start);
-    types.push_back(rdx::parse_type(a.types.substr(start, comma - start)));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  for (std::size_t start = 0; start <= a.ops.size();) {
-    const auto comma = a.ops.find(',', start);
-    rdx::parse_op(a.ops.substr(start, comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
+  const std::vector<rdx::Type> types = parse_type_list(a.types);
+  parse_op_list(a.ops);
   for (const std::uint64_t n : parse_counts(a.sizes, "--sizes")) {
     if (n == 0) throw rdx::ArgumentError("tune --sizes: 0 is not a size to time");
     for (rdx::Type t : types)
@@ -258,6 +247,8 @@ void options_verify(CLI::App& sub, App& app) {
   sub.add_option("--max-n", vf.max_n, "Largest random size")->capture_default_str();
   sub.add_option("--seed", vf.seed, "Seed of data and random sizes")->capture_default_str();
   sub.add_flag("--quick", vf.quick, "Sizes up to 2^17 only");
+  sub.add_option("--types", vf.types, "Comma list of element types, or all")->capture_default_str();
+  sub.add_option("--ops", vf.ops, "Comma list of operators, or all")->capture_default_str();
   sub.add_flag("--json", vf.json, "Print one JSON object per (device, strategy)");
 }
 

@@ -77,18 +77,6 @@ rdx::Options options_for(const Candidate& c, rdx::Type type, rdx::Op op) {
   return o;
 }
 
-std::vector<std::string> split(const std::string& list) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= list.size()) {
-    const auto comma = list.find(',', start);
-    out.push_back(list.substr(start, comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
-
 std::string today() {
   const std::time_t t = std::time(nullptr);
   char buf[16];
@@ -131,12 +119,11 @@ int cmd_tune(const TuneArgs& a) {
   }
 
   std::vector<std::pair<rdx::Type, rdx::Op>> pairs;
-  for (auto& t : split(a.types))
-    for (auto& o : split(a.ops)) {
-      const rdx::Type type = rdx::parse_type(t);
-      const rdx::Op op = rdx::parse_op(o);
+  for (const rdx::Type type : parse_type_list(a.types))
+    for (const rdx::Op op : parse_op_list(a.ops)) {
       if (!rdx::op_allows(op, type))
-        throw rdx::ArgumentError(fmt::format("{} is not defined for {}", o, t));
+        throw rdx::ArgumentError(
+            fmt::format("{} is not defined for {}", rdx::name(op), rdx::name(type)));
       if (type == rdx::Type::F64 && !dev.fp64) {
         std::cerr << fmt::format("tune: skipping f64: '{}' has no fp64\n", dev.name);
         continue;

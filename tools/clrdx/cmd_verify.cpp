@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 #include <map>
 
@@ -35,6 +36,8 @@ int cmd_verify(const VerifyArgs& a) {
   const auto names = pick_strategies(a.strategy);
   const std::uint64_t max_n = a.quick ? (1 << 17) : parse_count(a.max_n);
   const std::uint64_t seed = parse_count(a.seed);
+  const std::vector<rdx::Type> types = parse_type_list(a.types);
+  const std::vector<rdx::Op> ops = parse_op_list(a.ops);
   Tally total;
   for (const auto& dev : devices) {
     rdx::Context ctx(std::to_string(dev.index));
@@ -42,7 +45,11 @@ int cmd_verify(const VerifyArgs& a) {
     generic.strategy = "localtree";
     const std::size_t wg =
         rdx::make_plan(dev, rdx::Type::I32, rdx::Op::Sum, 1, generic).work_group_size;
-    const auto cases = rdx::verify_cases(wg, true, max_n, seed);
+    std::vector<rdx::Case> cases;
+    for (const rdx::Case& c : rdx::verify_cases(wg, true, max_n, seed))
+      if (std::find(types.begin(), types.end(), c.type) != types.end() &&
+          std::find(ops.begin(), ops.end(), c.op) != ops.end())
+        cases.push_back(c);
     for (const auto& strategy : names) {
       Tally t;
       rdx::Options opts;

@@ -39,7 +39,7 @@ struct ReduceRequest {
 ReduceRequest reduce_request(const ReduceArgs& a);
 
 struct VerifyArgs {
-  std::string device, strategy = "all", max_n = "4Mi", seed = "1";
+  std::string device, strategy = "all", max_n = "4Mi", seed = "1", types = "all", ops = "all";
   bool json = false;
   bool quick = false;
 };

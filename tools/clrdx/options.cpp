@@ -70,6 +70,39 @@ std::vector<rdx::DeviceInfo> pick_devices(const std::string& sel) {
   return {rdx::select_device(all, selector)};
 }
 
+std::vector<std::string> split_list(std::string_view list) {
+  std::vector<std::string> out;
+  for (;;) {
+    const auto comma = list.find(',');
+    out.emplace_back(list.substr(0, comma));
+    if (comma == std::string_view::npos) return out;
+    list.remove_prefix(comma + 1);
+  }
+}
+
+namespace {
+
+template <class E, std::size_t N, class Parse>
+std::vector<E> parse_names(std::string_view list, const E (&all)[N], Parse parse,
+                           std::string_view what) {
+  if (list == "all") return std::vector<E>(std::begin(all), std::end(all));
+  if (list.empty()) throw rdx::ArgumentError(fmt::format("{} needs at least one name", what));
+  std::vector<E> out;
+  for (const auto& item : split_list(list))
+    out.push_back(parse(item));
+  return out;
+}
+
+}  // namespace
+
+std::vector<rdx::Type> parse_type_list(std::string_view list) {
+  return parse_names(list, rdx::kAllTypes, rdx::parse_type, "--types");
+}
+
+std::vector<rdx::Op> parse_op_list(std::string_view list) {
+  return parse_names(list, rdx::kAllOps, rdx::parse_op, "--ops");
+}
+
 bool known_strategy(std::string_view name) {
   const auto all = rdx::strategies();
   return std::any_of(all.begin(), all.end(), [&](auto& s) { return s.name == name; });

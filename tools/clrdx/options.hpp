@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "rdx/device_info.hpp"
+#include "rdx/types.hpp"
 
 namespace clrdx {
 
@@ -22,6 +23,14 @@ bool known_strategy(std::string_view name);
 // bench's --strategy: "all" (every strategy, then auto), or a comma list of strategy names and
 // auto. Throws rdx::ArgumentError naming the first unknown one.
 std::vector<std::string> parse_strategy_list(const std::string& sel);
+
+// The items of a comma-separated list, as given ("a,,b" has an empty item; "" is one empty item).
+std::vector<std::string> split_list(std::string_view list);
+
+// --types and --ops lists: "all" for every type or operator, else a comma list of names.
+// Throws rdx::ArgumentError naming the first unknown one, or for an empty list.
+std::vector<rdx::Type> parse_type_list(std::string_view list);
+std::vector<rdx::Op> parse_op_list(std::string_view list);
 
 // The devices a --device value names: "all" for every device, else the one selected.
 std::vector<rdx::DeviceInfo> pick_devices(const std::string& selector);
