@@ -18,6 +18,13 @@
 using namespace rdx;
 
 namespace {
+// A tunable the plan chose (Plan::params), 0 when it has none.
+std::uint64_t param(const Plan& p, const char* name) {
+  return p.params.get(name).value_or(0);
+}
+}  // namespace
+
+namespace {
 
 DeviceInfo fake_device(DeviceKind kind, std::string name, bool fp64 = true) {
   DeviceInfo d;
@@ -321,42 +328,47 @@ TEST_CASE("tuning table: defaults at every level, the most specific entry wins p
   CHECK(make_plan(cpu, Type::F32, Op::Sum, 1 << 24, {}).strategy == "fast_blocked");
   CHECK(make_plan(h200, Type::F32, Op::Sum, 1 << 24, {}).strategy == "fast_strided");
   const Plan base = make_plan(h200, Type::F32, Op::Sum, 1 << 24, {});
-  CHECK(base.groups == 8 * h200.compute_units);
-  CHECK(base.vector_width == 4);  // 16-byte loads of f32
+  CHECK(param(base, "groups") == 8 * h200.compute_units);
+  CHECK(param(base, "vector_width") == 4);  // 16-byte loads of f32
 
   TuningTable t = builtin_tuning();
   TuneEntry vendor;  // a vendor level: 4 groups per CU for NVIDIA
   vendor.vendor = "nvidia";
   vendor.strategy = "fast_strided";
-  vendor.values.groups_per_cu = 4;
+  vendor.values.set("groups_per_cu", 4);
   t.entries.push_back(vendor);
   TuneEntry dev;  // the device level, for f64 only: unroll 4
   dev.device = "NVIDIA H200";
   dev.driver = "580.159.04";
   dev.type = Type::F64;
   dev.strategy = "fast_strided";
-  dev.values.unroll = 4;
+  dev.values.set("unroll", 4);
   t.entries.push_back(dev);
   TuneEntry other_driver = dev;  // another driver's entry must not apply
   other_driver.driver = "1.0";
-  other_driver.values.unroll = 1;
+  other_driver.values.set("unroll", 1);
   other_driver.auto_runs = "fast_blocked";
   t.entries.push_back(other_driver);
 
   const Plan f32 = make_plan(h200, Type::F32, Op::Sum, 1 << 24, {}, t);
-  CHECK(f32.groups == 4 * h200.compute_units);  // vendor level
-  CHECK(f32.unroll == 2);                       // built-in
+  CHECK(param(f32, "groups") == 4 * h200.compute_units);  // vendor level
+  CHECK(param(f32, "unroll") == 2);                       // built-in
   const Plan f64 = make_plan(h200, Type::F64, Op::Sum, 1 << 24, {}, t);
-  CHECK(f64.groups == 4 * h200.compute_units);
-  CHECK(f64.unroll == 4);  // device level, for f64
+  CHECK(param(f64, "groups") == 4 * h200.compute_units);
+  CHECK(param(f64, "unroll") == 4);  // device level, for f64
   CHECK(f64.strategy == "fast_strided");
   // Options still override the table.
   Options o;
-  o.unroll = 1;
-  o.groups_per_cu = 2;
+  o.tuning.set("unroll", 1).set("groups_per_cu", 2);
   const Plan forced = make_plan(h200, Type::F64, Op::Sum, 1 << 24, o, t);
-  CHECK(forced.unroll == 1);
-  CHECK(forced.groups == 2 * h200.compute_units);
+  CHECK(param(forced, "unroll") == 1);
+  CHECK(param(forced, "groups") == 2 * h200.compute_units);
+  // A tunable the strategy does not have is refused; a strategy without tunables ignores them.
+  Options typo;
+  typo.tuning.set("groups_per_cux", 2);
+  CHECK_THROWS_AS(make_plan(h200, Type::F32, Op::Sum, 1 << 24, typo, t), ArgumentError);
+  typo.strategy = "localtree";
+  CHECK(make_plan(h200, Type::F32, Op::Sum, 1 << 24, typo, t).params.empty());
   // A device entry can change what auto runs; other devices keep the defaults.
   TuneEntry choose;
   choose.device = "NVIDIA H200";
@@ -375,15 +387,15 @@ TEST_CASE("fast_strided spreads a small input: one round of loads per work-item"
   const auto cpu = fake_device(DeviceKind::CPU, "pthread-skylake Xeon");
   // f32: 4-wide vectors, unroll 2, 256 work-items: 2048 elements a group.
   const Plan p = make_plan(gpu, Type::F32, Op::Sum, 65536, {});
-  REQUIRE(p.vector_width * p.unroll * p.work_group_size == 2048);
-  CHECK(p.groups == 65536 / 2048);
-  CHECK(make_plan(gpu, Type::F32, Op::Sum, 65537, {}).groups == 65536 / 2048 + 1);
-  CHECK(make_plan(gpu, Type::F32, Op::Sum, 1, {}).groups == 1);
+  REQUIRE(param(p, "vector_width") * param(p, "unroll") * p.work_group_size == 2048);
+  CHECK(param(p, "groups") == 65536 / 2048);
+  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 65537, {}), "groups") == 65536 / 2048 + 1);
+  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 1, {}), "groups") == 1);
   // The grid's cap still holds; an explicit minimum per work-item wins over the default.
-  CHECK(make_plan(gpu, Type::F32, Op::Sum, 1 << 24, {}).groups == 8 * gpu.compute_units);
+  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 1 << 24, {}), "groups") == 8 * gpu.compute_units);
   Options o;
-  o.min_per_item = 64;
-  CHECK(make_plan(gpu, Type::F32, Op::Sum, 65536, o).groups == 65536 / (64 * 256));
+  o.tuning.set("min_per_item", 64);
+  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 65536, o), "groups") == 65536 / (64 * 256));
   // The host polls for a GPU's result and makes a blocking read on a CPU, for every strategy.
   CHECK(p.poll_result);
   Options tree;
@@ -402,24 +414,24 @@ TEST_CASE("fast_*: a grid of at most one partial per work-item of a group finish
     CAPTURE(n);
     for (const Op op : {Op::Sum, Op::ArgMax}) {
       const Plan p = make_plan(gpu, Type::F32, op, n, {});
-      CHECK(p.host_finish == (p.groups <= p.work_group_size));
+      CHECK(param(p, "host_finish") == (param(p, "groups") <= p.work_group_size));
     }
   }
   // f32 sum on the H200: 2048 elements a group, 256 work-items a group.
-  CHECK(make_plan(gpu, Type::F32, Op::Sum, 256 * 2048, {}).host_finish);
-  CHECK(make_plan(gpu, Type::F32, Op::Sum, 256 * 2048 + 1, {}).groups == 257);
-  CHECK_FALSE(make_plan(gpu, Type::F32, Op::Sum, 256 * 2048 + 1, {}).host_finish);
+  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 2048, {}), "host_finish"));
+  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 2048 + 1, {}), "groups") == 257);
+  CHECK_FALSE(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 2048 + 1, {}), "host_finish"));
   // CPUs run one work-item a group: only a grid of one group finishes on the host.
   const Plan small = make_plan(cpu, Type::F32, Op::Sum, 100, {});
-  CHECK(small.groups == 1);
-  CHECK(small.host_finish);
-  CHECK_FALSE(make_plan(cpu, Type::F32, Op::Sum, 1 << 24, {}).host_finish);
+  CHECK(param(small, "groups") == 1);
+  CHECK(param(small, "host_finish"));
+  CHECK_FALSE(param(make_plan(cpu, Type::F32, Op::Sum, 1 << 24, {}), "host_finish"));
   // The description says so.
-  CHECK(small.describe().find("host-finish") != std::string::npos);
+  CHECK(small.describe().find("host_finish=1") != std::string::npos);
   // Other strategies never do.
   Options tree;
   tree.strategy = "localtree";
-  CHECK_FALSE(make_plan(gpu, Type::F32, Op::Sum, 100, tree).host_finish);
+  CHECK_FALSE(param(make_plan(gpu, Type::F32, Op::Sum, 100, tree), "host_finish"));
 }
 
 TEST_CASE("atomic strategies: the device's native atomics, a bounded loop where there is none") {
@@ -462,7 +474,8 @@ TEST_CASE("tuning file: saved and loaded back; a malformed file is an ArgumentEr
   e.op = Op::Max;
   e.strategy = "fast_strided";
   e.auto_runs = "fast_strided";
-  e.values = {512, 4, 16, 4, 0};
+  e.values =
+      Params().set("wg", 512).set("groups_per_cu", 4).set("vector_bytes", 16).set("unroll", 4);
   e.note = "measured";
   t.entries.push_back(e);
   save_tuning(path, t);
@@ -476,15 +489,15 @@ TEST_CASE("tuning file: saved and loaded back; a malformed file is an ArgumentEr
   CHECK(b.op == e.op);
   CHECK(b.strategy == e.strategy);
   CHECK(b.auto_runs == e.auto_runs);
-  CHECK(b.values.work_group_size == 512);
-  CHECK(b.values.groups_per_cu == 4);
-  CHECK(b.values.vector_bytes == 16);
-  CHECK(b.values.unroll == 4);
+  CHECK(b.values == e.values);  // every tunable, by name
+  CHECK(b.values.get("wg") == 512);
+  CHECK(b.values.get("unroll") == 4);
   CHECK(b.note == "measured");
   for (const char* bad :
        {"not json", "{\"entries\": 3}", "{\"entries\": [{\"wg\": -1}]}",
         "{\"entries\": [{\"colour\": \"red\"}]}", "{\"entries\": [{\"type\": \"f16\"}]}",
-        "{\"entries\": [{\"auto\": \"localtree\"}]}"}) {
+        "{\"entries\": [{\"auto\": \"localtree\"}]}",
+        "{\"entries\": [{\"strategy\": \"localtree\", \"wg\": 64}]}"}) {
     CAPTURE(bad);
     std::ofstream(path) << bad;
     try {

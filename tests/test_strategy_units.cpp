@@ -24,8 +24,12 @@ TEST_CASE("every listed strategy is in the table once, in order, with its facts"
     CHECK(static_cast<bool>(f->depth));
     CHECK(find_facts(f->info.name) == f);
     CHECK(strategies()[i].name == f->info.name);
-    // Only the one-launch strategies behind auto take their grid from the tuning table.
-    CHECK(f->tuned_grid == (f->info.name == "fast_strided" || f->info.name == "fast_blocked"));
+    // Only the one-launch strategies behind auto have tunables (and take them from the table).
+    const bool fast = f->info.name == "fast_strided" || f->info.name == "fast_blocked";
+    CHECK(static_cast<bool>(f->tune) == fast);
+    CHECK(f->params.empty() == !fast);
+    for (const ParamSpec& p : f->params)
+      CHECK(is_tunable_name(p.name));
   }
   CHECK(find_facts("no_such_strategy") == nullptr);
 }

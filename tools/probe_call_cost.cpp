@@ -19,6 +19,7 @@
 #include "core/context_impl.hpp"
 #include "exec/exec.hpp"
 #include "rdx/rdx.hpp"
+#include "strategies/fast_tuning.hpp"
 #include "strategies/registry.hpp"
 
 namespace {
@@ -57,9 +58,9 @@ int grid(int argc, char** argv) {
         unsigned long long mpi = 0;
         std::sscanf(argv[c], "%u:%u:%u:%llu", &wg, &gpc, &unroll, &mpi);
         o.work_group_size = wg;
-        o.groups_per_cu = gpc;
-        o.unroll = unroll;
-        o.min_per_item = mpi;
+        if (gpc) o.tuning.set("groups_per_cu", gpc);
+        if (unroll) o.tuning.set("unroll", unroll);
+        if (mpi) o.tuning.set("min_per_item", mpi);
         rdx::Result res;
         const int reps = n >= (1u << 28) ? 30 : 200;
         std::vector<double> t;
@@ -102,6 +103,7 @@ int main(int argc, char** argv) {
     (void)rdx::make_plan(ctx.device_info(), rdx::Type::F32, rdx::Op::Sum, n, opts, ctx.tuning());
   });
   // The buffer checks of reduce(cl::Buffer): its size and context.
+  const rdx::detail::FastGrid grid = rdx::detail::fast_grid(plan);
   const double checks = median_us(rounds, [&] {
     std::size_t size = 0;
     RDX_CHECK(buf.getInfo(CL_MEM_SIZE, &size));
@@ -112,23 +114,23 @@ int main(int argc, char** argv) {
   const double lookup = median_us(rounds, [&] {
     rdx::detail::Exec ex(impl, plan);
     (void)impl.cached<int>(fmt::format("fast {} {} groups={}", ex.defines(plan.work_group_size),
-                                       rdx::detail::fast_build_options(plan, n), plan.groups));
+                                       rdx::detail::fast_build_options(plan, n), grid.groups));
   });
   // The same kernel with the raw OpenCL calls: arguments, launch, pinned read (of the partials
   // with the plan's host finish, else of the result).
   rdx::detail::Exec ex(impl, plan);
   rdx::detail::Kernel k =
       ex.kernel("fast.cl", "fast_reduce", rdx::detail::fast_build_options(plan, n));
-  cl::Buffer part(impl.context, CL_MEM_READ_WRITE, (plan.groups + 1) * 4);  // f32 states
+  cl::Buffer part(impl.context, CL_MEM_READ_WRITE, (grid.groups + 1) * 4);  // f32 states
   const cl_uint zero = 0;
   cl::Buffer counter(impl.context, cl_mem_flags{CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR},
                      std::size_t{4}, const_cast<cl_uint*>(&zero));
-  const std::uint64_t read_first = plan.host_finish ? 0 : plan.groups;
-  const std::uint64_t read_count = plan.host_finish ? plan.groups : 1;
+  const std::uint64_t read_first = grid.host_finish ? 0 : grid.groups;
+  const std::uint64_t read_count = grid.host_finish ? grid.groups : 1;
   rdx::detail::PinnedBytes pinned(impl.context, impl.queue, read_count * 4);
-  const std::size_t items = plan.groups * k.wg;
+  const std::size_t items = grid.groups * k.wg;
   std::uint64_t chunk = (n + items - 1) / items;
-  chunk = (chunk + plan.vector_width - 1) / plan.vector_width * plan.vector_width;
+  chunk = (chunk + grid.vector_width - 1) / grid.vector_width * grid.vector_width;
   auto set_args = [&] {
     RDX_CHECK(k.kernel.setArg(0, buf));
     RDX_CHECK(k.kernel.setArg(1, cl_ulong(n)));

@@ -163,9 +163,7 @@ void validate_bench(const BenchArgs& a) {
   check_work_group_size(a.wg);
   rdx::Options opts;
   opts.work_group_size = a.wg;
-  opts.groups_per_cu = a.groups_per_cu;
-  opts.vector_width = a.vector_width;
-  opts.unroll = a.unroll;
+  opts.tuning = bench_tuning(a, type);
   for (const auto& name : names) {
     opts.strategy = name;
     check_plan(type, op, std::uint64_t{1} << 20, opts);

@@ -177,6 +177,14 @@ struct Row {
 
 }  // namespace
 
+rdx::Params bench_tuning(const BenchArgs& a, rdx::Type type) {
+  rdx::Params p;
+  if (a.groups_per_cu) p.set("groups_per_cu", a.groups_per_cu);
+  if (a.vector_width) p.set("vector_bytes", std::uint64_t{a.vector_width} * rdx::size_of(type));
+  if (a.unroll) p.set("unroll", a.unroll);
+  return p;
+}
+
 int cmd_bench(const BenchArgs& a) {
   const rdx::Type type = rdx::parse_type(a.type);
   const rdx::Op op = rdx::parse_op(a.op);
@@ -226,9 +234,7 @@ int cmd_bench(const BenchArgs& a) {
         rdx::Options opts;
         opts.strategy = name;
         opts.work_group_size = a.wg;
-        opts.groups_per_cu = a.groups_per_cu;
-        opts.vector_width = a.vector_width;
-        opts.unroll = a.unroll;
+        opts.tuning = bench_tuning(a, type);
         std::cerr << fmt::format("bench: {} n={} {}\n", dev.name, n, name);
         try {
           const Timed timed = time_reduce(ctx, type, buf, n, op, opts, a.repeat);

@@ -22,16 +22,15 @@
 namespace clrdx {
 namespace {
 
-// A candidate: strategy plus grid (what Options can override).
+// A candidate: strategy plus tunables (what Options::tuning can override).
 struct Candidate {
   std::string strategy;
-  rdx::TuneValues v;
+  rdx::Params v;
   std::string label() const {
-    if (strategy == "fast_blocked")
-      return fmt::format("blocked gpc={} vb={} min={}", v.groups_per_cu, v.vector_bytes,
-                         v.min_per_item);
-    return fmt::format("strided wg={} gpc={} unroll={} vb={}", v.work_group_size, v.groups_per_cu,
-                       v.unroll, v.vector_bytes);
+    std::string r = strategy == "fast_blocked" ? "blocked" : "strided";
+    for (const auto& [name, value] : v.items())
+      r += fmt::format(" {}={}", name, value);
+    return r;
   }
 };
 
@@ -47,7 +46,11 @@ std::vector<Candidate> candidates() {
                                      {256u, 8u, 4u, 16u},
                                      {256u, 8u, 1u, 16u},
                                      {256u, 8u, 2u, 32u}})
-    c.push_back({"fast_strided", {wg, gpc, vb, unroll, 0}});
+    c.push_back({"fast_strided", rdx::Params()
+                                     .set("wg", wg)
+                                     .set("groups_per_cu", gpc)
+                                     .set("unroll", unroll)
+                                     .set("vector_bytes", vb)});
   for (auto [gpc, vb, min] : {std::tuple{8u, 64u, 1u << 15},
                               {4u, 64u, 1u << 15},
                               {2u, 64u, 1u << 15},
@@ -56,24 +59,18 @@ std::vector<Candidate> candidates() {
                               {8u, 32u, 1u << 15},
                               {8u, 64u, 1u << 13},
                               {8u, 64u, 1u << 17}})
-    c.push_back({"fast_blocked", {1, gpc, vb, 1, min}});
+    c.push_back({"fast_blocked", rdx::Params()
+                                     .set("wg", 1)
+                                     .set("groups_per_cu", gpc)
+                                     .set("vector_bytes", vb)
+                                     .set("min_per_item", min)});
   return c;
 }
 
-unsigned vector_width(unsigned bytes, rdx::Type type, rdx::Op op) {
-  if (rdx::is_index_op(op)) return 1;
-  const unsigned es = static_cast<unsigned>(rdx::size_of(type));
-  return std::min(16u, std::max(1u, bytes / es));
-}
-
-rdx::Options options_for(const Candidate& c, rdx::Type type, rdx::Op op) {
+rdx::Options options_for(const Candidate& c) {
   rdx::Options o;
   o.strategy = c.strategy;
-  o.work_group_size = c.v.work_group_size;
-  o.groups_per_cu = c.v.groups_per_cu;
-  o.vector_width = vector_width(c.v.vector_bytes, type, op);
-  o.unroll = c.v.unroll;
-  o.min_per_item = c.v.min_per_item;
+  o.tuning = c.v;
   return o;
 }
 
@@ -171,12 +168,7 @@ int cmd_tune(const TuneArgs& a) {
         rdx::make_plan(dev, type, op, sizes.back(), rdx::Options{}, baseline_table);
     rdx::Options base_opts;
     base_opts.strategy = base_plan.strategy;
-    const auto base_values = rdx::resolve_tuning(baseline_table, dev, base_plan.strategy, type, op);
-    base_opts.work_group_size = base_values.work_group_size;
-    base_opts.groups_per_cu = base_values.groups_per_cu;
-    base_opts.unroll = base_values.unroll;
-    base_opts.min_per_item = base_values.min_per_item;
-    base_opts.vector_width = vector_width(base_values.vector_bytes, type, op);
+    base_opts.tuning = rdx::resolve_tuning(baseline_table, dev, base_plan.strategy, type, op);
     std::cerr << fmt::format("tune: {} {}: built-in {}\n", rdx::name(type), rdx::name(op),
                              base_plan.describe());
     // Every configuration, the built-in plan first, is timed in each of kRounds rounds and keeps
@@ -186,7 +178,7 @@ int cmd_tune(const TuneArgs& a) {
     const auto all = candidates();
     std::vector<std::optional<rdx::Options>> configs = {base_opts};
     for (const auto& c : all)
-      configs.push_back(options_for(c, type, op));
+      configs.push_back(options_for(c));
     std::vector<std::vector<double>> best_times(configs.size(),
                                                 std::vector<double>(sizes.size(), HUGE_VAL));
     for (int round = 0; round < kRounds; ++round)
@@ -223,14 +215,12 @@ int cmd_tune(const TuneArgs& a) {
       const Candidate& c = all[k - 1];
       std::cerr << fmt::format("tune:   {:<44} {:.3f}x (worst size {:.3f}x)\n", c.label(), score,
                                worst);
-      // The built-in values themselves are among the candidates; they are never stored.
-      const bool builtin =
-          c.strategy == base_plan.strategy &&
-          configs[k]->work_group_size == base_opts.work_group_size &&
-          configs[k]->groups_per_cu == base_opts.groups_per_cu &&
-          configs[k]->unroll == base_opts.unroll &&
-          configs[k]->vector_width == base_opts.vector_width &&
-          (c.strategy != "fast_blocked" || configs[k]->min_per_item == base_opts.min_per_item);
+      // The built-in values themselves are among the candidates (the same plan at every size
+      // timed); they are never stored.
+      bool builtin = c.strategy == base_plan.strategy;
+      for (std::size_t j = 0; builtin && j < sizes.size(); ++j)
+        builtin = rdx::make_plan(dev, type, op, sizes[j], *configs[k], baseline_table) ==
+                  rdx::make_plan(dev, type, op, sizes[j], base_opts, baseline_table);
       if (builtin) continue;
       if (!top || score > top_score) top_score = score, top_worst = worst, top = &c;
       // A plan that wins on average but loses beyond the noise margin at one size is not stored.

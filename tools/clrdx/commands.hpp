@@ -55,6 +55,9 @@ struct BenchArgs {
   std::string label;  // the strategy column's text (default: the strategy)
 };
 int cmd_bench(const BenchArgs& a);
+// bench's tunable overrides (--groups-per-cu, --vw in elements of `type`, --unroll) as the
+// strategies' tunables (Options::tuning); unset flags are left out.
+rdx::Params bench_tuning(const BenchArgs& a, rdx::Type type);
 
 struct TuneArgs {
   std::string device, types = "f32,i32,f64", ops = "sum,max", sizes = "2^16,2^22,2^26", file;

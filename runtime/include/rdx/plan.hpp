@@ -16,10 +16,10 @@ struct Options {
   std::optional<Type> acc;          // accumulator type; default: the element type
   bool profile = false;  // measure device time (Result::device_seconds): the call runs on a
                          // second, profiling queue of the context, after the first one finishes
-  // Overrides of the tuning table of fast_strided / fast_blocked (0: the table's value); for
-  // `clrdx bench` sweeps and tuning work.
-  unsigned groups_per_cu = 0, vector_width = 0, unroll = 0;
-  std::uint64_t min_per_item = 0;  // fast_*: fewest elements per work-item
+  // Overrides of the strategy's tunables and the tuning table's values (rdx::Params), for
+  // `clrdx bench` sweeps and tuning work; a strategy without tunables ignores them, one with
+  // tunables refuses a name it does not have (ArgumentError).
+  Params tuning;
 };
 
 struct Plan {
@@ -31,14 +31,12 @@ struct Plan {
   // The most operations on any path from an element to the result: the float error bound of the
   // tests and of `clrdx verify` is depth * epsilon(acc) * sum|x| (sums; products use n - 1).
   std::uint64_t depth = 0;
-  // Tunables of the one-launch strategy behind auto (`fast`); 0 / false for the others.
-  std::uint64_t groups = 0;   // work-groups of the single launch
-  unsigned vector_width = 0;  // elements per vector load
-  bool blocked = false;       // each work-item reads one contiguous range (CPUs)
-  unsigned unroll = 0;        // independent loads in flight per work-item (strided)
-  // The host combines the groups' partials (a grid of at most work_group_size groups), instead
-  // of the last group to finish: no atomic counter in the kernel.
-  bool host_finish = false;
+  // What the strategy's tuning chose (empty for strategies without tunables). fast_strided and
+  // fast_blocked: groups (of the single launch), vector_width (elements per vector load),
+  // blocked (1: each work-item reads one contiguous range), unroll (loads in flight per
+  // work-item), host_finish (1: the host combines the groups' partials, a grid of at most
+  // work_group_size groups, instead of the last group to finish).
+  Params params;
   // How the host waits for the result: true polls the read's event status (GPUs: the host thread
   // is idle meanwhile, and NVIDIA's blocking read returns 1-2 us after the data is there);
   // false makes a blocking read (CPUs: a polling thread would take a core from the kernel).

@@ -16,13 +16,21 @@
 
 namespace rdx {
 
-// The grid values of one fast_* strategy; 0 leaves a value to a less specific entry.
-struct TuneValues {
-  std::size_t work_group_size = 0;
-  unsigned groups_per_cu = 0;      // work-groups per compute unit (the grid's upper bound)
-  unsigned vector_bytes = 0;       // bytes per vector load (elements: vector_bytes / size of T)
-  unsigned unroll = 0;             // fast_strided: independent loads in flight (1, 2, 4)
-  std::uint64_t min_per_item = 0;  // fast_blocked: fewest elements in a work-item's range
+// Tunable values of a strategy, by name. A strategy that has tunables names them, with their
+// defaults and meaning, in its own unit (fast_strided and fast_blocked: wg, groups_per_cu,
+// vector_bytes, unroll, min_per_item, in runtime/src/strategies/fast_tuning.cpp). Options::tuning
+// overrides them for one call, the tuning table per device; a value left out takes the next
+// level's, and the strategy's default last.
+class Params {
+ public:
+  std::optional<std::uint64_t> get(std::string_view name) const;
+  Params& set(std::string_view name, std::uint64_t value);  // adds, or replaces the value
+  const std::vector<std::pair<std::string, std::uint64_t>>& items() const { return items_; }
+  bool empty() const { return items_.empty(); }
+  bool operator==(const Params&) const = default;
+
+ private:
+  std::vector<std::pair<std::string, std::uint64_t>> items_;  // sorted by name
 };
 
 struct TuneEntry {
@@ -33,10 +41,10 @@ struct TuneEntry {
   std::string driver;  // DeviceInfo::driver, exactly
   std::optional<Type> type;
   std::optional<Op> op;
-  std::string strategy;   // the fast_* strategy `values` are for ("": both)
+  std::string strategy;   // the strategy `values` are for ("": every strategy with tunables)
   std::string auto_runs;  // what auto runs for these requests ("": not set here)
-  TuneValues values;
-  std::string note;  // the measurement behind the entry
+  Params values;          // tunables of `strategy`, by name
+  std::string note;       // the measurement behind the entry
 };
 
 struct TuningTable {
@@ -49,8 +57,8 @@ const TuningTable& builtin_tuning();
 // For one request, each value from the most specific matching entry that sets it (device >
 // vendor > kind > any; an entry for the type or operator beats one without; among equals, the
 // later entry).
-TuneValues resolve_tuning(const TuningTable& table, const DeviceInfo& dev,
-                          std::string_view strategy, Type type, Op op);
+Params resolve_tuning(const TuningTable& table, const DeviceInfo& dev, std::string_view strategy,
+                      Type type, Op op);
 // The strategy auto runs (fast_strided or fast_blocked), chosen the same way.
 std::string resolve_auto(const TuningTable& table, const DeviceInfo& dev, Type type, Op op);
 

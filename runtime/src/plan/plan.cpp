@@ -4,7 +4,6 @@
 
 #include <algorithm>
 
-#include "ops/operators.hpp"
 #include "rdx/errors.hpp"
 #include "rdx/plan.hpp"
 #include "strategies/facts.hpp"
@@ -74,74 +73,15 @@ std::string strategy_names() {
   return r;
 }
 
-std::uint64_t clamp_u(std::uint64_t v, std::uint64_t lo, std::uint64_t hi) {
-  return std::max(lo, std::min(v, hi));
-}
-
-// The grid of the one-launch strategies, from the tuning table (rdx/tuning.hpp) unless Options
-// override it. fast_blocked (auto on CPUs): few work-items, each reading one long contiguous range
-// with wide vectors (PoCL runs a work-group as a loop; LLVM vectorises the range). fast_strided
-// (auto elsewhere): a grid of compute units x groups_per_cu groups reading neighbouring vectors.
-void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTable& tuning) {
-  const TuneValues t = resolve_tuning(tuning, dev, p.strategy, p.type, p.op);
-  const std::uint64_t es = size_of(p.type);
-  const std::uint64_t cus = std::max<std::uint32_t>(dev.compute_units, 1);
-  const std::uint64_t gpc = o.groups_per_cu ? o.groups_per_cu : std::max(t.groups_per_cu, 1u);
-  if (!detail::lanes_combine(p.op, p.acc))
-    p.vector_width = 1;  // one element at a time (ops/operators.hpp)
-  else if (o.vector_width)
-    p.vector_width = static_cast<unsigned>(clamp_u(o.vector_width, 1, 16));
-  else
-    p.vector_width = static_cast<unsigned>(clamp_u(std::max(t.vector_bytes, 1u) / es, 1, 16));
-  // On a CPU a vector, of elements or of accumulators, is at most one SIMD register: a wider
-  // one is split anyway, and its type has no defined calling convention there (LLVM warns,
-  // -Wpsabi, on every compile).
-  if (dev.kind == DeviceKind::CPU && dev.native_vector_bytes) {
-    const std::uint64_t lane = std::max<std::uint64_t>(es, size_of(p.acc));
-    p.vector_width = static_cast<unsigned>(std::min<std::uint64_t>(
-        p.vector_width, std::max<std::uint64_t>(dev.native_vector_bytes / lane, 1)));
-  }
-  const std::size_t table_wg = t.work_group_size ? t.work_group_size : 256;
-  if (p.strategy == "fast_blocked") {
-    p.blocked = true;
-    p.unroll = 1;
-    p.work_group_size =
-        o.work_group_size ? o.work_group_size : std::min(table_wg, p.work_group_size);
-    const std::uint64_t min_per_item =
-        o.min_per_item ? o.min_per_item : std::max<std::uint64_t>(t.min_per_item, 1);
-    p.groups = clamp_u((p.n + min_per_item - 1) / min_per_item / p.work_group_size, 1, cus * gpc);
-  } else {
-    p.blocked = false;
-    p.unroll = o.unroll ? o.unroll : std::max(t.unroll, 1u);
-    p.work_group_size =
-        o.work_group_size ? o.work_group_size : std::min(table_wg, p.work_group_size);
-    // By default one round of UNROLL vector loads per work-item, so that a small input spreads
-    // over many groups and every load is in flight at once (docs/performance.md).
-    const std::uint64_t min_per_item =
-        o.min_per_item
-            ? o.min_per_item
-            : (t.min_per_item ? t.min_per_item : std::uint64_t{p.vector_width} * p.unroll);
-    const std::uint64_t per_group =
-        p.work_group_size * std::max<std::uint64_t>(min_per_item, p.vector_width);
-    p.groups = clamp_u((p.n + per_group - 1) / per_group, 1, cus * gpc);
-  }
-  // A grid whose partials the last group would combine at one per work-item or fewer hands
-  // them to the host instead (cl/fast.cl, HOST_FINISH).
-  p.host_finish = p.groups <= p.work_group_size;
-  if (p.unroll != 1 && p.unroll != 2 && p.unroll != 4)
-    throw ArgumentError(fmt::format("unroll {} is not 1, 2 or 4", p.unroll));
-  if (!is_pow2(p.vector_width) || p.vector_width > 16)
-    throw ArgumentError(fmt::format("vector width {} is not 1, 2, 4, 8 or 16", p.vector_width));
-}
-
 }  // namespace
 
 std::string Plan::describe() const {
-  return fmt::format("{} {} {} n={} wg={}", strategy, name(op), name(type), n, work_group_size) +
-         (acc != type ? fmt::format(" acc={}", name(acc)) : std::string()) +
-         (groups ? fmt::format(" groups={} vw={} {}{}", groups, vector_width,
-                               blocked ? "blocked" : "strided", host_finish ? " host-finish" : "")
-                 : std::string());
+  std::string r =
+      fmt::format("{} {} {} n={} wg={}", strategy, name(op), name(type), n, work_group_size);
+  if (acc != type) r += fmt::format(" acc={}", name(acc));
+  for (const auto& [k, v] : params.items())
+    r += fmt::format(" {}={}", k, v);
+  return r;
 }
 
 Plan make_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n, const Options& opts,
@@ -183,7 +123,7 @@ Plan make_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n, const O
   } else {
     p.work_group_size = std::min<std::size_t>(256, floor_pow2(dev_max));
   }
-  if (s->tuned_grid) tune_fast(dev, p, opts, tuning);
+  if (s->tune) s->tune(dev, p, opts, tuning);
   p.poll_result = dev.kind != DeviceKind::CPU;
   p.depth = s->depth(p, dev);
   return p;

@@ -17,6 +17,7 @@
 #include "core/files.hpp"
 #include "core/text.hpp"
 #include "rdx/errors.hpp"
+#include "strategies/facts.hpp"
 
 namespace rdx {
 namespace {
@@ -58,16 +59,20 @@ DeviceKind parse_kind(std::string_view s) {
   throw ArgumentError(fmt::format("unknown device kind '{}' (cpu, gpu, accelerator, other)", s));
 }
 
-const char* kKeys[] = {"kind",         "vendor",   "device",       "driver", "type",
-                       "op",           "strategy", "auto",         "wg",     "groups_per_cu",
-                       "vector_bytes", "unroll",   "min_per_item", "note"};
+// An entry's keys; the others are tunables of the strategies that have them (is_tunable_name).
+const char* kKeys[] = {"kind", "vendor", "device",   "driver", "type",
+                       "op",   "auto",   "strategy", "note"};
+
+bool is_entry_key(std::string_view key) {
+  return std::find_if(std::begin(kKeys), std::end(kKeys),
+                      [&](const char* k) { return key == k; }) != std::end(kKeys);
+}
 
 TuneEntry entry_from_json(const nlohmann::json& j) {
   if (!j.is_object()) throw ArgumentError("an entry is not a JSON object");
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string key = it.key();
-    if (std::find_if(std::begin(kKeys), std::end(kKeys), [&](const char* k) { return key == k; }) ==
-        std::end(kKeys))
+    if (!is_entry_key(key) && !detail::is_tunable_name(key))
       throw ArgumentError(fmt::format("unknown key '{}'", key));
   }
   TuneEntry e;
@@ -86,14 +91,15 @@ TuneEntry entry_from_json(const nlohmann::json& j) {
   if (j.contains("op")) e.op = parse_op(str("op"));
   e.strategy = str("strategy");
   e.auto_runs = str("auto");
-  for (const std::string& s : {e.strategy, e.auto_runs})
-    if (!s.empty() && s != "fast_strided" && s != "fast_blocked")
-      throw ArgumentError(fmt::format("'{}' is not fast_strided or fast_blocked", s));
-  e.values.work_group_size = num("wg");
-  e.values.groups_per_cu = static_cast<unsigned>(num("groups_per_cu"));
-  e.values.vector_bytes = static_cast<unsigned>(num("vector_bytes"));
-  e.values.unroll = static_cast<unsigned>(num("unroll"));
-  e.values.min_per_item = num("min_per_item");
+  if (!e.auto_runs.empty() && e.auto_runs != "fast_strided" && e.auto_runs != "fast_blocked")
+    throw ArgumentError(fmt::format("'{}' is not fast_strided or fast_blocked", e.auto_runs));
+  if (!e.strategy.empty()) {
+    const detail::StrategyFacts* f = detail::find_facts(e.strategy);
+    if (!f || !f->tune)
+      throw ArgumentError(fmt::format("'{}' is not a strategy with tunables", e.strategy));
+  }
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (!is_entry_key(it.key())) e.values.set(it.key(), num(it.key().c_str()));
   e.note = str("note");
   return e;
 }
@@ -114,11 +120,8 @@ nlohmann::json entry_to_json(const TuneEntry& e) {
   if (e.op) j["op"] = std::string(name(*e.op));
   put("strategy", e.strategy);
   put("auto", e.auto_runs);
-  num("wg", e.values.work_group_size);
-  num("groups_per_cu", e.values.groups_per_cu);
-  num("vector_bytes", e.values.vector_bytes);
-  num("unroll", e.values.unroll);
-  num("min_per_item", e.values.min_per_item);
+  for (const auto& [name, value] : e.values.items())
+    num(name.c_str(), value);
   put("note", e.note);
   return j;
 }
@@ -180,23 +183,10 @@ class LockedFile {
 const TuningTable& builtin_tuning() {
   static const TuningTable table = [] {
     TuningTable t;
-    TuneEntry any;  // any device: the GPU layout
+    TuneEntry
+        any;  // any device: the GPU layout (the tunables' defaults: strategies/fast_tuning.cpp)
     any.auto_runs = "fast_strided";
     t.entries.push_back(any);
-    TuneEntry strided;
-    strided.strategy = "fast_strided";
-    strided.values = {256, 8, 16, 2, 0};
-    strided.note =
-        "H200, f32 sum: within 1% of the best of 20 grid / work-group / unroll / vector "
-        "configurations at 2^24 and 2^28 (tools/sweep_fast.sh gpu fast_strided 16Mi,256Mi)";
-    t.entries.push_back(strided);
-    TuneEntry blocked;
-    blocked.strategy = "fast_blocked";
-    blocked.values = {1, 8, 64, 1, std::uint64_t{1} << 15};
-    blocked.note =
-        "PoCL 5, 16 cores, f32 sum: 8 groups per compute unit beat 1, 2 and 4; one work-item per "
-        "group, 64-byte vectors (tools/sweep_fast.sh cpu fast_blocked)";
-    t.entries.push_back(blocked);
     TuneEntry cpu;  // CPUs: each work-item one long contiguous range
     cpu.kind = DeviceKind::CPU;
     cpu.auto_runs = "fast_blocked";
@@ -206,19 +196,31 @@ const TuningTable& builtin_tuning() {
   return table;
 }
 
-TuneValues resolve_tuning(const TuningTable& table, const DeviceInfo& dev,
-                          std::string_view strategy, Type type, Op op) {
-  TuneValues v;
+Params resolve_tuning(const TuningTable& table, const DeviceInfo& dev, std::string_view strategy,
+                      Type type, Op op) {
+  Params v;
   for (const TuneEntry* e : ranked(table, dev, type, op)) {
     if (!e->strategy.empty() && e->strategy != strategy) continue;
-    const TuneValues& x = e->values;
-    if (x.work_group_size) v.work_group_size = x.work_group_size;
-    if (x.groups_per_cu) v.groups_per_cu = x.groups_per_cu;
-    if (x.vector_bytes) v.vector_bytes = x.vector_bytes;
-    if (x.unroll) v.unroll = x.unroll;
-    if (x.min_per_item) v.min_per_item = x.min_per_item;
+    for (const auto& [name, value] : e->values.items())
+      if (value) v.set(name, value);  // 0 leaves the value to a less specific entry
   }
   return v;
+}
+
+std::optional<std::uint64_t> Params::get(std::string_view name) const {
+  for (const auto& [k, v] : items_)
+    if (k == name) return v;
+  return std::nullopt;
+}
+
+Params& Params::set(std::string_view name, std::uint64_t value) {
+  auto it = std::lower_bound(items_.begin(), items_.end(), name,
+                             [](const auto& item, std::string_view n) { return item.first < n; });
+  if (it != items_.end() && it->first == name)
+    it->second = value;
+  else
+    items_.emplace(it, name, value);
+  return *this;
 }
 
 std::string resolve_auto(const TuningTable& table, const DeviceInfo& dev, Type type, Op op) {

@@ -43,8 +43,7 @@ StrategyDef strategy_amp_cascade() {
        amp_cascade_depth,
        nullptr,
        nullptr,
-       1,
-       false},
+       1},
       run_amp_cascade};
 }
 

@@ -64,8 +64,7 @@ StrategyDef strategy_amp_halving() {
        amp_halving_depth,
        nullptr,
        nullptr,
-       1,
-       false},
+       1},
       run_amp_halving};
 }
 
@@ -77,8 +76,7 @@ StrategyDef strategy_amp_window8() {
        amp_window8_depth,
        nullptr,
        nullptr,
-       1,
-       false},
+       1},
       run_amp_window8};
 }
 

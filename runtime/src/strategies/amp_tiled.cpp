@@ -70,8 +70,7 @@ StrategyDef strategy_amp_tiled_modulo() {
            amp_tiled_depth,
            nullptr,
            nullptr,
-           1,
-           false},
+           1},
           run_amp_tiled_modulo};
 }
 
@@ -82,8 +81,7 @@ StrategyDef strategy_amp_tiled_consecutive() {
            amp_tiled_depth,
            nullptr,
            nullptr,
-           1,
-           false},
+           1},
           run_amp_tiled_consecutive};
 }
 
@@ -94,8 +92,7 @@ StrategyDef strategy_amp_tiled_conflictfree() {
            amp_tiled_depth,
            nullptr,
            nullptr,
-           1,
-           false},
+           1},
           run_amp_tiled_conflictfree};
 }
 
@@ -106,8 +103,7 @@ StrategyDef strategy_amp_tiled_twoload() {
            amp_tiled_twoload_depth,
            nullptr,
            nullptr,
-           1,
-           false},
+           1},
           run_amp_tiled_twoload};
 }
 

@@ -153,8 +153,7 @@ StrategyDef strategy_atomic_global() {
            atomic_depth,
            atomic_unsupported,
            atomic_global_form,
-           1,
-           false},
+           1},
           run_atomic_global};
 }
 
@@ -165,8 +164,7 @@ StrategyDef strategy_atomic_local() {
            atomic_depth,
            atomic_unsupported,
            atomic_local_form,
-           1,
-           false},
+           1},
           run_atomic_local};
 }
 

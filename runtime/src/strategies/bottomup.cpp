@@ -24,8 +24,7 @@ StrategyDef strategy_bottomup() {
            log2_n_depth,
            nullptr,
            nullptr,
-           1,
-           false},
+           1},
           run_bottomup};
 }
 

@@ -18,8 +18,7 @@ StrategyDef strategy_dualload() {
            dual_passes_depth,
            nullptr,
            nullptr,
-           1,
-           false},
+           1},
           run_dualload};
 }
 

@@ -13,6 +13,14 @@
 
 namespace rdx::detail {
 
+// One tunable of a strategy: its name (in Options::tuning, the tuning table and the tuning
+// file), its default, and what it means.
+struct ParamSpec {
+  std::string_view name;
+  std::uint64_t default_value;
+  std::string_view meaning;
+};
+
 struct StrategyFacts {
   // Position in `clrdx strategies` and bench tables: seed * 100 + step (seed 001 step 3: 103).
   int order = 0;
@@ -26,10 +34,16 @@ struct StrategyFacts {
   std::string (*form)(const DeviceInfo& dev) = nullptr;
   // The smallest work-group size the strategy terminates with (a tree needs 2 to shrink).
   std::size_t min_work_group = 1;
-  // A one-launch strategy whose grid (groups, vector width, unroll) the plan takes from the
-  // tuning table (plan.cpp's tune_fast): fast_strided and fast_blocked.
-  bool tuned_grid = false;
+  // The strategy's tunables (empty: none), and how a plan takes them: from Options::tuning, the
+  // tuning table, then these defaults, into Plan::params (and Plan::work_group_size). Null when
+  // the strategy has no tunables.
+  std::span<const ParamSpec> params = {};
+  void (*tune)(const DeviceInfo& dev, Plan& plan, const Options& opts,
+               const TuningTable& tuning) = nullptr;
 };
+
+// The tunables' names of every strategy that has them (for the tuning file's keys).
+bool is_tunable_name(std::string_view name);
 
 // Every strategy's facts, in table order; the facts of one strategy (null when unknown).
 std::span<const StrategyFacts* const> strategy_facts();

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "core/cl_check.hpp"
+#include "strategies/fast_tuning.hpp"
 #include "strategies/registry.hpp"
 
 namespace rdx::detail {
@@ -22,25 +23,27 @@ struct FastSlot {
 }  // namespace
 
 std::string fast_build_options(const Plan& p, std::uint64_t n) {
+  const FastGrid g = fast_grid(p);
   // 32-bit strided indices while every k + UNROLL * stride stays below 2^31.
   const bool idx32 =
-      !p.blocked &&
-      n / p.vector_width + (p.unroll + 1) * p.groups * p.work_group_size < (std::uint64_t{1} << 31);
+      !g.blocked &&
+      n / g.vector_width + (g.unroll + 1) * g.groups * p.work_group_size < (std::uint64_t{1} << 31);
   return fmt::format("-DVW={} -DBLOCKED={} -DBLOCK={} -DUNROLL={} -DHOST_FINISH={}{}",
-                     p.vector_width, p.blocked ? 1 : 0, kFastBlock, p.unroll, p.host_finish ? 1 : 0,
+                     g.vector_width, g.blocked ? 1 : 0, kFastBlock, g.unroll, g.host_finish ? 1 : 0,
                      idx32 ? " -DIDX32" : "");
 }
 
 Outcome run_fast(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   const Plan& p = ex.plan;
+  const FastGrid g = fast_grid(p);
   const std::string extra = fast_build_options(p, n);
   const auto slot = ex.ctx.cached<FastSlot>(
-      fmt::format("fast {} {} groups={}", ex.defines(p.work_group_size), extra, p.groups));
+      fmt::format("fast {} {} groups={}", ex.defines(p.work_group_size), extra, g.groups));
   std::lock_guard<std::mutex> lock(slot->mutex);
   if (!slot->ready) {
     slot->kernel = ex.kernel("fast.cl", "fast_reduce", extra);
     cl_int err = CL_SUCCESS;
-    const std::size_t states = p.groups + 1;
+    const std::size_t states = g.groups + 1;
     slot->part_v =
         cl::Buffer(ex.ctx.context, CL_MEM_READ_WRITE, states * size_of(p.acc), nullptr, &err);
     RDX_CHECK_OUT(err, "clCreateBuffer(fast partials)");
@@ -53,32 +56,33 @@ Outcome run_fast(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
                                sizeof zero, const_cast<cl_uint*>(&zero), &err);
     RDX_CHECK_OUT(err, "clCreateBuffer(fast counter)");
     slot->result = std::make_unique<PinnedBytes>(ex.ctx.context, ex.queue,
-                                                 staging_bytes(p, p.host_finish ? p.groups : 1));
+                                                 staging_bytes(p, g.host_finish ? g.groups : 1));
     slot->ready = true;
   }
   Kernel& k = slot->kernel;
   ex.note_built(k);
-  const std::uint64_t items = p.groups * k.wg;
+  const std::uint64_t items = g.groups * k.wg;
   std::uint64_t chunk = (n + items - 1) / items;
-  chunk = (chunk + p.vector_width - 1) / p.vector_width * p.vector_width;
+  chunk = (chunk + g.vector_width - 1) / g.vector_width * g.vector_width;
   ex.args(k, in, n, chunk, slot->part_v, slot->part_i, slot->counter);
   ex.launch(k, items, k.wg);
-  const States states{slot->part_v, slot->part_i, p.groups + 1};
-  if (p.host_finish) return ex.read(states, 0, slot->result->data(), p.groups);
-  return ex.read(states, p.groups, slot->result->data());
+  const States states{slot->part_v, slot->part_i, g.groups + 1};
+  if (g.host_finish) return ex.read(states, 0, slot->result->data(), g.groups);
+  return ex.read(states, g.groups, slot->result->data());
 }
 
 std::uint64_t fast_depth(const Plan& p, const DeviceInfo&) {
-  const std::uint64_t vw = p.vector_width ? p.vector_width : 1;
+  const FastGrid g = fast_grid(p);
+  const std::uint64_t vw = g.vector_width ? g.vector_width : 1;
   const std::uint64_t wg = p.work_group_size ? p.work_group_size : 1;
-  const std::uint64_t items = std::max<std::uint64_t>(p.groups, 1) * wg;
+  const std::uint64_t items = std::max<std::uint64_t>(g.groups, 1) * wg;
   const std::uint64_t per_item = (p.n + items - 1) / items;
   std::uint64_t lane;  // sequential combines in one vector lane of one work-item
-  if (p.blocked && p.op == Op::Sum && is_float(p.acc))
+  if (g.blocked && p.op == Op::Sum && is_float(p.acc))
     lane = std::min<std::uint64_t>(per_item, kFastBlock) / vw + 3;  // + Kahan over block totals
   else
     lane = per_item / vw + 1;
-  const std::uint64_t last = (std::max<std::uint64_t>(p.groups, 1) + wg - 1) / wg;
+  const std::uint64_t last = (std::max<std::uint64_t>(g.groups, 1) + wg - 1) / wg;
   return lane + ceil_log2(vw) + 2 * ceil_log2(wg) + last + 1;
 }
 
@@ -93,7 +97,8 @@ StrategyDef strategy_fast_strided() {
            nullptr,
            nullptr,
            1,
-           true},
+           kFastStridedParams,
+           tune_fast_strided},
           run_fast};
 }
 
@@ -107,7 +112,8 @@ StrategyDef strategy_fast_blocked() {
            nullptr,
            nullptr,
            1,
-           true},
+           kFastBlockedParams,
+           tune_fast_blocked},
           run_fast};
 }
 

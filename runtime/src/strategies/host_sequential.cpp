@@ -40,8 +40,7 @@ StrategyDef strategy_amp_sequential() {
            amp_sequential_depth,
            nullptr,
            nullptr,
-           1,
-           false},
+           1},
           run_amp_sequential};
 }
 

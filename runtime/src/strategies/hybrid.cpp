@@ -37,8 +37,7 @@ StrategyDef strategy_hybrid() {
            hybrid_depth,
            nullptr,
            nullptr,
-           1,
-           false},
+           1},
           run_hybrid};
 }
 

@@ -20,8 +20,7 @@ StrategyDef strategy_interleaved() {
        tree_passes_depth_halvable,
        nullptr,
        nullptr,
-       1,
-       false},
+       1},
       run_interleaved};
 }
 

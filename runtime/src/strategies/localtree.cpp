@@ -18,8 +18,7 @@ StrategyDef strategy_localtree() {
            tree_passes_depth,
            nullptr,
            nullptr,
-           2,
-           false},
+           2},
           run_localtree};
 }
 

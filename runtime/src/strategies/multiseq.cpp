@@ -42,8 +42,7 @@ StrategyDef strategy_multiseq() {
            multiseq_depth,
            nullptr,
            nullptr,
-           1,
-           false},
+           1},
           run_multiseq};
 }
 

@@ -79,8 +79,7 @@ StrategyDef strategy_pow2_partials() {
        pow2_partials_depth,
        nullptr,
        nullptr,
-       1,
-       false},
+       1},
       run_pow2_partials};
 }
 

@@ -57,6 +57,13 @@ std::span<const StrategyFacts* const> strategy_facts() {
   return facts();
 }
 
+bool is_tunable_name(std::string_view name) {
+  for (const StrategyFacts* f : facts())
+    for (const ParamSpec& p : f->params)
+      if (p.name == name) return true;
+  return false;
+}
+
 const StrategyFacts* find_facts(std::string_view name) {
   return find_strategy(name);
 }

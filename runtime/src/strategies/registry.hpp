@@ -27,10 +27,4 @@ RDX_STRATEGIES(RDX_DECLARE_STRATEGY)
 std::span<const StrategyDef> strategy_table();
 const StrategyDef* find_strategy(std::string_view name);
 
-// Elements per block of a BLOCKED `fast` work-item (the -DBLOCK of cl/fast.cl).
-inline constexpr std::uint64_t kFastBlock = 4096;
-
-// The build options of cl/fast.cl's kernel for plan p (a fast_* plan) over n elements.
-std::string fast_build_options(const Plan& p, std::uint64_t n);
-
 }  // namespace rdx::detail

@@ -17,8 +17,7 @@ StrategyDef strategy_strided() {
        tree_passes_depth_halvable,
        nullptr,
        nullptr,
-       1,
-       false},
+       1},
       run_strided};
 }
 

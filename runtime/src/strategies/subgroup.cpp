@@ -108,8 +108,7 @@ StrategyDef strategy_subgroup() {
            subgroup_depth,
            nullptr,
            subgroup_form,
-           1,
-           false},
+           1},
           run_subgroup};
 }
 

@@ -18,8 +18,7 @@ StrategyDef strategy_topdown() {
            log2_n_depth,
            nullptr,
            nullptr,
-           1,
-           false},
+           1},
           run_topdown};
 }
 

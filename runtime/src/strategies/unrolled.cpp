@@ -16,8 +16,7 @@ StrategyDef strategy_unrolled() {
            dual_passes_depth,
            nullptr,
            nullptr,
-           1,
-           false},
+           1},
           run_unrolled};
 }
 

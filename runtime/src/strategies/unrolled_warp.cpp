@@ -31,8 +31,7 @@ StrategyDef strategy_unrolled_warp() {
        dual_passes_depth,
        nullptr,
        unrolled_warp_form,
-       1,
-       false},
+       1},
       run_unrolled_warp};
 }
 

@@ -1,0 +1,152 @@
+// The tunables of fast_strided and fast_blocked, with the measurements behind their defaults, and
+// the grid a plan gets from them (see fast_tuning.hpp).
+#include "strategies/fast_tuning.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+
+#include "ops/operators.hpp"
+#include "rdx/errors.hpp"
+
+namespace rdx::detail {
+
+// H200, f32 sum: within 1% of the best of 20 grid / work-group / unroll / vector configurations at
+// 2^24 and 2^28 (tools/sweep_fast.sh gpu fast_strided 16Mi,256Mi).
+const std::array<ParamSpec, 5> kFastStridedParams = {{
+    {"wg", 256, "work-group size"},
+    {"groups_per_cu", 8, "work-groups per compute unit: the grid's upper bound"},
+    {"vector_bytes", 16, "bytes per vector load (elements: vector_bytes / element size, 1-16)"},
+    {"unroll", 2, "independent vector loads in flight per work-item (1, 2, 4)"},
+    {"min_per_item", 0, "fewest elements per work-item (0: one round of unroll vector loads)"},
+}};
+
+// PoCL 5, 16 cores, f32 sum: 8 groups per compute unit beat 1, 2 and 4; one work-item per group,
+// 64-byte vectors (tools/sweep_fast.sh cpu fast_blocked).
+const std::array<ParamSpec, 5> kFastBlockedParams = {{
+    {"wg", 1, "work-group size"},
+    {"groups_per_cu", 8, "work-groups per compute unit: the grid's upper bound"},
+    {"vector_bytes", 64, "bytes per vector load (elements: vector_bytes / element size, 1-16)"},
+    {"unroll", 1, "unused: each work-item reads one contiguous range"},
+    {"min_per_item", std::uint64_t{1} << 15, "fewest elements in a work-item's range"},
+}};
+
+namespace {
+
+std::uint64_t clamp_u(std::uint64_t v, std::uint64_t lo, std::uint64_t hi) {
+  return std::max(lo, std::min(v, hi));
+}
+
+bool is_pow2(std::uint64_t x) {
+  return x && !(x & (x - 1));
+}
+
+// Each tunable from Options::tuning, else the tuning table, else the strategy's default; a name
+// in Options::tuning that the strategy does not have is an ArgumentError.
+class Tunables {
+ public:
+  Tunables(std::span<const ParamSpec> specs, const Params& opts, Params table,
+           const std::string& strategy)
+      : specs_(specs), opts_(opts), table_(std::move(table)) {
+    for (const auto& [name, value] : opts.items())
+      if (!find(name)) {
+        std::string names;
+        for (const ParamSpec& s : specs) {
+          if (!names.empty()) names += ' ';
+          names += s.name;
+        }
+        throw ArgumentError(fmt::format("strategy {} has no tunable '{}' (its tunables: {})",
+                                        strategy, name, names));
+      }
+  }
+  // 0 in Options or in the table leaves the value to the next level.
+  std::uint64_t operator()(std::string_view name) const {
+    if (auto v = opts_.get(name); v && *v) return *v;
+    if (auto v = table_.get(name); v && *v) return *v;
+    return find(name)->default_value;
+  }
+  // Whether anything above the default sets it.
+  bool set(std::string_view name) const {
+    auto o = opts_.get(name), t = table_.get(name);
+    return (o && *o) || (t && *t);
+  }
+
+ private:
+  const ParamSpec* find(std::string_view name) const {
+    for (const ParamSpec& s : specs_)
+      if (s.name == name) return &s;
+    return nullptr;
+  }
+  std::span<const ParamSpec> specs_;
+  const Params& opts_;
+  Params table_;
+};
+
+// fast_blocked (auto on CPUs): few work-items, each reading one long contiguous range with wide
+// vectors (PoCL runs a work-group as a loop; LLVM vectorises the range). fast_strided (auto
+// elsewhere): a grid of compute units x groups_per_cu groups reading neighbouring vectors.
+void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTable& tuning,
+               std::span<const ParamSpec> specs, bool blocked) {
+  const Tunables t(specs, o.tuning, resolve_tuning(tuning, dev, p.strategy, p.type, p.op),
+                   p.strategy);
+  const std::uint64_t es = size_of(p.type);
+  const std::uint64_t cus = std::max<std::uint32_t>(dev.compute_units, 1);
+  const std::uint64_t gpc = t("groups_per_cu");
+  std::uint64_t vw = 1;  // one element at a time where lanes cannot combine (ops/operators.hpp)
+  if (lanes_combine(p.op, p.acc)) vw = clamp_u(t("vector_bytes") / es, 1, 16);
+  // On a CPU a vector, of elements or of accumulators, is at most one SIMD register: a wider
+  // one is split anyway, and its type has no defined calling convention there (LLVM warns,
+  // -Wpsabi, on every compile).
+  if (dev.kind == DeviceKind::CPU && dev.native_vector_bytes) {
+    const std::uint64_t lane = std::max<std::uint64_t>(es, size_of(p.acc));
+    vw = std::min<std::uint64_t>(vw, std::max<std::uint64_t>(dev.native_vector_bytes / lane, 1));
+  }
+  if (!o.work_group_size) p.work_group_size = std::min<std::size_t>(t("wg"), p.work_group_size);
+  const std::uint64_t unroll = blocked ? 1 : t("unroll");
+  std::uint64_t groups;
+  if (blocked) {
+    groups = clamp_u((p.n + t("min_per_item") - 1) / t("min_per_item") / p.work_group_size, 1,
+                     cus * gpc);
+  } else {
+    // By default one round of UNROLL vector loads per work-item, so that a small input spreads
+    // over many groups and every load is in flight at once (docs/performance.md).
+    const std::uint64_t min_per_item = t.set("min_per_item") ? t("min_per_item") : vw * unroll;
+    const std::uint64_t per_group = p.work_group_size * std::max<std::uint64_t>(min_per_item, vw);
+    groups = clamp_u((p.n + per_group - 1) / per_group, 1, cus * gpc);
+  }
+  if (unroll != 1 && unroll != 2 && unroll != 4)
+    throw ArgumentError(fmt::format("unroll {} is not 1, 2 or 4", unroll));
+  if (!is_pow2(vw) || vw > 16)
+    throw ArgumentError(fmt::format("vector width {} is not 1, 2, 4, 8 or 16", vw));
+  p.params = Params()
+                 .set("groups", groups)
+                 .set("vector_width", vw)
+                 .set("blocked", blocked ? 1 : 0)
+                 .set("unroll", unroll)
+                 // A grid whose partials the last group would combine at one per work-item or
+                 // fewer hands them to the host instead (cl/fast.cl, HOST_FINISH).
+                 .set("host_finish", groups <= p.work_group_size ? 1 : 0);
+}
+
+}  // namespace
+
+void tune_fast_strided(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTable& t) {
+  tune_fast(dev, p, o, t, kFastStridedParams, false);
+}
+
+void tune_fast_blocked(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTable& t) {
+  tune_fast(dev, p, o, t, kFastBlockedParams, true);
+}
+
+FastGrid fast_grid(const Plan& p) {
+  FastGrid g;
+  g.groups = p.params.get("groups").value_or(0);
+  g.vector_width = static_cast<unsigned>(p.params.get("vector_width").value_or(1));
+  g.blocked = p.params.get("blocked").value_or(0) != 0;
+  g.unroll = static_cast<unsigned>(p.params.get("unroll").value_or(1));
+  g.host_finish = p.params.get("host_finish").value_or(0) != 0;
+  return g;
+}
+
+}  // namespace rdx::detail

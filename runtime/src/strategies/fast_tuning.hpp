@@ -1,0 +1,35 @@
+// Internal: the tunables of fast_strided and fast_blocked (the strategies behind auto), their
+// defaults, and how a plan takes them. Pure: no OpenCL, so make_plan stays unit-testable.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "strategies/facts.hpp"
+
+namespace rdx::detail {
+
+extern const std::array<ParamSpec, 5> kFastStridedParams;
+extern const std::array<ParamSpec, 5> kFastBlockedParams;
+
+// StrategyFacts::tune of each: the grid into Plan::params and Plan::work_group_size.
+void tune_fast_strided(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTable& t);
+void tune_fast_blocked(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTable& t);
+
+// Elements per block of a BLOCKED `fast` work-item (the -DBLOCK of cl/fast.cl).
+inline constexpr std::uint64_t kFastBlock = 4096;
+
+// A fast_* plan's grid, read back from Plan::params (what tune_fast_* wrote).
+struct FastGrid {
+  std::uint64_t groups = 0;   // work-groups of the single launch
+  unsigned vector_width = 1;  // elements per vector load
+  bool blocked = false;       // each work-item reads one contiguous range (CPUs)
+  unsigned unroll = 1;        // independent loads in flight per work-item (strided)
+  bool host_finish = false;   // the host combines the groups' partials
+};
+FastGrid fast_grid(const Plan& p);
+
+// The build options of cl/fast.cl's kernel for plan p (a fast_* plan) over n elements.
+std::string fast_build_options(const Plan& p, std::uint64_t n);
+
+}  // namespace rdx::detail
