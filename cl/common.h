@@ -17,6 +17,12 @@
  *   VCOMBINE(a, b)        the operator on vectors of ACC, where lanes can combine
  * and by the launcher: WG, the work-group size the kernels are compiled for (a power of two).
  *
+ * A user's reduction (runtime/src/ops/user_reduction.cpp, run by cl/fast.cl only) defines
+ * USER_STATE instead: OP is OP_USER, ACC is the struct rdx_state of the user's fields (so
+ * state_t is too), COMBINE_VALUES and IDENTITY_VALUE call the user's combine and identity,
+ * T0 .. T3 are the inputs' types (T is T0), and USER_INPUT_PARAMS, USER_MAP_AT(k),
+ * USER_LOAD_LANES(k) and USER_MAP_LANE(j, idx) read and map elements (see fast.cl).
+ *
  * Semantics (the README's): integer sum and product wrap modulo 2^bits of the accumulator;
  * NaN propagates through sum and product; min, max, argmin and argmax ignore NaN unless every
  * element is NaN; argmin and argmax return the first index of the extreme value.
@@ -104,6 +110,7 @@ inline ACC prod_combine(ACC a, ACC b) {
 
 /* to_acc: an input element as an accumulator value (a conversion; float products mark an input
  * infinity, above). Every kernel reads elements through it. */
+#ifndef USER_STATE /* a user's map reads its elements (USER_MAP_AT) */
 inline ACC to_acc(T x) {
 #if OP == OP_PROD && defined(ACC_IS_FLOAT)
   const ACC v = (ACC)x;
@@ -114,6 +121,7 @@ inline ACC to_acc(T x) {
   return (ACC)x;
 #endif
 }
+#endif
 
 /* combine_values: the operator on two accumulator values (argmin/argmax: on their values). */
 inline ACC combine_values(ACC a, ACC b) {

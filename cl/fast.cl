@@ -21,7 +21,14 @@
  * plan's GROUPS; `counter` is one uint that is 0 before the launch (the last group resets it, so
  * the host zeroes it once; HOST_FINISH never touches it); part_v/part_i hold GROUPS + 1 states:
  * the partials, then the result at index GROUPS (not with HOST_FINISH). BLOCKED ranges: work-item g
- * covers [g*chunk, (g+1)*chunk), chunk a multiple of VW. argmin/argmax need VW = 1. */
+ * covers [g*chunk, (g+1)*chunk), chunk a multiple of VW. argmin/argmax need VW = 1.
+ *
+ * A user's reduction (USER_STATE, cl/common.h) runs the same layouts: each element's state is the
+ * user's map over every input (vector loads of each input, then the map lane by lane into
+ * UNROLL * VW independent states), combined with the user's combine; no HOST_FINISH. Its kernel
+ * takes `carry` and the further inputs after `counter`: with carry = 1 the last group combines
+ * the state at part_v[GROUPS] (an earlier chunk's result) first, so chunks of an input combine on
+ * the device, in order. */
 #ifndef RDX_COMMON_H
 #include "common.h"
 #endif
@@ -51,6 +58,19 @@ typedef ulong sidx_t;
 
 #pragma OPENCL EXTENSION cl_khr_global_int32_base_atomics : enable
 
+#ifdef USER_STATE
+#if HOST_FINISH
+#error "a user's reduction finishes on the device (the host cannot run its combine)"
+#endif
+#define USER_PARAMS , ulong carry USER_INPUT_PARAMS
+#define ELEM_STATE(i) USER_MAP_AT(i)
+#else
+#define USER_INPUT_PARAMS
+#define USER_INPUT_ARGS
+#define USER_PARAMS
+#define ELEM_STATE(i) st_make(to_acc(in[(i)]), (i))
+#endif
+
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
 
@@ -69,7 +89,7 @@ typedef ulong sidx_t;
  * semantics (fmin/fmax ignore NaN). A macro, not a function: a function taking or returning a
  * 64-byte vector by value changes its ABI with the CPU's vector extensions, which LLVM warns
  * about (-Wpsabi) on every compile. */
-#ifndef VCOMBINE
+#if !defined(VCOMBINE) && !defined(USER_STATE)
 #error "VW > 1: this operator's lanes cannot combine (the host plans VW = 1 for it)"
 #endif
 
@@ -89,9 +109,33 @@ inline ACC lanes_combined(ACC* lane) {
   } while (0)
 #endif /* VW > 1 */
 
+#ifdef USER_STATE
+/* `count` states (a power of two) combined pairwise. */
+inline state_t user_lanes_combined(state_t* lane, uint count) {
+  for (uint w = count / 2; w > 0; w /= 2)
+    for (uint k = 0; k < w; ++k)
+      lane[k] = combine_values(lane[k], lane[k + w]);
+  return lane[0];
+}
+#endif
+
 /* Combines elements [b, e) of the input, b a multiple of VW when VW > 1. */
-inline state_t range_state(global const T* in, ulong b, ulong e) {
-#if VW > 1
+inline state_t range_state(global const T* in, ulong b, ulong e USER_INPUT_PARAMS) {
+#if VW > 1 && defined(USER_STATE)
+  state_t lane[VW];
+  for (uint j = 0; j < VW; ++j)
+    lane[j] = st_identity();
+  const ulong ve = e / VW;
+  for (ulong k = b / VW; k < ve; ++k) {
+    USER_LOAD_LANES(k);
+    for (uint j = 0; j < VW; ++j)
+      lane[j] = combine_values(lane[j], USER_MAP_LANE(j, k * VW + j));
+  }
+  state_t s = user_lanes_combined(lane, VW);
+  for (ulong i = ve * VW; i < e; ++i)
+    s = combine_values(s, USER_MAP_AT(i));
+  return s;
+#elif VW > 1
   VACC v = (VACC)(st_identity());
   const ulong vb = b / VW, ve = e / VW;
   for (ulong k = vb; k < ve; ++k)
@@ -104,7 +148,7 @@ inline state_t range_state(global const T* in, ulong b, ulong e) {
 #else
   state_t s = st_identity();
   for (ulong i = b; i < e; ++i)
-    s = st_combine(s, st_make(to_acc(in[i]), i));
+    s = st_combine(s, ELEM_STATE(i));
   return s;
 #endif
 }
@@ -118,7 +162,7 @@ inline state_t load_partial(volatile global ACC* v, volatile global ulong* ix, u
 }
 
 kernel void fast_reduce(global const T* restrict in, ulong n, ulong chunk, global ACC* part_v,
-                        global ulong* part_i, volatile global uint* counter) {
+                        global ulong* part_i, volatile global uint* counter USER_PARAMS) {
   local state_t sh[WG];
   local uint ticket;
   const uint lid = get_local_id(0);
@@ -139,11 +183,36 @@ kernel void fast_reduce(global const T* restrict in, ulong n, ulong chunk, globa
   }
 #else
   for (ulong b = begin; b < end; b += BLOCK)
-    s = st_combine(s, range_state(in, b, min(b + BLOCK, end)));
+    s = st_combine(s, range_state(in, b, min(b + BLOCK, end) USER_INPUT_ARGS));
 #endif
 #else /* strided */
   const sidx_t stride = (sidx_t)(groups * WG);
-#if VW > 1
+#if VW > 1 && defined(USER_STATE)
+  state_t lane[UNROLL * VW];
+  for (uint j = 0; j < UNROLL * VW; ++j)
+    lane[j] = st_identity();
+  const sidx_t nv = (sidx_t)(n / VW);
+  sidx_t k = (sidx_t)gid;
+#if UNROLL > 1
+  for (; k + (UNROLL - 1) * stride < nv; k += UNROLL * stride) {
+    for (uint u = 0; u < UNROLL; ++u) {
+      const sidx_t ku = k + u * stride;
+      USER_LOAD_LANES(ku);
+      for (uint j = 0; j < VW; ++j)
+        lane[u * VW + j] =
+            combine_values(lane[u * VW + j], USER_MAP_LANE(j, (ulong)ku * VW + j));
+    }
+  }
+#endif
+  for (; k < nv; k += stride) {
+    USER_LOAD_LANES(k);
+    for (uint j = 0; j < VW; ++j)
+      lane[j] = combine_values(lane[j], USER_MAP_LANE(j, (ulong)k * VW + j));
+  }
+  s = user_lanes_combined(lane, UNROLL * VW);
+  const ulong tail = (ulong)nv * VW + gid;
+  if (tail < n) s = combine_values(s, USER_MAP_AT(tail));
+#elif VW > 1
   VACC v = (VACC)(st_identity());
   const sidx_t nv = (sidx_t)(n / VW);
   sidx_t k = (sidx_t)gid;
@@ -173,7 +242,7 @@ kernel void fast_reduce(global const T* restrict in, ulong n, ulong chunk, globa
   if (tail < n) s = combine_values(s, to_acc(in[tail]));
 #else
   for (ulong i = gid; i < n; i += stride)
-    s = st_combine(s, st_make(to_acc(in[i]), i));
+    s = st_combine(s, ELEM_STATE(i));
 #endif
 #endif
 
@@ -198,6 +267,9 @@ kernel void fast_reduce(global const T* restrict in, ulong n, ulong chunk, globa
 
   /* The last group: combine every partial, in index order per work-item, then a tree. */
   state_t t = st_identity();
+#ifdef USER_STATE
+  if (carry && lid == 0) t = load_partial(part_v, part_i, groups); /* earlier chunks first */
+#endif
   for (ulong k = lid; k < groups; k += WG)
     t = st_combine(t, load_partial(part_v, part_i, k));
   sh[lid] = t;

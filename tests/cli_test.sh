@@ -88,6 +88,39 @@ else
 fi
 
 # Bad input: exit 2, one line
+# Composites, maps and custom operators (whole inputs; one to four arrays)
+npy "$tmp/x.npy" "<f8" "(4,)" False d 1 2 3 4
+npy "$tmp/y.npy" "<f8" "(4,)" False d 10 20 30 40
+npy "$tmp/y3.npy" "<f8" "(3,)" False d 10 20 30
+expect 0 "mean" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --op mean
+same 2.5 "mean of 1..4"
+expect 0 "var" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --op var
+same 1.25 "population var of 1..4"
+expect 0 "minmax" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --op minmax
+same "1 0 4 3" "minmax: min, its index, max, its index"
+expect 0 "dot" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --input2 "$tmp/y.npy" --op dot
+same 300 "dot"
+expect 0 "map over two inputs" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --input2 "$tmp/y.npy" --op max --map "x1 - x0 * i"
+same 28 "max of x1 - x0 * i"
+expect 0 "count with a predicate" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --op count --map "x > 2"
+same 2 "count x > 2"
+expect 0 "custom operator" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --combine "fmax(a, b)" --identity "-INFINITY" --map "x * x"
+same 16 "custom max of squares"
+expect 2 "inputs differ in length" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --input2 "$tmp/y3.npy" --op dot
+says "differ in length" "inputs differ in length"
+expect 2 "statements in an expression" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --combine "a + b; }" --identity 0
+says "not statements" "statements in an expression"
+# (PoCL's compiler itself may print "1 error generated." on stderr: clrdx's line is the last)
+"$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --combine "fmax(a, b, a)" --identity 0 >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && [ ! -s "$tmp/out" ] && tail -1 "$tmp/err" | grep -q "^clrdx: " && ok || bad "compiler error in an expression: exit 2 and one clrdx line: $(cat "$tmp/err")"
+says "the combine of the reduction 'custom' does not compile: \`fmax(a, b, a)\`" "compiler error names the expression"
+expect 2 "combine without identity" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --combine "a + b"
+says "needs both --combine and --identity" "combine without identity"
+expect 2 "argmin with a map" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --op argmin --map "x"
+says "takes no --map" "argmin with a map"
+expect 2 "minmax of nothing" -- "$clrdx" reduce --device "$dev" --type f32 --op minmax --generate ones --count 0
+says "empty input" "minmax of nothing"
+
 expect 2 "npy type disagrees" -- "$clrdx" reduce --device "$dev" --input "$tmp/a.npy" --type f32 --op sum
 printf 'abcdefg' >"$tmp/odd.bin"
 expect 2 "raw size not a multiple" -- "$clrdx" reduce --device "$dev" --input "$tmp/odd.bin" --type i32 --op sum
@@ -120,7 +153,7 @@ expect 2 "missing file" -- "$clrdx" reduce --device "$dev" --input "$tmp/nope.bi
 expect 2 "directory" -- "$clrdx" reduce --device "$dev" --input "$tmp" --type i32 --op sum
 expect 2 "unknown device" -- "$clrdx" reduce --device no-such-device --type i32 --op sum --generate ones --count 5
 expect 2 "unknown type" -- "$clrdx" reduce --device "$dev" --type f16 --op sum --generate ones --count 5
-expect 2 "unknown op" -- "$clrdx" reduce --device "$dev" --type i32 --op mean --generate ones --count 5
+expect 2 "unknown op" -- "$clrdx" reduce --device "$dev" --type i32 --op median --generate ones --count 5
 expect 2 "unknown strategy" -- "$clrdx" reduce --device "$dev" --strategy nope --type i32 --op sum --generate ones --count 5
 expect 2 "negative count" -- "$clrdx" reduce --device "$dev" --type i32 --op sum --generate ones --count -5
 expect 2 "non-numeric count" -- "$clrdx" reduce --device "$dev" --type i32 --op sum --generate ones --count abc

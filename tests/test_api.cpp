@@ -392,6 +392,12 @@ TEST_CASE("big: 2^32 + 3 u8 elements, beyond one allocation, are reduced in chun
   CHECK(m.value == 0);
   CHECK(m.index == n - 2);
   CHECK(reduce_index(ctx, std::span<const std::uint8_t>(v), Op::ArgMax).index == 7);
+  // A user's reduction in chunks: each chunk's state combined on the device, indexes global.
+  const auto mm = minmax(ctx, std::span<const std::uint8_t>(v));
+  CHECK(mm.min == 0);
+  CHECK(mm.min_index == n - 2);
+  CHECK(mm.max == 9);
+  CHECK(mm.max_index == 7);
 }
 
 TEST_CASE("auto and the fast_* strategies are deterministic: bit-identical results run after run") {

@@ -18,6 +18,17 @@
 namespace clrdx {
 namespace {
 
+// "i8 u8 ... f64", "sum prod ... argmax": the library's names, space-separated.
+template <class E, std::size_t N>
+std::string names_of(const E (&all)[N]) {
+  std::string r;
+  for (E e : all) {
+    if (!r.empty()) r += ' ';
+    r += rdx::name(e);
+  }
+  return r;
+}
+
 bool is_pow2(std::uint64_t x) {
   return x && !(x & (x - 1));
 }
@@ -110,7 +121,10 @@ struct GenerateOnly {
 
 void validate_reduce(const ReduceArgs& a, GenerateOnly given) {
   // In cmd_reduce's order, so a command line with several bad values names the same one.
-  const auto [op, type, opts] = reduce_request(a);
+  const ReduceRequest req = reduce_request(a);
+  const rdx::Op op = req.op;
+  const std::optional<rdx::Type> type = req.type;
+  const rdx::Options& opts = req.opts;
 
   std::optional<std::uint64_t> count;  // known for generated data; a file's is read later
   if (!a.input.empty()) {
@@ -130,11 +144,16 @@ void validate_reduce(const ReduceArgs& a, GenerateOnly given) {
     throw rdx::ArgumentError("give --input FILE or --generate PATTERN --count N");
   }
 
+  for (int k = 0; k < 3; ++k)
+    if (!a.inputs[k].empty() && a.input.empty())
+      throw rdx::ArgumentError(fmt::format("--input{} needs --input", k + 2));
   check_reduce_strategy(a.strategy);
   check_work_group_size(a.wg);
-  if (type) check_plan(*type, op, count.value_or(1), opts);
-  if (count && *count == 0 && rdx::is_index_op(op))
+  if (type && !req.whole_input() && a.map.empty()) check_plan(*type, op, count.value_or(1), opts);
+  if (count && *count == 0 && !req.whole_input() && rdx::is_index_op(op))
     throw rdx::ArgumentError(fmt::format("{} of an empty input has no result", rdx::name(op)));
+  if (count && *count == 0 && req.stat == rdx::Stat::MinMax)
+    throw rdx::ArgumentError("minmax of an empty input has no result");
 }
 
 void validate_verify(const VerifyArgs& a) {
@@ -186,7 +205,28 @@ void validate_tune(const TuneArgs& a) {
 
 ReduceRequest reduce_request(const ReduceArgs& a) {
   ReduceRequest r;
-  r.op = rdx::parse_op(a.op);
+  if (!a.combine.empty() || !a.identity.empty()) {
+    if (a.combine.empty() || a.identity.empty())
+      throw rdx::ArgumentError("a custom reduction needs both --combine and --identity");
+    if (!a.op.empty())
+      throw rdx::ArgumentError("--op and --combine exclude each other (--combine is the operator)");
+    r.custom = true;
+  } else if (a.op.empty()) {
+    throw rdx::ArgumentError("give --op, or --combine and --identity for a custom reduction");
+  } else if (const auto s = rdx::find_stat(a.op)) {
+    r.stat = *s;
+  } else {
+    try {
+      r.op = rdx::parse_op(a.op);
+    } catch (const rdx::ArgumentError&) {
+      throw rdx::ArgumentError(fmt::format("unknown operator '{}' (expected one of: {} {})", a.op,
+                                           names_of(rdx::kAllOps), names_of(rdx::kAllStats)));
+    }
+    if (!a.map.empty() && rdx::is_index_op(r.op))
+      throw rdx::ArgumentError(fmt::format(
+          "{} takes no --map (its state has an index); minmax gives both with their indexes",
+          rdx::name(r.op)));
+  }
   if (!a.type.empty()) r.type = rdx::parse_type(a.type);
   r.opts.strategy = a.strategy;
   r.opts.work_group_size = a.wg;
@@ -195,17 +235,6 @@ ReduceRequest reduce_request(const ReduceArgs& a) {
 }
 
 namespace {
-
-// "i8 u8 ... f64", "sum prod ... argmax": the library's names, space-separated.
-template <class E, std::size_t N>
-std::string names_of(const E (&all)[N]) {
-  std::string r;
-  for (E e : all) {
-    if (!r.empty()) r += ' ';
-    r += rdx::name(e);
-  }
-  return r;
-}
 
 void options_devices(CLI::App& sub, App& app) {
   sub.add_flag("--json", app.devices.json, "Print a JSON array");
@@ -220,7 +249,18 @@ void options_strategies(CLI::App& sub, App& app) {
 void options_reduce(CLI::App& sub, App& app) {
   ReduceArgs& rd = app.reduce;
   sub.add_option("--type", rd.type, "Element type: " + names_of(rdx::kAllTypes));
-  sub.add_option("--op", rd.op, names_of(rdx::kAllOps))->required();
+  sub.add_option(
+      "--op", rd.op,
+      "Operator: " + names_of(rdx::kAllOps) + "; or composite: " + names_of(rdx::kAllStats));
+  sub.add_option("--map", rd.map,
+                 "OpenCL C expression of each element: x (x0..x3: the inputs), i (its index); "
+                 "with --op sum, max... (transform-reduce), count (the predicate) or --combine");
+  sub.add_option("--combine", rd.combine,
+                 "Custom operator: OpenCL C expression of two accumulator values a and b");
+  sub.add_option("--identity", rd.identity, "Custom operator: its identity (e.g. 0)");
+  for (int k = 0; k < 3; ++k)
+    sub.add_option(fmt::format("--input{}", k + 2), rd.inputs[k],
+                   fmt::format("Input array x{} of the same length (dot, maps)", k + 1));
   sub.add_option("--device", rd.device, "Device selector SEL");
   sub.add_option("--strategy", rd.strategy, "Strategy name (see `clrdx strategies`) or auto")
       ->capture_default_str();

@@ -46,7 +46,11 @@ rdx::Result reduce_file(rdx::Context& ctx, InputFile file, rdx::Op op, const rdx
 }  // namespace
 
 int cmd_reduce(const ReduceArgs& a) {
-  auto [op, type, opts] = reduce_request(a);
+  const ReduceRequest req = reduce_request(a);
+  if (req.whole_input() || !a.map.empty()) return cmd_reduce_whole(a, req);
+  const rdx::Op op = req.op;
+  std::optional<rdx::Type> type = req.type;
+  const rdx::Options& opts = req.opts;
 
   std::optional<InputFile> file;
   std::vector<unsigned char> generated;

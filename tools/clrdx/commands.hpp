@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "rdx/plan.hpp"
+#include "rdx/stats.hpp"
 #include "rdx/types.hpp"
 
 namespace clrdx {
@@ -24,6 +25,8 @@ int cmd_strategies(const StrategiesArgs& a);
 
 struct ReduceArgs {
   std::string type, op, device, strategy = "auto", acc, input, generate, count, seed = "1";
+  std::string map, combine, identity;  // transform-reduce and custom reductions
+  std::string inputs[3];               // --input2 .. --input4
   std::size_t wg = 0;
   bool json = false;
 };
@@ -32,11 +35,16 @@ int cmd_reduce(const ReduceArgs& a);
 // What reduce's operator, type, strategy, work-group and accumulator options ask for (parsed, not
 // yet checked against a plan). Throws rdx::ArgumentError for an unknown type or operator.
 struct ReduceRequest {
-  rdx::Op op = rdx::Op::Sum;
+  rdx::Op op = rdx::Op::Sum;      // a built-in operator, unless one of the two below
+  std::optional<rdx::Stat> stat;  // --op minmax, mean, ...
+  bool custom = false;            // --combine and --identity
+  bool whole_input() const { return stat || custom; }
   std::optional<rdx::Type> type;  // none: a .npy input gives it
   rdx::Options opts;
 };
 ReduceRequest reduce_request(const ReduceArgs& a);
+// reduce for composites, maps and custom operators: whole inputs in memory (cmd_reduce_whole.cpp).
+int cmd_reduce_whole(const ReduceArgs& a, const ReduceRequest& req);
 
 struct VerifyArgs {
   std::string device, strategy = "all", max_n = "4Mi", seed = "1", types = "all", ops = "all";

@@ -116,6 +116,13 @@ int run(int argc, char** argv) {
   } catch (const rdx::ArgumentError& e) {
     std::cerr << "clrdx: " << e.what() << "\n";
     return 2;
+  } catch (const rdx::ExpressionError& e) {  // the user's expression: bad input, in one line
+    std::string first = e.messages.substr(0, e.messages.find('\n'));
+    if (const auto at = first.find("error: "); at != std::string::npos)
+      first = first.substr(at + 7);
+    std::cerr << "clrdx: the " << e.expression << " does not compile: `" << e.text << "`: " << first
+              << "\n";
+    return 2;
   } catch (const rdx::UnsupportedError& e) {
     std::cerr << "clrdx: " << e.what() << "\n";
     return 2;

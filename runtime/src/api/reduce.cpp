@@ -18,13 +18,8 @@ namespace {
 
 using detail::byte_size;
 using detail::empty_result;
+using detail::max_alloc_elements;
 using detail::run_plan;
-
-// Elements of `type` that fit the device's largest single allocation (1 GiB on PoCL here).
-std::uint64_t max_alloc_elements(const DeviceInfo& dev, Type type) {
-  const std::uint64_t cap = std::max<std::uint64_t>(dev.max_alloc, 1 << 20);
-  return std::max<std::uint64_t>(cap / size_of(type) / 4096, 1) * 4096;
-}
 
 }  // namespace
 

@@ -102,6 +102,19 @@ ClError::ClError(int c, std::string call_text, const std::string& detail)
       code(c),
       call(std::move(call_text)) {}
 
+ClError::ClError(int c, std::string call_text, Message what)
+    : Error(what.text), code(c), call(std::move(call_text)) {}
+
+BuildError::BuildError(const BuildError& b, Message what)
+    : ClError(b.code, b.call, std::move(what)), file(b.file), options(b.options), log(b.log) {}
+
+ExpressionError::ExpressionError(const BuildError& b, std::string which, std::string expr,
+                                 std::string compiler)
+    : BuildError(b, Message{"the " + which + " does not compile: `" + expr + "`\n" + compiler}),
+      expression(std::move(which)),
+      text(std::move(expr)),
+      messages(std::move(compiler)) {}
+
 BuildError::BuildError(int c, std::string f, std::string opts, std::string build_log)
     : ClError(c, "clBuildProgram(" + f + ")",
               "options: " + opts + "\n--- build log ---\n" + build_log),

@@ -23,7 +23,8 @@ std::string Exec::defines(std::size_t wg) const {
 }
 
 Kernel Exec::kernel(const std::string& file, const char* name, const std::string& extra) {
-  const std::string& definitions = cl_definitions(plan.type, plan.acc, plan.op);
+  const std::string& definitions =
+      user_definitions.empty() ? cl_definitions(plan.type, plan.acc, plan.op) : user_definitions;
   for (std::size_t wg = plan.work_group_size;; wg /= 2) {
     const std::string opts = fmt::format("-DWG={}", wg) + (extra.empty() ? "" : " " + extra);
     cl::Program prog = ctx.programs.get(ctx.context, ctx.device, file, definitions, opts);
@@ -195,10 +196,14 @@ Outcome Exec::read(const States& s, std::uint64_t k, unsigned char* staging, std
     RDX_CHECK(queue.enqueueReadBuffer(s.indices, CL_FALSE, k * sizeof(cl_ulong),
                                       count * sizeof(cl_ulong), staging + value_bytes));
   }
+  read_bytes(s.values, k * acc, count * acc, staging);
+  return fold_states(plan, staging, staging + value_bytes, count);
+}
+
+void Exec::read_bytes(const cl::Buffer& b, std::size_t offset, std::size_t bytes, void* dst) {
   if (plan.poll_result) {
     cl::Event ev;
-    RDX_CHECK(
-        queue.enqueueReadBuffer(s.values, CL_FALSE, k * acc, count * acc, staging, nullptr, &ev));
+    RDX_CHECK(queue.enqueueReadBuffer(b, CL_FALSE, offset, bytes, dst, nullptr, &ev));
     RDX_CHECK(queue.flush());
     for (;;) {  // a command that failed reports its (negative) error as its status
       cl_int status = CL_QUEUED;
@@ -207,10 +212,9 @@ Outcome Exec::read(const States& s, std::uint64_t k, unsigned char* staging, std
       if (status < 0) throw ClError(status, "clEnqueueReadBuffer(result)");
     }
   } else {
-    RDX_CHECK(queue.enqueueReadBuffer(s.values, CL_TRUE, k * acc, count * acc, staging));
+    RDX_CHECK(queue.enqueueReadBuffer(b, CL_TRUE, offset, bytes, dst));
   }
   idle_ = true;
-  return fold_states(plan, staging, staging + value_bytes, count);
 }
 
 std::size_t staging_bytes(const Plan& plan, std::uint64_t count) {

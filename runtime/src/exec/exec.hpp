@@ -73,6 +73,9 @@ class Exec {
   Context::Impl& ctx;
   const Plan& plan;
   cl::CommandQueue& queue;  // every command of this call (Context::Impl::queue_for)
+  // The kernels' definitions: a user's reduction's (ops/user_reduction.hpp) when set, else the
+  // built-in operator's (ops/cl_definitions.hpp).
+  std::string user_definitions;
 
   // A key naming this plan's kernel definitions for work-group size wg (type, acc, operator, WG).
   std::string defines(std::size_t wg) const;
@@ -101,6 +104,11 @@ class Exec {
     cl_uint i = 0;
     (set_arg(k, i++, a), ...);
   }
+  // Argument i alone (kernels whose argument list depends on the definitions).
+  template <class A>
+  void arg(Kernel& k, cl_uint i, const A& a) {
+    set_arg(k, i, a);
+  }
 
   // Enqueues k over `global` work-items (rounded up to a multiple of `local`).
   void launch(Kernel& k, std::uint64_t global, std::size_t local);
@@ -112,6 +120,9 @@ class Exec {
   // into pinned memory directly, about 2 us sooner than into pageable.
   Outcome read(const States& s, std::uint64_t k = 0, unsigned char* staging = nullptr,
                std::uint64_t count = 1);
+  // Reads `bytes` at `offset` of b into dst, waiting as the plan says (Plan::poll_result);
+  // everything queued before it has finished on return.
+  void read_bytes(const cl::Buffer& b, std::size_t offset, std::size_t bytes, void* dst);
   // Reads the first `count` states of s (blocking).
   std::vector<Outcome> read_all(const States& s, std::uint64_t count);
 

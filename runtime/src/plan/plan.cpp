@@ -76,9 +76,10 @@ std::string strategy_names() {
 }  // namespace
 
 std::string Plan::describe() const {
-  std::string r =
-      fmt::format("{} {} {} n={} wg={}", strategy, name(op), name(type), n, work_group_size);
-  if (acc != type) r += fmt::format(" acc={}", name(acc));
+  std::string r = fmt::format("{} {} {} n={} wg={}", strategy,
+                              reduction.empty() ? name(op) : std::string_view(reduction),
+                              name(type), n, work_group_size);
+  if (acc != type && reduction.empty()) r += fmt::format(" acc={}", name(acc));
   for (const auto& [k, v] : params.items())
     r += fmt::format(" {}={}", k, v);
   return r;

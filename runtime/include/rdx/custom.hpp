@@ -1,0 +1,86 @@
+// Reductions users write themselves: a map over one to four input arrays, a state of one to four
+// scalar fields, its identity and its combine, each written as an OpenCL C expression. The
+// built-in composite reductions (rdx/stats.hpp) are instances of the same mechanism.
+//
+// Expressions are OpenCL C expressions, never statements: no `;`, braces, preprocessor lines,
+// string literals or comments. The names they may use:
+//   map       x (the first input), x0 .. x3 (the inputs), i (the element's index, ulong)
+//   combine   one field: a, b (two values of the field's type); several fields: a.NAME, b.NAME
+//   identity  none (a constant expression)
+// and in every expression: OpenCL C's scalar type names (for casts), its built-in math, integer,
+// common and relational functions (fabs, fmax, sqrt, min, select, isnan, convert_*, as_*, ...)
+// and its constants (INFINITY, NAN, FLT_MAX, INT_MAX, M_PI, ...). Anything else is an
+// ArgumentError, before anything is compiled; a compiler error in an expression is a BuildError
+// that names the expression.
+//
+// The combine must be associative (and commutative on devices that combine partials out of
+// order), as in CUB and Boost.Compute: one that is not gives results that depend on the device,
+// the strategy and the input size.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "rdx/context.hpp"
+#include "rdx/plan.hpp"
+#include "rdx/types.hpp"
+
+namespace rdx {
+
+// One field of a reduction's state.
+struct Field {
+  std::string name;  // an identifier (letters, digits, _), used as a.NAME / b.NAME
+  Type type = Type::F32;
+  std::string identity;  // the field's value in the state of an empty input
+  std::string map;       // the field's value in the state of one element
+  std::string combine;   // the field's value in the combination of states a and b
+};
+
+// A reduction: one to four fields. Fields are computed from the same a and b (or element), so
+// one field may read the others' old values.
+struct Reduction {
+  std::vector<Field> fields;
+  std::string name = "custom";  // shown in Result plans and errors
+
+  // One field of type acc: `combine` over a and b, `identity`, and `map` (default: the first
+  // input converted to acc).
+  static Reduction simple(Type acc, std::string combine, std::string identity,
+                          std::string map = "x");
+  // A built-in operator (sum, prod, min, max, and, or, xor) over `map`: transform-reduce.
+  // argmin and argmax are ArgumentErrors (their state has an index: see rdx::Stat::MinMax).
+  static Reduction transform(Op op, Type acc, std::string map);
+};
+
+// One host input array: its element type and its first element (n elements are read).
+struct Array {
+  Type type = Type::F32;
+  const void* data = nullptr;
+  template <class T>
+  static Array of(std::span<const T> s) {
+    return {type_of<T>(), s.data()};
+  }
+};
+
+// One device input array: n elements of `type` at the start of `buffer` (ctx's context).
+struct DeviceArray {
+  Type type = Type::F32;
+  cl::Buffer buffer;
+};
+
+// A reduction's final state: one Scalar per field, in the order of Reduction::fields.
+struct StateResult {
+  std::vector<Scalar> fields;
+  Plan plan;  // what ran; plan.reduction names the reduction
+};
+
+// Reduces n elements of every input (all of the same length n) with r. Inputs beyond one device
+// allocation are reduced in chunks, each chunk's state combined on the device with the previous
+// ones in order. The caller's data is never modified. Options::strategy may be auto,
+// fast_strided or fast_blocked; other strategies throw UnsupportedError.
+StateResult reduce(Context& ctx, const Reduction& r, std::span<const Array> inputs, std::uint64_t n,
+                   const Options& opts = {});
+StateResult reduce(Context& ctx, const Reduction& r, std::span<const DeviceArray> inputs,
+                   std::uint64_t n, const Options& opts = {});
+
+}  // namespace rdx

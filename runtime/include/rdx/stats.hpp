@@ -1,0 +1,104 @@
+// Built-in composite reductions, each one pass over the data, built on users' reductions
+// (rdx/custom.hpp): minmax, mean, var, std, norm2, dot, count.
+//
+//   minmax  the minimum and the maximum with their first indexes (NaN ignored unless every element
+//           is NaN, as argmin/argmax); an empty input is an ArgumentError
+//   mean    the arithmetic mean; var, std: the population variance and standard deviation (NumPy's
+//           default, ddof = 0), merged pairwise with Chan's formulas (no catastrophic
+//           cancellation). All three accumulate in Options::acc (f32 or f64); by default f64
+//           where the device has fp64, else f32. An empty input gives NaN.
+//   norm2   the Euclidean norm, overflow- and underflow-safe (Blue's three accumulators, as
+//           LAPACK's nrm2): the f32 norm of values near 1e30 or 1e-30 is finite and right. In
+//           the element type for floats (Options::acc may widen it), f64 (else f32) for
+//           integers.
+//   dot     the sum of x0 * x1 over two inputs, in Options::acc (default: the first input's type)
+//   count   how many elements are non-zero, or with a map, for how many the map is non-zero
+//           (`x > 0.5f`); a u64
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "rdx/custom.hpp"
+#include "rdx/errors.hpp"
+
+namespace rdx {
+
+enum class Stat : std::uint8_t { MinMax, Mean, Var, Std, Norm2, Dot, Count };
+inline constexpr Stat kAllStats[] = {Stat::MinMax, Stat::Mean, Stat::Var,  Stat::Std,
+                                     Stat::Norm2,  Stat::Dot,  Stat::Count};
+
+std::string_view name(Stat s);
+// The statistic of that name ("minmax", "mean", "var", "std", "norm2", "dot", "count"), or none.
+std::optional<Stat> find_stat(std::string_view name);
+// How many input arrays it reads: 2 for dot, else 1.
+std::size_t input_count(Stat s);
+
+struct StatResult {
+  Scalar value;                        // the statistic; minmax: the minimum
+  std::optional<std::uint64_t> index;  // minmax: the minimum's first index
+  std::optional<Scalar> max;           // minmax: the maximum
+  std::optional<std::uint64_t> max_index;
+  Plan plan;
+};
+
+// `map`: count's predicate over x (x0 ..) and i; the other statistics take none (ArgumentError).
+StatResult reduce(Context& ctx, Stat s, std::span<const Array> inputs, std::uint64_t n,
+                  const Options& opts = {}, const std::string& map = "");
+StatResult reduce(Context& ctx, Stat s, std::span<const DeviceArray> inputs, std::uint64_t n,
+                  const Options& opts = {}, const std::string& map = "");
+
+// Typed forms for host data.
+template <class T>
+struct MinMax {
+  T min, max;
+  std::uint64_t min_index, max_index;
+};
+template <class T>
+MinMax<T> minmax(Context& ctx, std::span<const T> x, const Options& opts = {}) {
+  const Array in[] = {Array::of(x)};
+  const StatResult r = reduce(ctx, Stat::MinMax, in, x.size(), opts);
+  return {r.value.template as<T>(), r.max->template as<T>(), *r.index, *r.max_index};
+}
+// mean, var, stddev, norm2: the result as a double (computed in the statistic's accumulator).
+template <class T>
+double stat(Context& ctx, Stat s, std::span<const T> x, const Options& opts = {}) {
+  const Array in[] = {Array::of(x)};
+  const StatResult r = reduce(ctx, s, in, x.size(), opts);
+  return r.value.as<double>();
+}
+template <class T>
+double mean(Context& ctx, std::span<const T> x, const Options& opts = {}) {
+  return stat(ctx, Stat::Mean, x, opts);
+}
+template <class T>
+double var(Context& ctx, std::span<const T> x, const Options& opts = {}) {
+  return stat(ctx, Stat::Var, x, opts);
+}
+template <class T>
+double stddev(Context& ctx, std::span<const T> x, const Options& opts = {}) {
+  return stat(ctx, Stat::Std, x, opts);
+}
+template <class T>
+double norm2(Context& ctx, std::span<const T> x, const Options& opts = {}) {
+  return stat(ctx, Stat::Norm2, x, opts);
+}
+// x0 and x1 of the same length (ArgumentError otherwise).
+template <class T>
+T dot(Context& ctx, std::span<const T> x0, std::span<const T> x1, const Options& opts = {}) {
+  if (x0.size() != x1.size()) throw ArgumentError("dot: the inputs differ in length");
+  const Array in[] = {Array::of(x0), Array::of(x1)};
+  const StatResult r = reduce(ctx, Stat::Dot, in, x0.size(), opts);
+  return r.value.template as<T>();
+}
+template <class T>
+std::uint64_t count(Context& ctx, std::span<const T> x, const std::string& predicate = "",
+                    const Options& opts = {}) {
+  const Array in[] = {Array::of(x)};
+  const StatResult r = reduce(ctx, Stat::Count, in, x.size(), opts, predicate);
+  return r.value.as<std::uint64_t>();
+}
+
+}  // namespace rdx

@@ -1,0 +1,50 @@
+// The entry points of users' reductions (rdx/custom.hpp): check the inputs, then run_user.
+#include <fmt/format.h>
+
+#include "core/cl_check.hpp"
+#include "exec/run_plan.hpp"
+#include "exec/run_user.hpp"
+#include "ops/user_reduction.hpp"
+
+namespace rdx {
+
+StateResult reduce(Context& ctx, const Reduction& r, std::span<const Array> inputs, std::uint64_t n,
+                   const Options& opts) {
+  detail::UserInputs in;
+  for (const Array& a : inputs) {
+    if (!a.data && n > 0)
+      throw ArgumentError(fmt::format("reduce: input {} is null but n > 0", in.types.size()));
+    detail::byte_size(a.type, n);  // throws when n elements overflow a byte count
+    in.types.push_back(a.type);
+    in.host.push_back(a.data);
+  }
+  if (inputs.empty()) detail::validate(r, 0);  // the error about the number of inputs
+  return detail::run_user(ctx, r, in, n, opts);
+}
+
+StateResult reduce(Context& ctx, const Reduction& r, std::span<const DeviceArray> inputs,
+                   std::uint64_t n, const Options& opts) {
+  detail::UserInputs in;
+  for (const DeviceArray& a : inputs) {
+    const std::size_t k = in.types.size();
+    if (a.buffer() == nullptr) throw ArgumentError(fmt::format("reduce: input {} is null", k));
+    std::size_t size = 0;
+    RDX_CHECK(a.buffer.getInfo(CL_MEM_SIZE, &size));
+    if (detail::byte_size(a.type, n) > size)
+      throw ArgumentError(
+          fmt::format("reduce: input {}: {} elements of {} need {} bytes, the "
+                      "buffer has {}",
+                      k, n, name(a.type), detail::byte_size(a.type, n), size));
+    cl::Context owner;
+    RDX_CHECK(a.buffer.getInfo(CL_MEM_CONTEXT, &owner));
+    if (owner() != ctx.cl_context()())
+      throw ArgumentError(
+          fmt::format("reduce: input {} belongs to another OpenCL context than rdx::Context", k));
+    in.types.push_back(a.type);
+    in.device.push_back(a.buffer);
+  }
+  if (inputs.empty()) detail::validate(r, 0);
+  return detail::run_user(ctx, r, in, n, opts);
+}
+
+}  // namespace rdx

@@ -1,0 +1,29 @@
+// Internal: running a user's reduction (rdx/custom.hpp) on the device: the layer under the
+// custom and composite entry points.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "rdx/custom.hpp"
+
+namespace rdx::detail {
+
+// Where a reduction's inputs are: host arrays or device buffers (one of the two), and their types.
+struct UserInputs {
+  std::vector<Type> types;
+  std::vector<const void*> host;
+  std::vector<cl::Buffer> device;
+};
+
+// The plan a user's reduction runs with: auto's fast_* plan for the first input's type,
+// finished on the device; validates r and throws UnsupportedError for another strategy or f64
+// without fp64. Pure but for the context's device facts and tuning.
+Plan user_plan(const Context& ctx, const Reduction& r, std::span<const Type> inputs,
+               std::uint64_t n, const Options& opts);
+
+// Reduces n elements of every input with r (see rdx::reduce in rdx/custom.hpp).
+StateResult run_user(Context& ctx, const Reduction& r, const UserInputs& in, std::uint64_t n,
+                     const Options& opts);
+
+}  // namespace rdx::detail

@@ -1,0 +1,247 @@
+// The composite reductions as users' reductions (see stats.hpp): one home for each statistic's
+// name, state, map, combine and final step.
+#include "ops/stats.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <limits>
+
+#include "ops/type_table.hpp"
+
+namespace rdx {
+namespace {
+
+struct StatRow {
+  Stat stat;
+  std::string_view name;
+  std::size_t inputs;
+};
+
+constexpr StatRow kStatRows[] = {
+    {Stat::MinMax, "minmax", 1}, {Stat::Mean, "mean", 1},   {Stat::Var, "var", 1},
+    {Stat::Std, "std", 1},       {Stat::Norm2, "norm2", 1}, {Stat::Dot, "dot", 2},
+    {Stat::Count, "count", 1},
+};
+
+constexpr bool stat_rows_follow_enum() {
+  if (std::size(kStatRows) != std::size(kAllStats)) return false;
+  for (std::size_t i = 0; i < std::size(kStatRows); ++i)
+    if (kStatRows[i].stat != kAllStats[i] || static_cast<std::size_t>(kAllStats[i]) != i)
+      return false;
+  return true;
+}
+static_assert(stat_rows_follow_enum(), "kStatRows must list every rdx::Stat in enum order");
+
+}  // namespace
+
+std::string_view name(Stat s) {
+  return kStatRows[static_cast<std::size_t>(s)].name;
+}
+
+std::optional<Stat> find_stat(std::string_view n) {
+  for (const StatRow& r : kStatRows)
+    if (r.name == n) return r.stat;
+  return std::nullopt;
+}
+
+std::size_t input_count(Stat s) {
+  return kStatRows[static_cast<std::size_t>(s)].inputs;
+}
+
+}  // namespace rdx
+
+namespace rdx::detail {
+namespace {
+
+// Blue's thresholds and scales (LAPACK's la_constants) for an accumulator of `digits`
+// significand bits and exponents [min_exp, max_exp] (std::numeric_limits' convention).
+struct Blue {
+  int tsml, tbig, ssml, sbig;  // powers of two
+};
+Blue blue(Type acc) {
+  const bool f32 = acc == Type::F32;
+  const int digits = f32 ? 24 : 53, min_exp = f32 ? -125 : -1021, max_exp = f32 ? 128 : 1024;
+  auto floor_half = [](int v) { return v >= 0 ? v / 2 : -((-v + 1) / 2); };
+  auto ceil_half = [](int v) { return v >= 0 ? (v + 1) / 2 : -(-v / 2); };
+  return {ceil_half(min_exp - 1), floor_half(max_exp - digits + 1), -floor_half(min_exp - digits),
+          -ceil_half(max_exp + digits - 1)};
+}
+
+std::string pow2(int e, Type acc) {
+  return fmt::format("0x1p{}{}", e, acc == Type::F32 ? "f" : "");
+}
+
+// "b's value wins" for minmax's minimum (less) or maximum (greater): an identity state (index
+// ULONG_MAX) loses, then NaN loses to a number, then the extreme value, then the first index.
+std::string wins(const char* v, const char* ix, const char* cmp, bool fl) {
+  const std::string better =
+      fmt::format("b.{0} {2} a.{0} || (!(a.{0} {2} b.{0}) && b.{1} < a.{1})", v, ix, cmp);
+  if (!fl) return fmt::format("(b.{1} != ULONG_MAX && (a.{1} == ULONG_MAX || {2}))", v, ix, better);
+  return fmt::format(
+      "(b.{1} != ULONG_MAX && (a.{1} == ULONG_MAX || (isnan(a.{0}) != isnan(b.{0}) ? "
+      "isnan(a.{0}) : ({2}))))",
+      v, ix, better);
+}
+
+}  // namespace
+
+Type stat_acc(Stat s, std::span<const Type> inputs, const Options& opts, bool fp64) {
+  const Type in = inputs.empty() ? Type::F32 : inputs[0];
+  auto float_acc = [&](Type fallback) {
+    if (opts.acc && !is_float(*opts.acc))
+      throw ArgumentError(
+          fmt::format("{} accumulates in f32 or f64, not {}", name(s), name(*opts.acc)));
+    return opts.acc.value_or(fallback);
+  };
+  const Type wide = fp64 ? Type::F64 : Type::F32;
+  switch (s) {
+    case Stat::MinMax:
+      if (opts.acc && *opts.acc != in)
+        throw ArgumentError("minmax returns elements: it takes no accumulator type");
+      return in;
+    case Stat::Mean:
+    case Stat::Var:
+    case Stat::Std:
+      return float_acc(in == Type::F64 ? Type::F64 : wide);
+    case Stat::Norm2:
+      return float_acc(is_float(in) ? in : wide);
+    case Stat::Dot:
+      return opts.acc.value_or(in);
+    case Stat::Count:
+      if (opts.acc && *opts.acc != Type::U64)
+        throw ArgumentError("count is a u64: it takes no other accumulator type");
+      return Type::U64;
+  }
+  return in;  // not a Stat
+}
+
+Reduction stat_reduction(Stat s, std::span<const Type> inputs, Type acc, const std::string& map) {
+  if (inputs.size() != input_count(s))
+    throw ArgumentError(fmt::format("{} reads {} input array{}, not {}", name(s), input_count(s),
+                                    input_count(s) == 1 ? "" : "s", inputs.size()));
+  if (!map.empty() && s != Stat::Count)
+    throw ArgumentError(fmt::format("{} takes no map (count does)", name(s)));
+  const std::string a(type_row(acc).cl_name);
+  Reduction r;
+  switch (s) {
+    case Stat::MinMax: {
+      const bool fl = is_float(inputs[0]);
+      const std::string lo = wins("lo", "lo_i", "<", fl), hi = wins("hi", "hi_i", ">", fl);
+      r.fields = {{"lo", inputs[0], "0", "x", fmt::format("{} ? b.lo : a.lo", lo)},
+                  {"lo_i", Type::U64, "ULONG_MAX", "i", fmt::format("{} ? b.lo_i : a.lo_i", lo)},
+                  {"hi", inputs[0], "0", "x", fmt::format("{} ? b.hi : a.hi", hi)},
+                  {"hi_i", Type::U64, "ULONG_MAX", "i", fmt::format("{} ? b.hi_i : a.hi_i", hi)}};
+      break;
+    }
+    case Stat::Mean:
+      r = Reduction::transform(Op::Sum, acc, "x");
+      break;
+    case Stat::Var:
+    case Stat::Std: {
+      // Chan, Golub and LeVeque's pairwise merge of (count, mean, sum of squared deviations).
+      const std::string nb = fmt::format("(({})b.n / ({})(a.n + b.n))", a, a);
+      r.fields = {
+          {"n", Type::U64, "0", "1", "a.n + b.n"},
+          {"mean", acc, "0", "x",
+           fmt::format("a.n == 0 ? b.mean : b.n == 0 ? a.mean : a.mean + (b.mean - a.mean) * {}",
+                       nb)},
+          {"m2", acc, "0", "0",
+           fmt::format("a.n == 0 ? b.m2 : b.n == 0 ? a.m2 : a.m2 + b.m2 + (b.mean - a.mean) * "
+                       "(b.mean - a.mean) * ({0})a.n * {1}",
+                       a, nb)}};
+      break;
+    }
+    case Stat::Norm2: {
+      // Blue's algorithm: squares of small, medium and big magnitudes in three sums, the small
+      // and big ones scaled by powers of two so that none underflows or overflows.
+      const Blue c = blue(acc);
+      const std::string ax = fmt::format("fabs(({})x)", a);
+      r.fields = {{"asml", acc, "0",
+                   fmt::format("{0} < {1} ? ({0} * {2}) * ({0} * {2}) : 0", ax, pow2(c.tsml, acc),
+                               pow2(c.ssml, acc)),
+                   "a.asml + b.asml"},
+                  {"amed", acc, "0",
+                   fmt::format("!({0} < {1} || {0} > {2}) ? {0} * {0} : 0", ax, pow2(c.tsml, acc),
+                               pow2(c.tbig, acc)),
+                   "a.amed + b.amed"},
+                  {"abig", acc, "0",
+                   fmt::format("{0} > {1} ? ({0} * {2}) * ({0} * {2}) : 0", ax, pow2(c.tbig, acc),
+                               pow2(c.sbig, acc)),
+                   "a.abig + b.abig"}};
+      break;
+    }
+    case Stat::Dot:
+      r = Reduction::transform(Op::Sum, acc, fmt::format("({0})x0 * ({0})x1", a));
+      break;
+    case Stat::Count:
+      r = Reduction::transform(Op::Sum, Type::U64,
+                               map.empty() ? "x != 0" : fmt::format("({}) != 0", map));
+      break;
+  }
+  r.name = std::string(name(s));
+  return r;
+}
+
+StatResult stat_result(Stat s, Type acc, const StateResult& st, std::uint64_t n) {
+  StatResult out;
+  out.plan = st.plan;
+  const auto f = [&](std::size_t k) { return st.fields.at(k).as<double>(); };
+  auto as_acc = [&](double v) {
+    return acc == Type::F32 ? Scalar::of(static_cast<float>(v)) : Scalar::of(v);
+  };
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  switch (s) {
+    case Stat::MinMax:
+      if (n == 0) throw ArgumentError("minmax of an empty input has no result");
+      out.value = st.fields.at(0);
+      out.index = st.fields.at(1).as<std::uint64_t>();
+      out.max = st.fields.at(2);
+      out.max_index = st.fields.at(3).as<std::uint64_t>();
+      break;
+    case Stat::Mean:
+      // The sum in acc, divided in acc's precision.
+      out.value =
+          n == 0 ? as_acc(nan)
+                 : as_acc(acc == Type::F32 ? double(float(f(0)) / float(n)) : f(0) / double(n));
+      break;
+    case Stat::Var:
+    case Stat::Std: {
+      const double var = n == 0 ? nan : f(2) / double(st.fields.at(0).as<std::uint64_t>());
+      out.value = as_acc(s == Stat::Var ? var : std::sqrt(var));
+      break;
+    }
+    case Stat::Norm2: {
+      // LAPACK's nrm2 final step.
+      const Blue c = blue(acc);
+      const double ssml = std::ldexp(1.0, c.ssml), sbig = std::ldexp(1.0, c.sbig);
+      double asml = f(0), amed = f(1), abig = f(2), scl = 1, sumsq = 0;
+      if (abig > 0) {
+        if (amed > 0 || std::isnan(amed)) abig += (amed * sbig) * sbig;
+        scl = 1 / sbig;
+        sumsq = abig;
+      } else if (asml > 0) {
+        if (amed > 0 || std::isnan(amed)) {
+          amed = std::sqrt(amed);
+          asml = std::sqrt(asml) / ssml;
+          const double ymin = std::min(amed, asml), ymax = std::max(amed, asml);
+          sumsq = ymax * ymax * (1 + (ymin / ymax) * (ymin / ymax));
+        } else {
+          scl = 1 / ssml;
+          sumsq = asml;
+        }
+      } else {
+        sumsq = amed;
+      }
+      out.value = as_acc(scl * std::sqrt(sumsq));
+      break;
+    }
+    case Stat::Dot:
+    case Stat::Count:
+      out.value = st.fields.at(0);
+      break;
+  }
+  return out;
+}
+
+}  // namespace rdx::detail

@@ -1,0 +1,442 @@
+// A user's reduction checked (validate), laid out (state_layout) and turned into the kernels'
+// definitions (user_definitions); see user_reduction.hpp.
+#include "ops/user_reduction.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstring>
+#include <numeric>
+#include <set>
+#include <sstream>
+
+#include "ops/operators.hpp"
+#include "ops/type_table.hpp"
+
+namespace rdx {
+
+Reduction Reduction::simple(Type acc, std::string combine, std::string identity, std::string map) {
+  Reduction r;
+  r.fields.push_back({"value", acc, std::move(identity), std::move(map), std::move(combine)});
+  return r;
+}
+
+Reduction Reduction::transform(Op op, Type acc, std::string map) {
+  if (is_index_op(op))
+    throw ArgumentError(fmt::format("{} takes no map (its state has an index)", rdx::name(op)));
+  if (!op_allows(op, acc))
+    throw ArgumentError(
+        fmt::format("{} is defined for integer types only, not {}", rdx::name(op), rdx::name(acc)));
+  const detail::TypeRow& t = detail::type_row(acc);
+  std::string combine;
+  if (op == Op::Prod && t.is_float) {
+    combine = "a * b";  // the mapped values' product (the input-infinity mark is the built-in's)
+  } else {
+    // The built-in operator's OpenCL C (operators.hpp), its macro names spelled out.
+    combine = detail::cl_combine(op, acc);
+    auto replace = [&](std::string_view from, std::string_view to) {
+      for (std::size_t p = combine.find(from); p != std::string::npos;
+           p = combine.find(from, p + to.size()))
+        combine.replace(p, from.size(), to);
+    };
+    replace("UMUL", t.size == 8 ? "ulong" : "uint");
+    replace("UACC", t.cl_unsigned);
+    replace("(ACC)", fmt::format("({})", t.cl_name));
+  }
+  Reduction r = simple(acc, std::move(combine), detail::cl_identity(op, acc), std::move(map));
+  r.name = std::string(rdx::name(op));
+  return r;
+}
+
+}  // namespace rdx
+
+namespace rdx::detail {
+namespace {
+
+constexpr std::array kBuiltinNames = {
+    // scalar types (casts)
+    "bool", "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float", "double",
+    "size_t", "true", "false",
+    // math
+    "acos", "acosh", "acospi", "asin", "asinh", "asinpi", "atan", "atan2", "atanh", "atanpi",
+    "atan2pi", "cbrt", "ceil", "copysign", "cos", "cosh", "cospi", "erfc", "erf", "exp", "exp2",
+    "exp10", "expm1", "fabs", "fdim", "floor", "fma", "fmax", "fmin", "fmod", "hypot", "ilogb",
+    "ldexp", "lgamma", "log", "log2", "log10", "log1p", "logb", "mad", "maxmag", "minmag",
+    "nextafter", "pow", "pown", "powr", "remainder", "rint", "rootn", "round", "rsqrt", "sin",
+    "sinh", "sinpi", "sqrt", "tan", "tanh", "tanpi", "tgamma", "trunc",
+    // integer and common
+    "abs", "abs_diff", "add_sat", "hadd", "rhadd", "clamp", "clz", "mad_hi", "mad_sat", "max",
+    "min", "mul_hi", "rotate", "sub_sat", "upsample", "popcount", "mad24", "mul24", "degrees",
+    "radians", "sign", "mix", "step", "smoothstep",
+    // relational
+    "isequal", "isnotequal", "isgreater", "isgreaterequal", "isless", "islessequal",
+    "islessgreater", "isfinite", "isinf", "isnan", "isnormal", "isordered", "isunordered",
+    "signbit", "bitselect", "select",
+    // constants
+    "INFINITY", "NAN", "HUGE_VAL", "HUGE_VALF", "MAXFLOAT", "FLT_MAX", "FLT_MIN", "FLT_EPSILON",
+    "DBL_MAX", "DBL_MIN", "DBL_EPSILON", "CHAR_MAX", "CHAR_MIN", "SCHAR_MAX", "SCHAR_MIN",
+    "UCHAR_MAX", "SHRT_MAX", "SHRT_MIN", "USHRT_MAX", "INT_MAX", "INT_MIN", "UINT_MAX", "LONG_MAX",
+    "LONG_MIN", "ULONG_MAX", "M_E", "M_LOG2E", "M_LOG10E", "M_LN2", "M_LN10", "M_PI", "M_PI_2",
+    "M_PI_4", "M_1_PI", "M_2_PI", "M_2_SQRTPI", "M_SQRT2", "M_SQRT1_2", "M_E_F", "M_LOG2E_F",
+    "M_LOG10E_F", "M_LN2_F", "M_LN10_F", "M_PI_F", "M_PI_2_F", "M_PI_4_F", "M_1_PI_F", "M_2_PI_F",
+    "M_2_SQRTPI_F", "M_SQRT2_F", "M_SQRT1_2_F"};
+
+// OpenCL C keywords: never field names.
+constexpr std::array kKeywords = {
+    "global",     "local",    "constant", "private",  "kernel", "read_only", "write_only",
+    "read_write", "restrict", "volatile", "const",    "inline", "static",    "extern",
+    "return",     "if",       "else",     "for",      "while",  "do",        "switch",
+    "case",       "default",  "break",    "continue", "goto",   "sizeof",    "struct",
+    "union",      "enum",     "typedef",  "void",     "signed", "unsigned",  "auto",
+    "register",   "half"};
+
+bool is_keyword(std::string_view id) {
+  for (std::string_view k : kKeywords)
+    if (id == k) return true;
+  return false;
+}
+
+bool is_builtin(std::string_view id) {
+  for (std::string_view b : kBuiltinNames)
+    if (id == b) return true;
+  // native_sqrt, half_exp: the math functions' fast forms
+  for (std::string_view prefix : {"native_", "half_"})
+    if (id.starts_with(prefix)) return is_builtin(id.substr(prefix.size()));
+  // convert_float, convert_int_sat_rte, as_uint: conversions and reinterpretations
+  for (std::string_view prefix : {"convert_", "as_"}) {
+    if (!id.starts_with(prefix)) continue;
+    std::string_view rest = id.substr(prefix.size());
+    rest = rest.substr(0, rest.find('_'));
+    for (const TypeRow& t : kTypeRows)
+      if (rest == t.cl_name) return true;
+  }
+  return false;
+}
+
+bool ident_start(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+bool ident_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+// What an expression may name besides the built-ins.
+struct Names {
+  std::set<std::string> plain;   // x, i, a, b ...
+  std::set<std::string> member;  // after a. or b.: the field names (several fields)
+};
+
+[[noreturn]] void refuse(const std::string& what, const std::string& e, const std::string& why) {
+  throw ArgumentError(fmt::format("the {} `{}` {}", what, e, why));
+}
+
+void check_expression(const std::string& what, const std::string& e, const Names& names) {
+  auto bad = [&](const std::string& why) { refuse(what, e, why); };
+  if (e.find_first_not_of(" \t") == std::string::npos) bad("is empty");
+  int depth = 0;
+  std::string prev;  // the previous identifier when it was directly followed by '.'
+  for (std::size_t p = 0; p < e.size();) {
+    const char c = e[p];
+    if (c == '/' && p + 1 < e.size() && (e[p + 1] == '/' || e[p + 1] == '*'))
+      bad("holds a comment");
+    if (std::isdigit(static_cast<unsigned char>(c)) ||
+        (c == '.' && p + 1 < e.size() && std::isdigit(static_cast<unsigned char>(e[p + 1])))) {
+      // A number: digits, letters (hex digits, suffixes, exponents), dots, signed exponents.
+      ++p;
+      while (p < e.size() && (ident_char(e[p]) || e[p] == '.' ||
+                              ((e[p] == '+' || e[p] == '-') && std::strchr("eEpP", e[p - 1]) &&
+                               !(e[p - 1] == 'e' && p >= 2 && e[p - 2] == 'x'))))
+        ++p;
+      prev.clear();
+      continue;
+    }
+    if (ident_start(c)) {
+      const std::size_t b = p;
+      while (p < e.size() && ident_char(e[p]))
+        ++p;
+      const std::string id = e.substr(b, p - b);
+      if (!prev.empty()) {  // a member: a.NAME, b.NAME
+        if (!names.member.count(id))
+          bad(fmt::format("names a field '{}' that the state does not have", id));
+        prev.clear();
+        continue;
+      }
+      if (id == "kernel" || id == "__kernel" || id.starts_with("__"))
+        bad(fmt::format("uses '{}', which is not allowed in an expression", id));
+      const bool known = names.plain.count(id) || is_builtin(id);
+      if (!known)
+        bad(
+            fmt::format("uses '{}', which is not an input, a field or an OpenCL C built-in "
+                        "allowed here (see rdx/custom.hpp)",
+                        id));
+      // a.NAME: a and b are states of several fields
+      std::size_t q = p;
+      while (q < e.size() && (e[q] == ' ' || e[q] == '\t'))
+        ++q;
+      if (q < e.size() && e[q] == '.' && !names.member.empty() && (id == "a" || id == "b")) {
+        prev = id;
+        p = q + 1;
+        while (p < e.size() && (e[p] == ' ' || e[p] == '\t'))
+          ++p;
+        if (p >= e.size() || !ident_start(e[p])) bad("has a '.' without a field name");
+      }
+      continue;
+    }
+    switch (c) {
+      case '(':
+        ++depth;
+        break;
+      case ')':
+        if (--depth < 0) bad("has a ')' without its '('");
+        break;
+      case ' ':
+      case '\t':
+      case '+':
+      case '-':
+      case '*':
+      case '/':
+      case '%':
+      case '<':
+      case '>':
+      case '=':
+      case '!':
+      case '&':
+      case '|':
+      case '^':
+      case '~':
+      case '?':
+      case ':':
+      case ',':
+        break;
+      case ';':
+        refuse(what, e, "holds a ';': give one expression, not statements");
+      case '{':
+      case '}':
+        refuse(what, e, "holds a brace: give one expression, not statements");
+      case '#':
+        refuse(what, e, "holds a preprocessor directive");
+      default:
+        bad(fmt::format("holds the character '{}', which is not allowed in an expression",
+                        std::isprint(static_cast<unsigned char>(c))
+                            ? std::string(1, c)
+                            : fmt::format("\\x{:02x}", static_cast<unsigned char>(c))));
+    }
+    ++p;
+  }
+  if (depth != 0) bad("has a '(' without its ')'");
+}
+
+std::string field_label(const Reduction& r, std::size_t f) {
+  return r.fields.size() == 1 ? "" : fmt::format(" of field '{}'", r.fields[f].name);
+}
+
+// The #line file names of the expressions, so that compiler messages name them.
+std::string line_file(std::string_view kind, std::size_t f) {
+  return fmt::format("rdx-{}-{}", kind, f);
+}
+
+// The order of the fields in the struct: largest first (no interior padding), stable.
+std::vector<std::size_t> struct_order(const Reduction& r) {
+  std::vector<std::size_t> order(r.fields.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return size_of(r.fields[a].type) > size_of(r.fields[b].type);
+  });
+  return order;
+}
+
+}  // namespace
+
+StateLayout state_layout(const Reduction& r) {
+  StateLayout l;
+  l.offsets.resize(r.fields.size());
+  std::size_t align = 1;
+  for (std::size_t f : struct_order(r)) {
+    l.offsets[f] = l.bytes;
+    l.bytes += size_of(r.fields[f].type);
+    align = std::max(align, size_of(r.fields[f].type));
+  }
+  l.bytes = (l.bytes + align - 1) / align * align;
+  return l;
+}
+
+void validate(const Reduction& r, std::size_t inputs) {
+  if (r.fields.empty() || r.fields.size() > kMaxFields)
+    throw ArgumentError(
+        fmt::format("a reduction has 1 to {} fields, not {}", kMaxFields, r.fields.size()));
+  if (inputs == 0 || inputs > kMaxInputs)
+    throw ArgumentError(
+        fmt::format("a reduction reads 1 to {} input arrays, not {}", kMaxInputs, inputs));
+  Names map_names, combine_names, identity_names;
+  map_names.plain = {"x", "i"};
+  for (std::size_t k = 0; k < inputs; ++k)
+    map_names.plain.insert(fmt::format("x{}", k));
+  combine_names.plain = {"a", "b"};
+  std::set<std::string> seen;
+  for (const Field& f : r.fields) {
+    // Lower case: the kernels' macros are upper case.
+    const bool ok = !f.name.empty() && std::islower(static_cast<unsigned char>(f.name[0])) &&
+                    std::all_of(f.name.begin(), f.name.end(),
+                                [](char c) { return ident_char(c) && !std::isupper(c); }) &&
+                    !is_keyword(f.name) && !f.name.starts_with("rdx_") &&
+                    !f.name.starts_with("__") && !is_builtin(f.name) &&
+                    !map_names.plain.count(f.name) && !combine_names.plain.count(f.name) &&
+                    f.name.size() <= 64;
+    if (!ok)
+      throw ArgumentError(fmt::format(
+          "'{}' is not a field name: use a lower-case letter, then lower-case letters, digits "
+          "and _ (not the names of inputs, a, b, i, OpenCL C keywords or built-ins, or rdx_...)",
+          f.name));
+    if (!seen.insert(f.name).second)
+      throw ArgumentError(fmt::format("the field '{}' is named twice", f.name));
+    if (r.fields.size() > 1) combine_names.member.insert(f.name);
+  }
+  for (std::size_t k = 0; k < r.fields.size(); ++k) {
+    const Field& f = r.fields[k];
+    check_expression("identity" + field_label(r, k), f.identity, identity_names);
+    check_expression("map" + field_label(r, k), f.map, map_names);
+    check_expression("combine" + field_label(r, k), f.combine, combine_names);
+  }
+}
+
+std::string user_definitions(const Reduction& r, std::span<const Type> inputs) {
+  const StateLayout layout = state_layout(r);
+  bool fp64 = false;
+  for (Type t : inputs)
+    fp64 = fp64 || t == Type::F64;
+  for (const Field& f : r.fields)
+    fp64 = fp64 || f.type == Type::F64;
+  std::ostringstream s;
+  s << "/* librdx definitions (runtime/src/ops/user_reduction.cpp): the reduction '" << r.name
+    << "' */\n#define RDX_DEFINITIONS 1\n#define USER_STATE 1\n";
+  // OP_SUM ... are left undefined (0 in #if): OP is none of them.
+  s << "#define OP_USER 255\n#define OP OP_USER\n#define VALUE_OP OP_USER\n";
+  for (std::size_t k = 0; k < inputs.size(); ++k)
+    s << fmt::format("#define T{} {}\n", k, type_row(inputs[k]).cl_name);
+  s << "#define T T0\n";
+  if (fp64) s << "#define NEEDS_FP64 1\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+
+  // The state: fields largest first, then zeroed padding.
+  const std::size_t unpadded = [&] {
+    std::size_t b = 0;
+    for (const Field& f : r.fields)
+      b += size_of(f.type);
+    return b;
+  }();
+  s << "typedef struct {\n";
+  for (std::size_t f : struct_order(r))
+    s << fmt::format("  {} {};\n", type_row(r.fields[f].type).cl_name, r.fields[f].name);
+  if (layout.bytes > unpadded) s << fmt::format("  uchar rdx_pad[{}];\n", layout.bytes - unpadded);
+  s << "} rdx_state;\n";
+  s << fmt::format("#define ACC rdx_state\n#define ACC_BYTES {}\n", layout.bytes);
+  const std::string zero_pad =
+      layout.bytes > unpadded ? fmt::format("  for (int k = 0; k < {}; ++k) r.rdx_pad[k] = 0;\n",
+                                            layout.bytes - unpadded)
+                              : "";
+  // Each expression on its own line, under a #line naming it.
+  int line = 0;  // a count of the generated lines that follow a #line back to this file
+  auto expr = [&](std::string_view kind, std::size_t f, const std::string& text) {
+    ++line;
+    return fmt::format("\n#line 1 \"{}\"\n({})\n#line {} \"rdx-definitions\"\n", line_file(kind, f),
+                       text, 1000 * line);
+  };
+  s << "inline rdx_state rdx_identity(void) {\n  rdx_state r;\n" << zero_pad;
+  for (std::size_t f = 0; f < r.fields.size(); ++f)
+    s << fmt::format("  r.{} = ({}){};\n", r.fields[f].name, type_row(r.fields[f].type).cl_name,
+                     expr("identity", f, r.fields[f].identity));
+  s << "  return r;\n}\n";
+
+  s << "inline rdx_state rdx_combine(rdx_state rdx_a, rdx_state rdx_b) {\n  rdx_state r;\n"
+    << zero_pad;
+  for (std::size_t f = 0; f < r.fields.size(); ++f) {
+    const std::string& nm = r.fields[f].name;
+    const std::string_view cl = type_row(r.fields[f].type).cl_name;
+    if (r.fields.size() == 1)
+      s << fmt::format(
+          "  {{\n    const {0} a = rdx_a.{1}, b = rdx_b.{1};\n    r.{1} = ({0}){2};\n  }}\n", cl,
+          nm, expr("combine", f, r.fields[f].combine));
+    else
+      s << fmt::format(
+          "  {{\n    const rdx_state a = rdx_a, b = rdx_b;\n    r.{} = ({}){};\n  }}\n", nm, cl,
+          expr("combine", f, r.fields[f].combine));
+  }
+  s << "  return r;\n}\n";
+
+  s << "inline rdx_state rdx_map(";
+  for (std::size_t k = 0; k < inputs.size(); ++k)
+    s << fmt::format("T{} x{}, ", k, k);
+  s << "ulong i) {\n  const T0 x = x0;\n  rdx_state r;\n" << zero_pad;
+  for (std::size_t f = 0; f < r.fields.size(); ++f)
+    s << fmt::format("  r.{} = ({}){};\n", r.fields[f].name, type_row(r.fields[f].type).cl_name,
+                     expr("map", f, r.fields[f].map));
+  s << "  (void)x;\n  (void)i;\n  return r;\n}\n";
+
+  s << "#define COMBINE_VALUES(a, b) rdx_combine((a), (b))\n#define IDENTITY_VALUE "
+       "rdx_identity()\n";
+  // How cl/fast.cl reads element k of every input (`in` is the first) and maps it.
+  // `base`: the index of the chunk's first element (the map's i counts from the input's start).
+  std::string params = ", ulong base", args = ", base", at = "rdx_map(in[(k)], ", load,
+              lane = "rdx_map(e0_[(j)], ";
+  for (std::size_t k = 1; k < inputs.size(); ++k) {
+    params += fmt::format(", global const T{0}* restrict in{0}", k);
+    args += fmt::format(", in{}", k);
+    at += fmt::format("in{}[(k)], ", k);
+    lane += fmt::format("e{}_[(j)], ", k);
+  }
+  for (std::size_t k = 0; k < inputs.size(); ++k)
+    load += fmt::format(" T{0} e{0}_[VW]; CAT(vstore, VW)(CAT(vload, VW)((k), {1}), 0, e{0}_);", k,
+                        k == 0 ? "in" : fmt::format("in{}", k));
+  s << fmt::format("#define USER_INPUT_PARAMS {}\n", params);
+  s << fmt::format("#define USER_INPUT_ARGS {}\n", args);
+  s << fmt::format("#define USER_MAP_AT(k) {}base + (ulong)(k))\n", at);
+  s << fmt::format("#define USER_LOAD_LANES(k){}\n", load);
+  s << fmt::format("#define USER_MAP_LANE(j, idx) {}base + (ulong)(idx))\n", lane);
+  return s.str();
+}
+
+std::vector<Scalar> unpack_state(const Reduction& r, const StateLayout& layout,
+                                 const unsigned char* bytes) {
+  std::vector<Scalar> out;
+  for (std::size_t f = 0; f < r.fields.size(); ++f)
+    out.push_back(Scalar::from_bytes(r.fields[f].type, bytes + layout.offsets[f]));
+  return out;
+}
+
+void rethrow_build_error(const Reduction& r, const BuildError& build) {
+  // The first log line that names one of the expressions' #line files.
+  std::istringstream log(build.log);
+  std::string text, first_kind;
+  std::size_t first_field = 0;
+  bool found = false;
+  for (std::string ln; std::getline(log, ln);) {
+    for (std::string_view kind : {"identity", "map", "combine"}) {
+      for (std::size_t f = 0; f < r.fields.size() && !found; ++f) {
+        if (ln.find(line_file(kind, f) + ":") != std::string::npos) {
+          found = true;
+          first_kind = kind;
+          first_field = f;
+        }
+      }
+    }
+    if (found) {
+      text += ln + "\n";
+      // the compiler's context lines (the source line and the caret) follow
+      for (int k = 0; k < 2 && std::getline(log, ln); ++k)
+        text += ln + "\n";
+      break;
+    }
+  }
+  if (!found) throw build;
+  const Field& f = r.fields[first_field];
+  const std::string& e = first_kind == "identity" ? f.identity
+                         : first_kind == "map"    ? f.map
+                                                  : f.combine;
+  throw ExpressionError(
+      build,
+      fmt::format("{}{} of the reduction '{}'", first_kind, field_label(r, first_field), r.name), e,
+      text);
+}
+
+}  // namespace rdx::detail

@@ -1,0 +1,45 @@
+// Internal: a user's reduction (rdx/custom.hpp) checked and turned into the kernels' definitions,
+// the counterpart of cl_definitions.cpp for the built-in operators. cl/fast.cl runs it (its
+// USER_STATE form; cl/common.h says what the definitions provide).
+#pragma once
+#include <cstddef>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "rdx/custom.hpp"
+#include "rdx/errors.hpp"
+
+namespace rdx::detail {
+
+// The most inputs and fields a reduction has.
+inline constexpr std::size_t kMaxInputs = 4;
+inline constexpr std::size_t kMaxFields = 4;
+
+// Where each field lives in the state's bytes (the OpenCL C struct the kernels use): fields
+// sorted by size, largest first, so the struct has no interior padding; `bytes` includes the
+// zeroed tail padding up to the largest field's alignment.
+struct StateLayout {
+  std::size_t bytes = 0;
+  std::vector<std::size_t> offsets;  // in the order of Reduction::fields
+};
+StateLayout state_layout(const Reduction& r);
+
+// Throws ArgumentError when r is not a reduction over `inputs` inputs: no fields or more than
+// four, a bad field name, an expression that is empty, unbalanced, holds anything but an
+// expression (`;`, braces, `#`, quotes, comments, `__kernel`) or a name outside the documented
+// ones (rdx/custom.hpp).
+void validate(const Reduction& r, std::size_t inputs);
+
+// The kernels' definitions for r over inputs of these types (validate first).
+std::string user_definitions(const Reduction& r, std::span<const Type> inputs);
+
+// The fields of a state read back from the device.
+std::vector<Scalar> unpack_state(const Reduction& r, const StateLayout& layout,
+                                 const unsigned char* bytes);
+
+// A BuildError of a program made from user_definitions(r, ...), as an ExpressionError naming the
+// first expression the compiler complained about; `build` itself when no expression is named.
+[[noreturn]] void rethrow_build_error(const Reduction& r, const BuildError& build);
+
+}  // namespace rdx::detail

@@ -1,0 +1,336 @@
+// Users' reductions (rdx/custom.hpp): custom operators, maps over several inputs, states of
+// several fields, chunked inputs and bad expressions, against host references.
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "rdx/rdx.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+rdx::Context& ctx() {
+  static rdx::Context c(rdx_test::device());
+  return c;
+}
+
+std::vector<float> random_floats(std::size_t n, unsigned seed, float lo = -1, float hi = 1) {
+  std::mt19937 g(seed);
+  std::uniform_real_distribution<float> d(lo, hi);
+  std::vector<float> v(n);
+  for (auto& x : v)
+    x = d(g);
+  return v;
+}
+
+// Sizes around the boundaries of the fast kernels' layouts: empty, one element, less than a
+// vector, not a multiple of any vector width, and more than one work-item's block.
+constexpr std::uint64_t kSizes[] = {0, 1, 3, 1000, 100003};
+
+}  // namespace
+
+TEST_CASE("custom: a combine of the user's own, with its identity") {
+  // max |x|
+  const auto r = rdx::Reduction::simple(rdx::Type::F32, "fmax(fabs(a), fabs(b))", "0");
+  for (std::uint64_t n : kSizes) {
+    CAPTURE(n);
+    const auto v = random_floats(n, 7);
+    const rdx::Array in[] = {rdx::Array::of<float>(v)};
+    const auto res = rdx::reduce(ctx(), r, in, n);
+    float want = 0;
+    for (float x : v)
+      want = std::max(want, std::fabs(x));
+    REQUIRE(res.fields.size() == 1);
+    CHECK(res.fields[0].as<float>() == want);
+    CHECK(res.plan.reduction == "custom");
+  }
+}
+
+TEST_CASE("custom: transform-reduce over one and two inputs, with the index") {
+  for (std::uint64_t n : kSizes) {
+    CAPTURE(n);
+    const auto x = random_floats(n, 1), y = random_floats(n, 2);
+    const rdx::Array one[] = {rdx::Array::of<float>(x)};
+    const rdx::Array two[] = {rdx::Array::of<float>(x), rdx::Array::of<float>(y)};
+    double sq = 0, dot = 0, l1 = 0;
+    std::uint64_t above = 0, idx = 0;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      sq += double(x[i] * x[i]);  // the map multiplies floats
+      dot += double(x[i]) * y[i];
+      l1 += std::fabs(double(x[i]) - y[i]);
+      above += x[i] > 0.5f;
+      idx += i;
+    }
+    auto f64 = [](rdx::Op op, const char* map) {
+      return rdx::Reduction::transform(op, rdx::Type::F64, map);
+    };
+    CHECK(rdx::reduce(ctx(), f64(rdx::Op::Sum, "x * x"), one, n).fields[0].as<double>() ==
+          doctest::Approx(sq).epsilon(1e-12));
+    CHECK(rdx::reduce(ctx(), f64(rdx::Op::Sum, "(double)x0 * x1"), two, n).fields[0].as<double>() ==
+          doctest::Approx(dot).epsilon(1e-12));
+    CHECK(rdx::reduce(ctx(), f64(rdx::Op::Sum, "fabs((double)x0 - x1)"), two, n)
+              .fields[0]
+              .as<double>() == doctest::Approx(l1).epsilon(1e-12));
+    const auto count = rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::U64, "x > 0.5f");
+    CHECK(rdx::reduce(ctx(), count, one, n).fields[0].as<std::uint64_t>() == above);
+    const auto index = rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::U64, "i");
+    CHECK(rdx::reduce(ctx(), index, one, n).fields[0].as<std::uint64_t>() == idx);
+  }
+}
+
+TEST_CASE("custom: a state of several fields (sum and count at once)") {
+  rdx::Reduction r;
+  r.name = "sum_count";
+  r.fields = {{"s", rdx::Type::F64, "0", "x", "a.s + b.s"},
+              {"c", rdx::Type::U32, "0", "x > 0", "a.c + b.c"},
+              {"big", rdx::Type::U8, "0", "x > 0.9f", "max(a.big, b.big)"}};
+  for (std::uint64_t n : kSizes) {
+    CAPTURE(n);
+    const auto v = random_floats(n, 3);
+    const rdx::Array in[] = {rdx::Array::of<float>(v)};
+    double s = 0;
+    std::uint32_t c = 0;
+    std::uint8_t big = 0;
+    for (float x : v) {
+      s += x;
+      c += x > 0;
+      big = std::max<std::uint8_t>(big, x > 0.9f);
+    }
+    const auto res = rdx::reduce(ctx(), r, in, n);
+    REQUIRE(res.fields.size() == 3);
+    CHECK(res.fields[0].as<double>() == doctest::Approx(s).epsilon(1e-12));
+    CHECK(res.fields[1].as<std::uint32_t>() == c);
+    CHECK(res.fields[2].as<std::uint8_t>() == big);
+    CHECK(res.plan.reduction == "sum_count");
+  }
+}
+
+TEST_CASE("custom: device inputs, and inputs of different types") {
+  const std::uint64_t n = 5001;
+  std::vector<std::int16_t> w(n);
+  std::vector<double> y(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    w[i] = static_cast<std::int16_t>(i % 7) - 3;
+    y[i] = 0.25 * double(i);
+  }
+  double want = 0;
+  for (std::uint64_t i = 0; i < n; ++i)
+    want += w[i] * y[i];
+  const auto r = rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::F64, "x0 * x1");
+  const rdx::Array host[] = {rdx::Array::of<std::int16_t>(w), rdx::Array::of<double>(y)};
+  CHECK(rdx::reduce(ctx(), r, host, n).fields[0].as<double>() == want);
+  cl::Buffer bw(ctx().cl_context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 2, w.data());
+  cl::Buffer by(ctx().cl_context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 8, y.data());
+  const rdx::DeviceArray dev[] = {{rdx::Type::I16, bw}, {rdx::Type::F64, by}};
+  CHECK(rdx::reduce(ctx(), r, dev, n).fields[0].as<double>() == want);
+  CHECK_THROWS_AS(rdx::reduce(ctx(), r, dev, n + 1), rdx::ArgumentError);  // past the buffers
+}
+
+TEST_CASE("custom: bad expressions are refused before anything is compiled") {
+  const std::vector<float> v(10, 1.0f);
+  const rdx::Array in[] = {rdx::Array::of<float>(v)};
+  auto refused = [&](const char* combine, const char* map = "x") {
+    CAPTURE(combine);
+    CAPTURE(map);
+    CHECK_THROWS_AS(
+        rdx::reduce(ctx(), rdx::Reduction::simple(rdx::Type::F32, combine, "0", map), in, 10),
+        rdx::ArgumentError);
+  };
+  refused("a + b; }");
+  refused("a + b) {");
+  refused("(a + b");
+  refused("a + b)");
+  refused("a + c");  // not a documented name
+  refused("a +\n#define X 1\n b");
+  refused("a + b /* comment */");
+  refused("a + __kernel_name");
+  refused("a + b", "x1");  // one input: x1 is not there
+  refused("a + b", "");
+  refused("a + \"b\"");
+  rdx::Reduction two;
+  two.fields = {{"s", rdx::Type::F32, "0", "x", "a.s + b.t"},
+                {"c", rdx::Type::U32, "0", "1", "a.c + b.c"}};
+  CHECK_THROWS_AS(rdx::reduce(ctx(), two, in, 10), rdx::ArgumentError);  // no field t
+  two.fields[0].combine = "a.s + b.s";
+  const rdx::Field c = two.fields[1];
+  two.fields[1] = {"WG", c.type, c.identity, c.map, c.combine};  // upper case: the kernels' macros
+  CHECK_THROWS_AS(rdx::reduce(ctx(), two, in, 10), rdx::ArgumentError);
+  two.fields[1] = {"global", c.type, c.identity, c.map, c.combine};
+  CHECK_THROWS_AS(rdx::reduce(ctx(), two, in, 10), rdx::ArgumentError);
+  two.fields[1] = {"s", c.type, c.identity, c.map, c.combine};  // twice
+  CHECK_THROWS_AS(rdx::reduce(ctx(), two, in, 10), rdx::ArgumentError);
+  CHECK_THROWS_AS(rdx::reduce(ctx(), rdx::Reduction{}, in, 10), rdx::ArgumentError);
+  CHECK_THROWS_AS(rdx::Reduction::transform(rdx::Op::ArgMin, rdx::Type::F32, "x"),
+                  rdx::ArgumentError);
+  // A strategy that does not run users' reductions says so.
+  rdx::Options o;
+  o.strategy = "bottomup";
+  CHECK_THROWS_AS(
+      rdx::reduce(ctx(), rdx::Reduction::simple(rdx::Type::F32, "a + b", "0"), in, 10, o),
+      rdx::UnsupportedError);
+}
+
+TEST_CASE("custom: a compiler error in an expression names the expression") {
+  const std::vector<float> v(10, 1.0f);
+  const rdx::Array in[] = {rdx::Array::of<float>(v)};
+  // fmax of three arguments: valid names, but not OpenCL C.
+  const auto r = rdx::Reduction::simple(rdx::Type::F32, "fmax(a, b, a)", "0");
+  try {
+    rdx::reduce(ctx(), r, in, 10);
+    FAIL("no error");
+  } catch (const rdx::ExpressionError& e) {
+    CHECK(e.text == "fmax(a, b, a)");
+    CHECK(std::string(e.what()).find("combine") != std::string::npos);
+    CHECK(std::string(e.what()).find("fmax(a, b, a)") != std::string::npos);
+    CHECK(!e.messages.empty());
+  }
+}
+
+namespace {
+
+// Two-pass population variance in long double: the reference of var and std.
+long double two_pass_var(const auto& v) {
+  long double m = 0;
+  for (auto x : v)
+    m += x;
+  m /= v.size();
+  long double s = 0;
+  for (auto x : v)
+    s += (x - m) * (x - m);
+  return s / v.size();
+}
+
+}  // namespace
+
+TEST_CASE("stats: mean, var and std on data built to break the naive formula") {
+  // A large offset and a small spread: E[x^2] - E[x]^2 in f64 loses every digit here.
+  for (std::uint64_t n :
+       {std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{1000}, std::uint64_t{100003}}) {
+    CAPTURE(n);
+    std::mt19937 g(5);
+    std::uniform_real_distribution<double> d(0, 1);
+    std::vector<double> x(n);
+    for (auto& e : x)
+      e = 1e9 + d(g);
+    long double mean = 0;
+    for (double e : x)
+      mean += e;
+    mean /= n;
+    const long double var = two_pass_var(x);
+    CHECK(rdx::mean(ctx(), std::span<const double>(x)) ==
+          doctest::Approx(double(mean)).epsilon(1e-15));
+    const double got = rdx::var(ctx(), std::span<const double>(x));
+    CHECK(std::fabs(got - double(var)) <= 1e-6 * (double(var) + 1e-3));
+    CHECK(rdx::stddev(ctx(), std::span<const double>(x)) ==
+          doctest::Approx(std::sqrt(double(var))).epsilon(1e-6));
+    // f32 data accumulates in f64 by default.
+    std::vector<float> f(n);
+    for (std::uint64_t i = 0; i < n; ++i)
+      f[i] = 1e4f + static_cast<float>(d(g));
+    const long double fvar = two_pass_var(f);
+    CHECK(std::fabs(rdx::var(ctx(), std::span<const float>(f)) - double(fvar)) <=
+          1e-9 * (double(fvar) + 1e-6));
+  }
+  const std::vector<float> none;
+  CHECK(std::isnan(rdx::mean(ctx(), std::span<const float>(none))));
+  CHECK(std::isnan(rdx::var(ctx(), std::span<const float>(none))));
+  const std::vector<std::int32_t> ints = {1, 2, 3, 4};
+  CHECK(rdx::mean(ctx(), std::span<const std::int32_t>(ints)) == 2.5);
+  CHECK(rdx::var(ctx(), std::span<const std::int32_t>(ints)) == 1.25);
+}
+
+TEST_CASE("stats: norm2 near the overflow and underflow limits") {
+  auto ref = [](const auto& v) {
+    long double s = 0;  // long double's range holds the squares of every f64 here
+    for (auto x : v)
+      s += static_cast<long double>(x) * x;
+    return static_cast<double>(std::sqrt(s));
+  };
+  for (float scale : {1e30f, 1e-30f, 1.0f, 3e38f, 1e-44f}) {
+    CAPTURE(scale);
+    std::vector<float> v(1001);
+    for (std::size_t i = 0; i < v.size(); ++i)
+      v[i] = scale * static_cast<float>((i % 5) + 1) / 5;
+    const double want = ref(v);
+    const double got = rdx::norm2(ctx(), std::span<const float>(v));
+    CHECK(std::isfinite(got) == std::isfinite(float(want)));
+    if (std::isfinite(float(want))) CHECK(got == doctest::Approx(want).epsilon(1e-5));
+  }
+  for (double scale : {1e300, 1e-300, 1e-310, 1.0}) {
+    CAPTURE(scale);
+    std::vector<double> v(1001);
+    for (std::size_t i = 0; i < v.size(); ++i)
+      v[i] = (i % 2 ? -scale : scale) * static_cast<double>((i % 5) + 1);
+    v[3] = 0;
+    CHECK(rdx::norm2(ctx(), std::span<const double>(v)) == doctest::Approx(ref(v)).epsilon(1e-13));
+  }
+  // Magnitudes from both ends at once.
+  const std::vector<double> mixed = {1e300, 1e-300, 3.0, 4.0};
+  CHECK(rdx::norm2(ctx(), std::span<const double>(mixed)) == 1e300);
+  const std::vector<float> small = {3e-30f, 4e-30f};
+  CHECK(rdx::norm2(ctx(), std::span<const float>(small)) == doctest::Approx(5e-30).epsilon(1e-6));
+  const std::vector<float> with_inf = {1.0f, INFINITY};
+  CHECK(std::isinf(rdx::norm2(ctx(), std::span<const float>(with_inf))));
+  const std::vector<float> with_nan = {1.0f, NAN, 1e30f};
+  CHECK(std::isnan(rdx::norm2(ctx(), std::span<const float>(with_nan))));
+}
+
+TEST_CASE("stats: minmax, dot and count") {
+  std::vector<float> v = {3, NAN, -2, 7, -2, 7, NAN, 1};
+  auto m = rdx::minmax(ctx(), std::span<const float>(v));
+  CHECK(m.min == -2);
+  CHECK(m.min_index == 2);
+  CHECK(m.max == 7);
+  CHECK(m.max_index == 3);
+  const std::vector<float> nans = {NAN, NAN};
+  m = rdx::minmax(ctx(), std::span<const float>(nans));
+  CHECK(std::isnan(m.min));
+  CHECK(m.min_index == 0);
+  const std::vector<float> none;
+  CHECK_THROWS_AS(rdx::minmax(ctx(), std::span<const float>(none)), rdx::ArgumentError);
+  for (std::uint64_t n : kSizes) {
+    CAPTURE(n);
+    std::vector<std::int32_t> x(n);
+    std::mt19937 g(9);
+    for (auto& e : x)
+      e = static_cast<std::int32_t>(g() % 2001) - 1000;
+    if (n) {
+      const auto lo = std::min_element(x.begin(), x.end()) - x.begin();
+      const auto hi = std::max_element(x.begin(), x.end()) - x.begin();
+      const auto mm = rdx::minmax(ctx(), std::span<const std::int32_t>(x));
+      CHECK(mm.min == x[lo]);
+      CHECK(mm.min_index == std::uint64_t(lo));
+      CHECK(mm.max == x[hi]);
+      CHECK(mm.max_index == std::uint64_t(hi));
+    }
+    std::int32_t dot = 0;
+    std::uint64_t nonzero = 0, positive = 0;
+    for (std::int32_t e : x) {
+      dot =
+          static_cast<std::int32_t>(static_cast<std::uint32_t>(dot) +
+                                    static_cast<std::uint32_t>(e) * static_cast<std::uint32_t>(e));
+      nonzero += e != 0;
+      positive += e > 0;
+    }
+    CHECK(rdx::dot(ctx(), std::span<const std::int32_t>(x), std::span<const std::int32_t>(x)) ==
+          dot);
+    CHECK(rdx::count(ctx(), std::span<const std::int32_t>(x)) == nonzero);
+    CHECK(rdx::count(ctx(), std::span<const std::int32_t>(x), "x > 0") == positive);
+  }
+  const std::vector<float> f = {0.0f, -0.0f, NAN, 1.0f};
+  CHECK(rdx::count(ctx(), std::span<const float>(f)) == 2);  // NaN is not zero, as in NumPy
+  const std::vector<float> shorter(3);
+  CHECK_THROWS_AS(rdx::dot(ctx(), std::span<const float>(f), std::span<const float>(shorter)),
+                  rdx::ArgumentError);
+  rdx::Options o;
+  o.acc = rdx::Type::I32;
+  CHECK_THROWS_AS(rdx::mean(ctx(), std::span<const float>(f), o), rdx::ArgumentError);
+  const rdx::Array one[] = {rdx::Array::of<float>(f)};
+  CHECK_THROWS_AS(rdx::reduce(ctx(), rdx::Stat::Mean, one, 4, {}, "x > 0"), rdx::ArgumentError);
+  CHECK_THROWS_AS(rdx::reduce(ctx(), rdx::Stat::Dot, one, 4), rdx::ArgumentError);
+}
