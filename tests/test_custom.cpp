@@ -334,3 +334,47 @@ TEST_CASE("stats: minmax, dot and count") {
   CHECK_THROWS_AS(rdx::reduce(ctx(), rdx::Stat::Mean, one, 4, {}, "x > 0"), rdx::ArgumentError);
   CHECK_THROWS_AS(rdx::reduce(ctx(), rdx::Stat::Dot, one, 4), rdx::ArgumentError);
 }
+
+TEST_CASE("app context: an rdx::Context on the app's own context, device and queue") {
+  // The app's objects, made without librdx (on the device the tests use).
+  const rdx::Context probe(rdx_test::device());
+  const cl::Device dev = probe.cl_device();
+  cl::Context app_ctx(dev);
+  cl::CommandQueue app_queue(app_ctx, dev);
+  std::vector<float> v(4099);
+  std::iota(v.begin(), v.end(), 1.0f);
+  cl::Buffer buf(app_ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, v.size() * 4, v.data());
+  const double want = double(v.size()) * (v.size() + 1) / 2;
+
+  rdx::Context ctx(app_ctx, dev, app_queue);
+  CHECK(ctx.cl_context()() == app_ctx());  // no second context
+  CHECK(ctx.queue()() == app_queue());
+  CHECK(ctx.device_info().name == probe.device_info().name);
+  rdx::Options o;
+  o.acc = rdx::Type::F64;
+  CHECK(rdx::reduce_buffer<float, double>(ctx, buf, v.size(), rdx::Op::Sum, o) == want);
+  const rdx::DeviceArray in[] = {{rdx::Type::F32, buf}};
+  CHECK(rdx::reduce(ctx, rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::F64, "x"), in,
+                    v.size())
+            .fields[0]
+            .as<double>() == want);
+
+  // The C handles, retained: the app's own references stay valid after the Context ends.
+  {
+    rdx::Context wrapped = rdx::Context::wrap(app_ctx(), dev(), app_queue());
+    CHECK(rdx::reduce_buffer<float, double>(wrapped, buf, v.size(), rdx::Op::Sum, o) == want);
+  }
+  CHECK(app_queue.finish() == CL_SUCCESS);
+
+  // Objects that do not belong together.
+  cl::Context other(dev);
+  cl::CommandQueue other_queue(other, dev);
+  CHECK_THROWS_AS(rdx::Context(app_ctx, dev, other_queue), rdx::ArgumentError);
+  CHECK_THROWS_AS(rdx::Context(app_ctx, cl::Device(), app_queue), rdx::ArgumentError);
+  // A buffer of another context is refused.
+  cl::Buffer foreign(other, CL_MEM_READ_ONLY, 64);
+  const rdx::DeviceArray bad[] = {{rdx::Type::F32, foreign}};
+  CHECK_THROWS_AS(rdx::reduce(ctx, rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::F32, "x"),
+                              bad, 4),
+                  rdx::ArgumentError);
+}

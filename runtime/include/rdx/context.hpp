@@ -38,6 +38,13 @@ class Context {
  public:
   // selector: see select_device(); "" means RDX_DEVICE, else the first GPU, else the first device.
   explicit Context(std::string_view selector = "");
+  // The app's own OpenCL objects: no second context is made, so buffers of `context` can be
+  // reduced in place (rdx::reduce's cl::Buffer forms, rdx/custom.hpp's DeviceArray). `device`
+  // must belong to `context`, and `queue` (in order) to both; every call of this Context runs on
+  // `queue`, after what the app queued before it. The handles are retained, not taken over.
+  Context(const cl::Context& context, const cl::Device& device, const cl::CommandQueue& queue);
+  // The same from the C API's handles (retained here; the app keeps its own references).
+  static Context wrap(::cl_context context, cl_device_id device, cl_command_queue queue);
   ~Context();
   Context(Context&&) noexcept;
   Context& operator=(Context&&) noexcept;

@@ -27,6 +27,44 @@ Context::Context(std::string_view selector) : impl_(std::make_unique<Impl>()) {
   RDX_CHECK_OUT(err, "clCreateCommandQueue");
 }
 
+Context::Context(const cl::Context& context, const cl::Device& device, const cl::CommandQueue& queue)
+    : impl_(std::make_unique<Impl>()) {
+  if (!context() || !device() || !queue())
+    throw ArgumentError("rdx::Context: the app's context, device and queue must not be null");
+  std::vector<cl::Device> devices;
+  RDX_CHECK(context.getInfo(CL_CONTEXT_DEVICES, &devices));
+  bool in_context = false;
+  for (const auto& d : devices)
+    in_context = in_context || d() == device();
+  if (!in_context) throw ArgumentError("rdx::Context: the device does not belong to the context");
+  cl::Context queue_context;
+  cl::Device queue_device;
+  RDX_CHECK(queue.getInfo(CL_QUEUE_CONTEXT, &queue_context));
+  RDX_CHECK(queue.getInfo(CL_QUEUE_DEVICE, &queue_device));
+  if (queue_context() != context() || queue_device() != device())
+    throw ArgumentError("rdx::Context: the queue belongs to another context or device");
+  cl_command_queue_properties props = 0;
+  RDX_CHECK(queue.getInfo(CL_QUEUE_PROPERTIES, &props));
+  if (props & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+    throw ArgumentError("rdx::Context: the queue must be in order");
+  cl_platform_id platform = nullptr;
+  RDX_CHECK(device.getInfo(CL_DEVICE_PLATFORM, &platform));
+  impl_->platform = cl::Platform(platform, true);
+  impl_->device = device;
+  impl_->info = detail::describe_device(impl_->platform, device);
+  // The listed device's index, where the app's device is one of them.
+  for (const auto& h : detail::enumerate_devices())
+    if (h.device() == device()) impl_->info.index = h.info.index;
+  impl_->tuning = tuning_for(impl_->info);
+  impl_->context = context;
+  impl_->queue = queue;
+}
+
+Context Context::wrap(::cl_context context, cl_device_id device, cl_command_queue queue) {
+  return Context(cl::Context(context, true), cl::Device(device, true),
+                 cl::CommandQueue(queue, true));
+}
+
 cl::CommandQueue& Context::Impl::queue_for(bool profile) {
   if (!profile) return queue;
   std::lock_guard<std::mutex> lock(profiling_mutex);

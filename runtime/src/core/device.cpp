@@ -110,6 +110,16 @@ std::string_view name(DeviceKind k) {
 
 namespace detail {
 
+DeviceInfo describe_device(const cl::Platform& p, const cl::Device& d) {
+  DeviceInfo i = describe(p, d);
+  i.index = SIZE_MAX;
+  return i;
+}
+
+}  // namespace detail
+
+namespace detail {
+
 std::vector<DeviceHandle> enumerate_devices() {
   std::vector<cl::Platform> platforms;
   const cl_int err = cl::Platform::get(&platforms);

@@ -14,4 +14,7 @@ struct DeviceHandle {
 
 std::vector<DeviceHandle> enumerate_devices();
 
+// The DeviceInfo of one device of platform p (index SIZE_MAX: not from enumerate_devices).
+DeviceInfo describe_device(const cl::Platform& p, const cl::Device& d);
+
 }  // namespace rdx::detail
