@@ -354,8 +354,7 @@ TEST_CASE("app context: an rdx::Context on the app's own context, device and que
   o.acc = rdx::Type::F64;
   CHECK(rdx::reduce_buffer<float, double>(ctx, buf, v.size(), rdx::Op::Sum, o) == want);
   const rdx::DeviceArray in[] = {{rdx::Type::F32, buf}};
-  CHECK(rdx::reduce(ctx, rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::F64, "x"), in,
-                    v.size())
+  CHECK(rdx::reduce(ctx, rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::F64, "x"), in, v.size())
             .fields[0]
             .as<double>() == want);
 
@@ -374,7 +373,66 @@ TEST_CASE("app context: an rdx::Context on the app's own context, device and que
   // A buffer of another context is refused.
   cl::Buffer foreign(other, CL_MEM_READ_ONLY, 64);
   const rdx::DeviceArray bad[] = {{rdx::Type::F32, foreign}};
-  CHECK_THROWS_AS(rdx::reduce(ctx, rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::F32, "x"),
-                              bad, 4),
+  CHECK_THROWS_AS(
+      rdx::reduce(ctx, rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::F32, "x"), bad, 4),
+      rdx::ArgumentError);
+}
+
+TEST_CASE("async: results into the app's buffer, a chain with no host wait, and futures") {
+  rdx::Context& c = ctx();
+  const std::uint64_t n = 30011;
+  std::vector<std::int32_t> v(n);
+  for (std::uint64_t i = 0; i < n; ++i)
+    v[i] = static_cast<std::int32_t>(i % 13) - 6;
+  std::int64_t sum = 0, sq = 0;
+  for (auto x : v) {
+    sum += x;
+    sq += std::int64_t{x} * x;
+  }
+  cl::Buffer data(c.cl_context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, v.data());
+  cl::Buffer out(c.cl_context(), CL_MEM_READ_WRITE, 64);
+  rdx::Options wide;
+  wide.acc = rdx::Type::I64;
+  // Two reductions into out[1] and out[2] (i64, at byte offsets 8 and 16), then a reduction of
+  // out[1..2] that waits on both events: no host synchronisation in between.
+  const cl::Event e1 =
+      rdx::enqueue_reduce(c, rdx::Type::I32, data, n, rdx::Op::Sum, out, 8, {}, wide);
+  const rdx::DeviceArray in[] = {{rdx::Type::I32, data}};
+  const auto squares = rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::I64, "(long)x * x");
+  const cl::Event e2 = rdx::enqueue_reduce(c, squares, in, n, out, 16, {e1});
+  cl::Buffer view(c.cl_context(), CL_MEM_READ_WRITE, 16);
+  cl::Event e3;
+  REQUIRE(c.queue().enqueueCopyBuffer(out, view, 8, 0, 16, nullptr, &e3) == CL_SUCCESS);
+  const rdx::DeviceArray both[] = {{rdx::Type::I64, view}};
+  const cl::Event e4 = rdx::enqueue_reduce(
+      c, rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::I64, "x"), both, 2, out, 24, {e2, e3});
+  // An empty input writes the identity.
+  const cl::Event e5 = rdx::enqueue_reduce(c, rdx::Type::F32, data, 0, rdx::Op::Min, out, 32, {e4});
+  REQUIRE(e5.wait() == CL_SUCCESS);
+  std::int64_t got[4] = {};
+  float empty_min = 0;
+  REQUIRE(c.queue().enqueueReadBuffer(out, CL_TRUE, 8, 24, got) == CL_SUCCESS);
+  REQUIRE(c.queue().enqueueReadBuffer(out, CL_TRUE, 32, 4, &empty_min) == CL_SUCCESS);
+  CHECK(got[0] == sum);
+  CHECK(got[1] == sq);
+  CHECK(got[2] == sum + sq);
+  CHECK(empty_min == INFINITY);
+  CHECK(rdx::state_bytes(squares) == 8);
+  // Refusals: an index operator, a misaligned or too small output.
+  CHECK_THROWS_AS(rdx::enqueue_reduce(c, rdx::Type::I32, data, n, rdx::Op::ArgMax, out, 0),
                   rdx::ArgumentError);
+  CHECK_THROWS_AS(rdx::enqueue_reduce(c, rdx::Type::I32, data, n, rdx::Op::Sum, out, 2),
+                  rdx::ArgumentError);
+  CHECK_THROWS_AS(rdx::enqueue_reduce(c, rdx::Type::I32, data, n, rdx::Op::Sum, out, 64),
+                  rdx::ArgumentError);
+
+  // Futures: host and device data, several at once on one context.
+  auto f1 = rdx::reduce_async(c, rdx::Type::I32, v.data(), n, rdx::Op::Sum, wide);
+  auto f2 = rdx::reduce_async(c, rdx::Type::I32, data, n, rdx::Op::ArgMin);
+  auto f3 = rdx::reduce_async(c, rdx::Type::I32, v.data(), 0, rdx::Op::ArgMin);
+  CHECK(f1.get().value.as<std::int64_t>() == sum);
+  const rdx::Result m = f2.get();
+  CHECK(m.value.as<std::int32_t>() == -6);
+  CHECK(m.index == 0u);
+  CHECK_THROWS_AS(f3.get(), rdx::ArgumentError);  // the exception travels in the future
 }

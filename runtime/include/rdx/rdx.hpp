@@ -2,6 +2,7 @@
 // docs/examples/ (reduce_host.cpp, reduce_buffer.cpp, stream.cpp), shown in the README.
 // This header includes the whole public API:
 #pragma once
+#include "rdx/async.hpp"        // reductions that do not wait: events into buffers, futures
 #include "rdx/context.hpp"      // rdx::Context: one device, its queue and program cache
 #include "rdx/custom.hpp"       // reductions users write: rdx::Reduction, transform-reduce
 #include "rdx/device_info.hpp"  // rdx::DeviceInfo, device listing and selection

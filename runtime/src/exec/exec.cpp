@@ -170,13 +170,14 @@ Outcome fold_states(const Plan& plan, const unsigned char* values, const unsigne
   });
 }
 
-void Exec::launch(Kernel& k, std::uint64_t global, std::size_t local) {
+void Exec::launch(Kernel& k, std::uint64_t global, std::size_t local,
+                  const std::vector<cl::Event>* wait) {
   const std::uint64_t groups = (global + local - 1) / local;
   idle_ = false;
   cl::Event ev;
   const cl_int err = queue.enqueueNDRangeKernel(
       k.kernel, cl::NullRange, cl::NDRange(static_cast<std::size_t>(groups * local)),
-      cl::NDRange(local), nullptr, profile_ ? &ev : nullptr);
+      cl::NDRange(local), wait && !wait->empty() ? wait : nullptr, profile_ ? &ev : nullptr);
   if (profile_ && err == CL_SUCCESS) events_.push_back(ev);
   RDX_CHECK_OUT(err, fmt::format("clEnqueueNDRangeKernel({}, global {}, local {})", k.name,
                                  groups * local, local));

@@ -110,8 +110,13 @@ class Exec {
     set_arg(k, i, a);
   }
 
-  // Enqueues k over `global` work-items (rounded up to a multiple of `local`).
-  void launch(Kernel& k, std::uint64_t global, std::size_t local);
+  // Enqueues k over `global` work-items (rounded up to a multiple of `local`), after `wait`.
+  void launch(Kernel& k, std::uint64_t global, std::size_t local,
+              const std::vector<cl::Event>* wait = nullptr);
+
+  // For a call that returns without waiting for its commands (rdx::enqueue_reduce): the Exec
+  // ends without waiting for the queue. Only for calls that made no scratch of their own.
+  void detach() { idle_ = true; }
 
   // Reads states [k, k + count) of s back to the host in one read and combines them
   // (fold_states); everything queued before it has finished on return (a blocking read, or with

@@ -56,7 +56,7 @@ Plan user_plan(const Context& ctx, const Reduction& r, std::span<const Type> inp
 }
 
 StateResult run_user(Context& ctx, const Reduction& r, const UserInputs& in, std::uint64_t n,
-                     const Options& opts) {
+                     const Options& opts, const AsyncTarget* target) {
   const std::size_t m = in.types.size();
   const Plan plan = user_plan(ctx, r, in.types, n, opts);
   const StateLayout layout = state_layout(r);
@@ -120,13 +120,20 @@ StateResult run_user(Context& ctx, const Reduction& r, const UserInputs& in, std
             std::uint64_t{first ? 0u : 1u}, base);
     for (std::size_t j = 1; j < m; ++j)
       ex.arg(k, static_cast<cl_uint>(7 + j), *inputs[j]);
-    ex.launch(k, items, k.wg);
+    ex.launch(k, items, k.wg, target && first ? target->wait : nullptr);
     base += len;
   }
-  ex.read_bytes(slot->part, g.groups * layout.bytes, layout.bytes, slot->result->data());
   Plan ran = plan;
   if (const std::size_t wg = ex.work_group_size_built(); wg && wg < plan.work_group_size)
     ran.work_group_size = wg;
+  if (target) {  // the state's bytes into the caller's buffer; no host wait
+    RDX_CHECK(ex.queue.enqueueCopyBuffer(slot->part, *target->out, g.groups * layout.bytes,
+                                         target->offset, layout.bytes, nullptr, target->done));
+    RDX_CHECK(ex.queue.flush());
+    ex.detach();
+    return {{}, ran};
+  }
+  ex.read_bytes(slot->part, g.groups * layout.bytes, layout.bytes, slot->result->data());
   return {unpack_state(r, layout, slot->result->data()), ran};
 }
 

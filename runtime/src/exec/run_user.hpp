@@ -22,8 +22,19 @@ struct UserInputs {
 Plan user_plan(const Context& ctx, const Reduction& r, std::span<const Type> inputs,
                std::uint64_t n, const Options& opts);
 
-// Reduces n elements of every input with r (see rdx::reduce in rdx/custom.hpp).
+// Where an asynchronous call writes its final state (rdx/async.hpp): `out` at byte `offset`,
+// after the events `wait`; `done` receives the event of that write.
+struct AsyncTarget {
+  const cl::Buffer* out = nullptr;
+  std::size_t offset = 0;
+  const std::vector<cl::Event>* wait = nullptr;
+  cl::Event* done = nullptr;
+};
+
+// Reduces n elements of every input with r (see rdx::reduce in rdx/custom.hpp). With `target`
+// (device inputs only) it enqueues the reduction and the write of its state and returns without
+// waiting: the result's fields are empty.
 StateResult run_user(Context& ctx, const Reduction& r, const UserInputs& in, std::uint64_t n,
-                     const Options& opts);
+                     const Options& opts, const AsyncTarget* target = nullptr);
 
 }  // namespace rdx::detail
