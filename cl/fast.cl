@@ -24,8 +24,10 @@
  * covers [g*chunk, (g+1)*chunk), chunk a multiple of VW. argmin/argmax need VW = 1.
  *
  * A user's reduction (USER_STATE, cl/common.h) runs the same layouts: each element's state is the
- * user's map over every input (vector loads of each input, then the map lane by lane into
- * UNROLL * VW independent states), combined with the user's combine; no HOST_FINISH. Its kernel
+ * user's map over every input, into VW (strided: UNROLL * VW) independent states combined with the
+ * user's combine; no HOST_FINISH. Strided reads each input with vector loads, then maps lane by
+ * lane; blocked reads elements one by one in a loop of VW, which LLVM vectorises on PoCL (vector
+ * loads spilled to a private array were 3x slower there). Its kernel
  * takes `carry` and the further inputs after `counter`: with carry = 1 the last group combines
  * the state at part_v[GROUPS] (an earlier chunk's result) first, so chunks of an input combine on
  * the device, in order. */
@@ -127,9 +129,8 @@ inline state_t range_state(global const T* in, ulong b, ulong e USER_INPUT_PARAM
     lane[j] = st_identity();
   const ulong ve = e / VW;
   for (ulong k = b / VW; k < ve; ++k) {
-    USER_LOAD_LANES(k);
     for (uint j = 0; j < VW; ++j)
-      lane[j] = combine_values(lane[j], USER_MAP_LANE(j, k * VW + j));
+      lane[j] = combine_values(lane[j], USER_MAP_AT(k * VW + j));
   }
   state_t s = user_lanes_combined(lane, VW);
   for (ulong i = ve * VW; i < e; ++i)

@@ -61,6 +61,8 @@ struct BenchArgs {
   std::size_t wg = 0;
   unsigned groups_per_cu = 0, vector_width = 0, unroll = 0;  // fast_* tuning overrides
   std::string label;  // the strategy column's text (default: the strategy)
+  std::string map;    // transform-reduce: --op over this map of --inputs arrays
+  unsigned inputs = 1;
 };
 int cmd_bench(const BenchArgs& a);
 // bench's tunable overrides (--groups-per-cu, --vw in elements of `type`, --unroll) as the

@@ -38,14 +38,18 @@ cl::Buffer bench_input(rdx::Context& ctx, rdx::Type type, std::uint64_t n) {
 
 Timed time_reduce(rdx::Context& ctx, rdx::Type type, const cl::Buffer& buf, std::uint64_t n,
                   rdx::Op op, const rdx::Options& opts, int repeat) {
+  return time_call([&] { return rdx::reduce(ctx, type, buf, n, op, opts); }, repeat);
+}
+
+Timed time_call(const std::function<rdx::Result()>& call, int repeat) {
   Timed t;
   auto t0 = Clock::now();
-  t.result = rdx::reduce(ctx, type, buf, n, op, opts);
+  t.result = call();
   const int reps = seconds_since(t0) > 2.0 ? std::min(repeat, 3) : repeat;
   std::vector<double> times;
   for (int i = 0; i < reps + 1; ++i) {
     t0 = Clock::now();
-    t.result = rdx::reduce(ctx, type, buf, n, op, opts);
+    t.result = call();
     if (i > 0) times.push_back(seconds_since(t0));
   }
   t.seconds = median(times);

@@ -2,6 +2,7 @@
 // reads the scalar back; the figure is the median over repeated calls after warm-up.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "rdx/rdx.hpp"
@@ -22,5 +23,7 @@ struct Timed {
 // the warm-up took more than 2 s).
 Timed time_reduce(rdx::Context& ctx, rdx::Type type, const cl::Buffer& buf, std::uint64_t n,
                   rdx::Op op, const rdx::Options& opts, int repeat);
+// The same for any call (a user's reduction).
+Timed time_call(const std::function<rdx::Result()>& call, int repeat);
 
 }  // namespace clrdx
