@@ -121,6 +121,12 @@ says "takes no --map" "argmin with a map"
 expect 2 "minmax of nothing" -- "$clrdx" reduce --device "$dev" --type f32 --op minmax --generate ones --count 0
 says "empty input" "minmax of nothing"
 
+expect 0 "verify composites" -- "$clrdx" verify --device "$dev" --strategy auto --quick --types i32 --json
+python3 -c '
+import json,sys
+rows=[json.loads(l) for l in open(sys.argv[1])]
+c=[r for r in rows if r["strategy"] == "composites"]
+assert len(c) == 1 and c[0]["passed"] == 21 and c[0]["failed"] == 0, rows' "$tmp/out" && ok || bad "verify composites row: $(cat "$tmp/out")"
 expect 2 "npy type disagrees" -- "$clrdx" reduce --device "$dev" --input "$tmp/a.npy" --type f32 --op sum
 printf 'abcdefg' >"$tmp/odd.bin"
 expect 2 "raw size not a multiple" -- "$clrdx" reduce --device "$dev" --input "$tmp/odd.bin" --type i32 --op sum

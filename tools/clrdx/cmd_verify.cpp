@@ -108,6 +108,52 @@ int cmd_verify(const VerifyArgs& a) {
       total.failed += t.failed;
       total.skipped += t.skipped;
     }
+    // The composites (they run on auto's kernel): with --ops all, for --strategy all or auto.
+    if (a.ops == "all" && (a.strategy == "all" || a.strategy == "auto")) {
+      Tally t;
+      std::vector<std::uint64_t> sizes = {1, 1000, 100003};
+      std::erase_if(sizes, [&](std::uint64_t n) { return n > std::max<std::uint64_t>(max_n, 1); });
+      std::cerr << fmt::format("verify: {} / composites\n", dev.name);
+      for (rdx::Type type : types) {
+        for (rdx::Stat s : rdx::kAllStats) {
+          for (std::uint64_t n : sizes) {
+            const std::string what = fmt::format("{} {} n={}", rdx::name(s), rdx::name(type), n);
+            try {
+              const std::string why = rdx::check_stat(ctx, s, type, n, seed + n);
+              if (why.empty()) {
+                ++t.passed;
+              } else {
+                ++t.failed;
+                t.failures.push_back(fmt::format("{}: {}", what, why));
+              }
+            } catch (const rdx::UnsupportedError& e) {
+              ++t.skipped;
+              ++t.skip_reasons[e.what()];
+            } catch (const std::exception& e) {
+              ++t.failed;
+              t.failures.push_back(fmt::format("{}: {}", what, e.what()));
+            }
+          }
+        }
+      }
+      if (a.json) {
+        nlohmann::json j = {{"device", dev.name},       {"device_index", dev.index},
+                            {"strategy", "composites"}, {"passed", t.passed},
+                            {"failed", t.failed},       {"skipped", t.skipped},
+                            {"failures", t.failures},   {"skip_reasons", t.skip_reasons}};
+        std::cout << j.dump() << "\n";
+      } else {
+        fmt::print("{} {} / composites: {} passed, {} failed, {} skipped\n",
+                   t.failed ? "FAIL" : "ok  ", dev.name, t.passed, t.failed, t.skipped);
+        for (auto& f : t.failures)
+          fmt::print("  mismatch: {}\n", f);
+        for (auto& [why, count] : t.skip_reasons)
+          fmt::print("  skipped {}: {}\n", count, why);
+      }
+      total.passed += t.passed;
+      total.failed += t.failed;
+      total.skipped += t.skipped;
+    }
   }
   if (!a.json)
     fmt::print("verify: {} passed, {} failed, {} skipped\n", total.passed, total.failed,

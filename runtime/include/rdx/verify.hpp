@@ -7,7 +7,9 @@
 #include <string_view>
 #include <vector>
 
+#include "rdx/context.hpp"
 #include "rdx/plan.hpp"
+#include "rdx/stats.hpp"
 #include "rdx/types.hpp"
 
 namespace rdx {
@@ -73,6 +75,11 @@ std::vector<std::uint64_t> case_sizes(std::size_t wg, std::uint64_t max_n, int r
 //    indexed operators.
 enum class Coverage { Full, Covering, Barriers };
 bool pair_in_matrix(Coverage c, std::string_view strategy, std::size_t position, Type t, Op op);
+
+// A composite (rdx/stats.hpp) of n >= 1 random elements of `type` (seeds seed and seed + 1 for
+// dot's two inputs) run on ctx against a long double host reference; "" when it passes, else
+// what is wrong. Exact for minmax, count and integer dot.
+std::string check_stat(Context& ctx, Stat s, Type type, std::uint64_t n, std::uint64_t seed);
 
 // Every type (f64 only when fp64) x every operator it allows x case_sizes x patterns; the
 // large random size runs with the Random pattern only, to keep the suite quick on slow CPUs.

@@ -1,0 +1,110 @@
+// The composites (rdx/stats.hpp) against host references computed without librdx's kernels:
+// long double two-pass mean and variance, long double sums of squares and products, exact
+// counts and extremes (see rdx::check_stat in rdx/verify.hpp).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "ops/stats.hpp"
+#include "rdx/rdx.hpp"
+#include "rdx/verify.hpp"
+
+namespace rdx {
+namespace {
+
+template <class T>
+std::string check_typed(Context& ctx, Stat s, const std::vector<unsigned char>& b0,
+                        const std::vector<unsigned char>& b1, std::uint64_t n) {
+  const T* x = reinterpret_cast<const T*>(b0.data());
+  const T* y = reinterpret_cast<const T*>(b1.data());
+  const Array one[] = {{type_of<T>(), x}};
+  const Array two[] = {{type_of<T>(), x}, {type_of<T>(), y}};
+  const StatResult r = s == Stat::Dot ? reduce(ctx, s, two, n) : reduce(ctx, s, one, n);
+  const Type acc = r.value.type;
+  const long double eps = acc == Type::F32 ? std::numeric_limits<float>::epsilon()
+                                           : std::numeric_limits<double>::epsilon();
+  auto within = [&](long double got, long double want, long double tol) -> std::string {
+    if (std::isnan(static_cast<double>(want)) && std::isnan(static_cast<double>(got))) return "";
+    if (std::fabs(got - want) <= tol) return "";
+    return fmt::format("got {}, want {} (tolerance {})", static_cast<double>(got),
+                       static_cast<double>(want), static_cast<double>(tol));
+  };
+  long double sum = 0, abs_sum = 0;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    sum += static_cast<long double>(x[i]);
+    abs_sum += std::fabs(static_cast<long double>(x[i]));
+  }
+  const long double mean = n ? sum / n : 0;
+  switch (s) {
+    case Stat::MinMax: {
+      const std::uint64_t lo = std::min_element(x, x + n) - x, hi = std::max_element(x, x + n) - x;
+      if (r.value.as<T>() != x[lo] || *r.index != lo || r.max->as<T>() != x[hi] ||
+          *r.max_index != hi)
+        return fmt::format("got {} at {}, {} at {}; want {} at {}, {} at {}", r.value.to_string(),
+                           *r.index, r.max->to_string(), *r.max_index,
+                           Scalar::of(x[lo]).to_string(), lo, Scalar::of(x[hi]).to_string(), hi);
+      return "";
+    }
+    case Stat::Mean:
+      return within(r.value.as<long double>(), mean, 4 * n * eps * (n ? abs_sum / n : 0));
+    case Stat::Var:
+    case Stat::Std: {
+      long double m2 = 0;
+      for (std::uint64_t i = 0; i < n; ++i)
+        m2 += (x[i] - mean) * (x[i] - mean);
+      const long double var = m2 / n;
+      // Chan's merge: a few roundings of acc per level, relative to the spread and the mean.
+      const long double scale = var + (mean * mean) * 4 * eps;
+      const long double tol = 8 * eps * (std::log2(static_cast<long double>(n)) + 8) * scale;
+      if (s == Stat::Var) return within(r.value.as<long double>(), var, tol);
+      return within(r.value.as<long double>(), std::sqrt(var), std::sqrt(tol) + 8 * eps);
+    }
+    case Stat::Norm2: {
+      long double sq = 0;
+      for (std::uint64_t i = 0; i < n; ++i)
+        sq += static_cast<long double>(x[i]) * x[i];
+      const long double want = std::sqrt(sq);
+      return within(r.value.as<long double>(), want, (n + 4) * eps * want);
+    }
+    case Stat::Dot: {
+      if constexpr (std::is_integral_v<T>) {
+        using U = std::make_unsigned_t<T>;
+        using M = std::conditional_t<(sizeof(T) <= 4), std::uint32_t, std::uint64_t>;
+        U d = 0;
+        for (std::uint64_t i = 0; i < n; ++i)
+          d = static_cast<U>(d + static_cast<U>(M(U(x[i])) * M(U(y[i]))));
+        if (r.value.as<T>() != static_cast<T>(d))
+          return fmt::format("got {}, want {}", r.value.to_string(),
+                             Scalar::of(static_cast<T>(d)).to_string());
+        return "";
+      } else {
+        long double d = 0, abs_d = 0;
+        for (std::uint64_t i = 0; i < n; ++i) {
+          const long double p = static_cast<long double>(T(x[i] * y[i]));
+          d += p;
+          abs_d += std::fabs(p);
+        }
+        return within(r.value.as<long double>(), d, (n + 1) * eps * abs_d);
+      }
+    }
+    case Stat::Count: {
+      const std::uint64_t want = std::count_if(x, x + n, [](T v) { return v != T(0); });
+      if (r.value.as<std::uint64_t>() != want)
+        return fmt::format("got {}, want {}", r.value.to_string(), want);
+      return "";
+    }
+  }
+  return "not a statistic";
+}
+
+}  // namespace
+
+std::string check_stat(Context& ctx, Stat s, Type type, std::uint64_t n, std::uint64_t seed) {
+  const auto x = make_case_data(type, Op::Sum, Pattern::Random, n, seed);
+  const auto y = make_case_data(type, Op::Sum, Pattern::Random, n, seed + 1);
+  return visit_type(type, [&](auto z) { return check_typed<decltype(z)>(ctx, s, x, y, n); });
+}
+
+}  // namespace rdx
