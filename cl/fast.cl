@@ -263,7 +263,9 @@ kernel void fast_reduce(global const T* restrict in, ulong n, ulong chunk, globa
     mem_fence(CLK_GLOBAL_MEM_FENCE); /* the partial is visible before the ticket is taken */
     ticket = atomic_inc(counter);
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
+  /* The global fence too: the last group's work-items read the partial that its work-item 0
+   * stored above (Oclgrind reports a race without it). */
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
   if (ticket != groups - 1) return; /* the same for the whole group */
 
   /* The last group: combine every partial, in index order per work-item, then a tree. */

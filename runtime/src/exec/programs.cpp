@@ -56,8 +56,10 @@ std::string program_source(const std::string& file, const std::string& definitio
   if (file == "empty.cl") return kernel_source(file);  // needs no common.h
   // common.h first; each .cl file includes it only when compiled alone (RDX_COMMON_H guard).
   std::set<std::string> seen;
-  return definitions + kernel_source("common.h") + "\n" +
-         inline_includes(kernel_source(file), seen);
+  // #line: compiler messages name common.h and the file with their own line numbers (a user's
+  // definitions hold #line directives of their own, ops/user_reduction.cpp).
+  return definitions + "#line 1 \"common.h\"\n" + kernel_source("common.h") + "\n#line 1 \"" +
+         file + "\"\n" + inline_includes(kernel_source(file), seen);
 }
 
 namespace {
