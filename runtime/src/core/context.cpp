@@ -27,7 +27,8 @@ Context::Context(std::string_view selector) : impl_(std::make_unique<Impl>()) {
   RDX_CHECK_OUT(err, "clCreateCommandQueue");
 }
 
-Context::Context(const cl::Context& context, const cl::Device& device, const cl::CommandQueue& queue)
+Context::Context(const cl::Context& context, const cl::Device& device,
+                 const cl::CommandQueue& queue)
     : impl_(std::make_unique<Impl>()) {
   if (!context() || !device() || !queue())
     throw ArgumentError("rdx::Context: the app's context, device and queue must not be null");
