@@ -1,6 +1,7 @@
 // The operator and type descriptors (runtime/src/ops/): what the kernels are specialised with,
 // and the host's combine, without a device.
 #include <doctest/doctest.h>
+#include <sstream>
 
 #include <cmath>
 #include <limits>
@@ -10,6 +11,7 @@
 #include "ops/cl_definitions.hpp"
 #include "ops/operators.hpp"
 #include "ops/type_table.hpp"
+#include "ops/user_reduction.hpp"
 #include "rdx/rdx.hpp"
 
 using namespace rdx;
@@ -105,4 +107,46 @@ TEST_CASE("operator names round-trip and the identity of an empty input") {
   CHECK(rdx::identity(Op::Min, Type::F32).as<float>() == std::numeric_limits<float>::infinity());
   CHECK(rdx::identity(Op::Max, Type::I8).as<int>() == -128);
   CHECK(rdx::identity(Op::And, Type::U32).as<std::uint32_t>() == 0xffffffffu);
+}
+
+TEST_CASE("users' definitions: the line recorded for each expression holds it") {
+  // NVIDIA's compiler reports physical lines (it ignores #line): rethrow_build_error maps a
+  // message to its expression by these lines.
+  rdx::Reduction r;
+  r.fields = {{"s", rdx::Type::F64, "0", "x0 * x1", "a.s + b.s"},
+              {"c", rdx::Type::U32, "1", "x1 > 0", "max(a.c, b.c)"}};
+  const rdx::Type inputs[] = {rdx::Type::F32, rdx::Type::I16};
+  std::vector<rdx::detail::ExpressionLine> lines;
+  const std::string text = rdx::detail::user_definitions(r, inputs, &lines);
+  std::vector<std::string> source_lines;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);)
+    source_lines.push_back(l);
+  REQUIRE(lines.size() == 6);
+  // and one field (its combine reads a and b as values)
+  const rdx::Reduction one = rdx::Reduction::simple(rdx::Type::F32, "fmax(a, b)", "0", "x * 2");
+  std::vector<rdx::detail::ExpressionLine> one_lines;
+  const std::string one_text = rdx::detail::user_definitions(one, inputs, &one_lines);
+  std::vector<std::string> one_source;
+  std::istringstream one_in(one_text);
+  for (std::string l; std::getline(one_in, l);)
+    one_source.push_back(l);
+  REQUIRE(one_lines.size() == 3);
+  for (const auto& e : one_lines)
+    CHECK(one_source.at(e.line - 1) == "(" +
+                                           (e.kind == "identity" ? one.fields[0].identity
+                                            : e.kind == "map"    ? one.fields[0].map
+                                                                 : one.fields[0].combine) +
+                                           ")");
+  for (const auto& e : lines) {
+    CAPTURE(e.kind);
+    CAPTURE(e.field);
+    REQUIRE(e.line >= 1);
+    REQUIRE(e.line <= source_lines.size());
+    const rdx::Field& f = r.fields[e.field];
+    const std::string& want = e.kind == "identity" ? f.identity
+                              : e.kind == "map"    ? f.map
+                                                   : f.combine;
+    CHECK(source_lines[e.line - 1] == "(" + want + ")");
+  }
 }

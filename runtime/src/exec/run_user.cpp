@@ -83,7 +83,7 @@ StateResult run_user(Context& ctx, const Reduction& r, const UserInputs& in, std
     try {
       slot->kernel = ex.kernel("fast.cl", "fast_reduce", extra);
     } catch (const BuildError& e) {
-      rethrow_build_error(r, e);
+      rethrow_build_error(r, in.types, e);
     }
     cl_int err = CL_SUCCESS;
     slot->part =

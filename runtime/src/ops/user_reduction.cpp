@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cstring>
 #include <numeric>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -301,7 +302,8 @@ void validate(const Reduction& r, std::size_t inputs) {
   }
 }
 
-std::string user_definitions(const Reduction& r, std::span<const Type> inputs) {
+std::string user_definitions(const Reduction& r, std::span<const Type> inputs,
+                             std::vector<ExpressionLine>* lines) {
   const StateLayout layout = state_layout(r);
   bool fp64 = false;
   for (Type t : inputs)
@@ -339,6 +341,11 @@ std::string user_definitions(const Reduction& r, std::span<const Type> inputs) {
   int line = 0;  // a count of the generated lines that follow a #line back to this file
   auto expr = [&](std::string_view kind, std::size_t f, const std::string& text) {
     ++line;
+    if (lines) {  // this line, then the #line, then the expression
+      const std::string so_far = s.str();
+      const auto here = static_cast<std::size_t>(std::count(so_far.begin(), so_far.end(), '\n'));
+      lines->push_back({std::string(kind), f, here + 3});
+    }
     return fmt::format("\n#line 1 \"{}\"\n({})\n#line {} \"rdx-definitions\"\n", line_file(kind, f),
                        text, 1000 * line);
   };
@@ -353,14 +360,13 @@ std::string user_definitions(const Reduction& r, std::span<const Type> inputs) {
   for (std::size_t f = 0; f < r.fields.size(); ++f) {
     const std::string& nm = r.fields[f].name;
     const std::string_view cl = type_row(r.fields[f].type).cl_name;
+    // The lines before the expression first: expr() counts the lines written so far.
     if (r.fields.size() == 1)
-      s << fmt::format(
-          "  {{\n    const {0} a = rdx_a.{1}, b = rdx_b.{1};\n    r.{1} = ({0}){2};\n  }}\n", cl,
-          nm, expr("combine", f, r.fields[f].combine));
+      s << fmt::format("  {{\n    const {0} a = rdx_a.{1}, b = rdx_b.{1};\n", cl, nm);
     else
-      s << fmt::format(
-          "  {{\n    const rdx_state a = rdx_a, b = rdx_b;\n    r.{} = ({}){};\n  }}\n", nm, cl,
-          expr("combine", f, r.fields[f].combine));
+      s << "  {\n    const rdx_state a = rdx_a, b = rdx_b;\n";
+    const std::string e = expr("combine", f, r.fields[f].combine);
+    s << fmt::format("    r.{} = ({}){};\n  }}\n", nm, cl, e);
   }
   s << "  return r;\n}\n";
 
@@ -404,21 +410,33 @@ std::vector<Scalar> unpack_state(const Reduction& r, const StateLayout& layout,
   return out;
 }
 
-void rethrow_build_error(const Reduction& r, const BuildError& build) {
-  // The first log line that names one of the expressions' #line files.
+void rethrow_build_error(const Reduction& r, std::span<const Type> inputs,
+                         const BuildError& build) {
+  std::vector<ExpressionLine> lines;
+  user_definitions(r, inputs, &lines);
+  // The first log line that names one of the expressions' #line files, or its line.
   std::istringstream log(build.log);
   std::string text, first_kind;
   std::size_t first_field = 0;
   bool found = false;
+  static const std::regex at_line(R"(:(\d{1,9}):\d+:\s*(fatal )?error)");
   for (std::string ln; std::getline(log, ln);) {
-    for (std::string_view kind : {"identity", "map", "combine"}) {
-      for (std::size_t f = 0; f < r.fields.size() && !found; ++f) {
-        if (ln.find(line_file(kind, f) + ":") != std::string::npos) {
-          found = true;
-          first_kind = kind;
-          first_field = f;
-        }
+    for (const ExpressionLine& e : lines) {
+      if (!found && ln.find(line_file(e.kind, e.field) + ":") != std::string::npos) {
+        found = true;
+        first_kind = e.kind;
+        first_field = e.field;
       }
+    }
+    std::smatch m;
+    if (!found && std::regex_search(ln, m, at_line)) {
+      const std::size_t at = std::stoul(m[1].str());
+      for (const ExpressionLine& e : lines)
+        if (!found && e.line == at) {
+          found = true;
+          first_kind = e.kind;
+          first_field = e.field;
+        }
     }
     if (found) {
       text += ln + "\n";

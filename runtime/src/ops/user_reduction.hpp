@@ -31,15 +31,28 @@ StateLayout state_layout(const Reduction& r);
 // ones (rdx/custom.hpp).
 void validate(const Reduction& r, std::size_t inputs);
 
-// The kernels' definitions for r over inputs of these types (validate first).
-std::string user_definitions(const Reduction& r, std::span<const Type> inputs);
+// Where an expression sits in the definitions: its kind ("identity", "map", "combine"), its
+// field, and its line (1-based; the definitions begin the program's source).
+struct ExpressionLine {
+  std::string kind;
+  std::size_t field = 0;
+  std::size_t line = 0;
+};
+
+// The kernels' definitions for r over inputs of these types (validate first); `lines`, when
+// given, receives where each expression is.
+std::string user_definitions(const Reduction& r, std::span<const Type> inputs,
+                             std::vector<ExpressionLine>* lines = nullptr);
 
 // The fields of a state read back from the device.
 std::vector<Scalar> unpack_state(const Reduction& r, const StateLayout& layout,
                                  const unsigned char* bytes);
 
-// A BuildError of a program made from user_definitions(r, ...), as an ExpressionError naming the
-// first expression the compiler complained about; `build` itself when no expression is named.
-[[noreturn]] void rethrow_build_error(const Reduction& r, const BuildError& build);
+// A BuildError of a program made from user_definitions(r, inputs), as an ExpressionError naming
+// the first expression the compiler complained about (by the #line file names where the compiler
+// follows #line, as PoCL's does, else by the line number, as NVIDIA's reports); `build` itself
+// when no expression is named.
+[[noreturn]] void rethrow_build_error(const Reduction& r, std::span<const Type> inputs,
+                                      const BuildError& build);
 
 }  // namespace rdx::detail
