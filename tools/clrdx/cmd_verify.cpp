@@ -29,6 +29,28 @@ struct Tally {
   std::map<std::string, std::uint64_t> skip_reasons;
 };
 
+// One row of results (a strategy, or the composites) on stdout, added to `total`.
+void report(const rdx::DeviceInfo& dev, const std::string& row, const Tally& t, bool json,
+            Tally& total) {
+  if (json) {
+    nlohmann::json j = {{"device", dev.name},     {"device_index", dev.index},
+                        {"strategy", row},        {"passed", t.passed},
+                        {"failed", t.failed},     {"skipped", t.skipped},
+                        {"failures", t.failures}, {"skip_reasons", t.skip_reasons}};
+    std::cout << j.dump() << "\n";
+  } else {
+    fmt::print("{} {} / {}: {} passed, {} failed, {} skipped\n", t.failed ? "FAIL" : "ok  ",
+               dev.name, row, t.passed, t.failed, t.skipped);
+    for (auto& f : t.failures)
+      fmt::print("  mismatch: {}\n", f);
+    for (auto& [why, count] : t.skip_reasons)
+      fmt::print("  skipped {}: {}\n", count, why);
+  }
+  total.passed += t.passed;
+  total.failed += t.failed;
+  total.skipped += t.skipped;
+}
+
 }  // namespace
 
 int cmd_verify(const VerifyArgs& a) {
@@ -90,23 +112,7 @@ int cmd_verify(const VerifyArgs& a) {
           t.failures.push_back(fmt::format("{}: {}", what, e.what()));
         }
       }
-      if (a.json) {
-        nlohmann::json j = {{"device", dev.name},     {"device_index", dev.index},
-                            {"strategy", strategy},   {"passed", t.passed},
-                            {"failed", t.failed},     {"skipped", t.skipped},
-                            {"failures", t.failures}, {"skip_reasons", t.skip_reasons}};
-        std::cout << j.dump() << "\n";
-      } else {
-        fmt::print("{} {} / {}: {} passed, {} failed, {} skipped\n", t.failed ? "FAIL" : "ok  ",
-                   dev.name, strategy, t.passed, t.failed, t.skipped);
-        for (auto& f : t.failures)
-          fmt::print("  mismatch: {}\n", f);
-        for (auto& [why, count] : t.skip_reasons)
-          fmt::print("  skipped {}: {}\n", count, why);
-      }
-      total.passed += t.passed;
-      total.failed += t.failed;
-      total.skipped += t.skipped;
+      report(dev, strategy, t, a.json, total);
     }
     // The composites (they run on auto's kernel): with --ops all, for --strategy all or auto.
     if (a.ops == "all" && (a.strategy == "all" || a.strategy == "auto")) {
@@ -136,23 +142,7 @@ int cmd_verify(const VerifyArgs& a) {
           }
         }
       }
-      if (a.json) {
-        nlohmann::json j = {{"device", dev.name},       {"device_index", dev.index},
-                            {"strategy", "composites"}, {"passed", t.passed},
-                            {"failed", t.failed},       {"skipped", t.skipped},
-                            {"failures", t.failures},   {"skip_reasons", t.skip_reasons}};
-        std::cout << j.dump() << "\n";
-      } else {
-        fmt::print("{} {} / composites: {} passed, {} failed, {} skipped\n",
-                   t.failed ? "FAIL" : "ok  ", dev.name, t.passed, t.failed, t.skipped);
-        for (auto& f : t.failures)
-          fmt::print("  mismatch: {}\n", f);
-        for (auto& [why, count] : t.skip_reasons)
-          fmt::print("  skipped {}: {}\n", count, why);
-      }
-      total.passed += t.passed;
-      total.failed += t.failed;
-      total.skipped += t.skipped;
+      report(dev, "composites", t, a.json, total);
     }
   }
   if (!a.json)

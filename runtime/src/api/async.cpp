@@ -46,23 +46,7 @@ cl::Event enqueue_reduce(Context& ctx, const Reduction& r, std::span<const Devic
                          const std::vector<cl::Event>& wait, const Options& opts) {
   detail::validate(r, inputs.size());
   check_out(ctx, out, offset, state_bytes(r), 8);
-  detail::UserInputs in;
-  for (const DeviceArray& a : inputs) {
-    std::size_t size = 0;
-    if (a.buffer() == nullptr) throw ArgumentError("enqueue_reduce: an input buffer is null");
-    RDX_CHECK(a.buffer.getInfo(CL_MEM_SIZE, &size));
-    if (detail::byte_size(a.type, n) > size)
-      throw ArgumentError(
-          fmt::format("enqueue_reduce: {} elements of {} need {} bytes, the "
-                      "buffer has {}",
-                      n, name(a.type), detail::byte_size(a.type, n), size));
-    cl::Context owner;
-    RDX_CHECK(a.buffer.getInfo(CL_MEM_CONTEXT, &owner));
-    if (owner() != ctx.cl_context()())
-      throw ArgumentError("enqueue_reduce: an input belongs to another OpenCL context");
-    in.types.push_back(a.type);
-    in.device.push_back(a.buffer);
-  }
+  const detail::UserInputs in = detail::device_inputs(ctx, inputs, n, "enqueue_reduce");
   cl::Event done;
   const detail::AsyncTarget target{&out, offset, &wait, &done};
   detail::run_user(ctx, r, in, n, opts, &target);

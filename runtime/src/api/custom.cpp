@@ -1,7 +1,6 @@
 // The entry points of users' reductions (rdx/custom.hpp): check the inputs, then run_user.
 #include <fmt/format.h>
 
-#include "core/cl_check.hpp"
 #include "exec/run_plan.hpp"
 #include "exec/run_user.hpp"
 #include "ops/user_reduction.hpp"
@@ -24,27 +23,8 @@ StateResult reduce(Context& ctx, const Reduction& r, std::span<const Array> inpu
 
 StateResult reduce(Context& ctx, const Reduction& r, std::span<const DeviceArray> inputs,
                    std::uint64_t n, const Options& opts) {
-  detail::UserInputs in;
-  for (const DeviceArray& a : inputs) {
-    const std::size_t k = in.types.size();
-    if (a.buffer() == nullptr) throw ArgumentError(fmt::format("reduce: input {} is null", k));
-    std::size_t size = 0;
-    RDX_CHECK(a.buffer.getInfo(CL_MEM_SIZE, &size));
-    if (detail::byte_size(a.type, n) > size)
-      throw ArgumentError(
-          fmt::format("reduce: input {}: {} elements of {} need {} bytes, the "
-                      "buffer has {}",
-                      k, n, name(a.type), detail::byte_size(a.type, n), size));
-    cl::Context owner;
-    RDX_CHECK(a.buffer.getInfo(CL_MEM_CONTEXT, &owner));
-    if (owner() != ctx.cl_context()())
-      throw ArgumentError(
-          fmt::format("reduce: input {} belongs to another OpenCL context than rdx::Context", k));
-    in.types.push_back(a.type);
-    in.device.push_back(a.buffer);
-  }
-  if (inputs.empty()) detail::validate(r, 0);
-  return detail::run_user(ctx, r, in, n, opts);
+  if (inputs.empty()) detail::validate(r, 0);  // the error about the number of inputs
+  return detail::run_user(ctx, r, detail::device_inputs(ctx, inputs, n, "reduce"), n, opts);
 }
 
 }  // namespace rdx

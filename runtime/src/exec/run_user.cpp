@@ -30,6 +30,30 @@ struct UserSlot {
 
 }  // namespace
 
+UserInputs device_inputs(const Context& ctx, std::span<const DeviceArray> inputs, std::uint64_t n,
+                         std::string_view caller) {
+  UserInputs in;
+  for (const DeviceArray& a : inputs) {
+    const std::size_t k = in.types.size();
+    if (a.buffer() == nullptr) throw ArgumentError(fmt::format("{}: input {} is null", caller, k));
+    std::size_t size = 0;
+    RDX_CHECK(a.buffer.getInfo(CL_MEM_SIZE, &size));
+    if (byte_size(a.type, n) > size)
+      throw ArgumentError(
+          fmt::format("{}: input {}: {} elements of {} need {} bytes, the buffer "
+                      "has {}",
+                      caller, k, n, name(a.type), byte_size(a.type, n), size));
+    cl::Context owner;
+    RDX_CHECK(a.buffer.getInfo(CL_MEM_CONTEXT, &owner));
+    if (owner() != ctx.cl_context()())
+      throw ArgumentError(fmt::format(
+          "{}: input {} belongs to another OpenCL context than rdx::Context", caller, k));
+    in.types.push_back(a.type);
+    in.device.push_back(a.buffer);
+  }
+  return in;
+}
+
 Plan user_plan(const Context& ctx, const Reduction& r, std::span<const Type> inputs,
                std::uint64_t n, const Options& opts) {
   validate(r, inputs.size());

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "rdx/custom.hpp"
@@ -15,6 +16,11 @@ struct UserInputs {
   std::vector<const void*> host;
   std::vector<cl::Buffer> device;
 };
+
+// Device inputs checked (not null, n elements fit, ctx's OpenCL context); `caller` begins the
+// ArgumentErrors.
+UserInputs device_inputs(const Context& ctx, std::span<const DeviceArray> inputs, std::uint64_t n,
+                         std::string_view caller);
 
 // The plan a user's reduction runs with: auto's fast_* plan for the first input's type,
 // finished on the device; validates r and throws UnsupportedError for another strategy or f64
