@@ -13,12 +13,12 @@
 #include "common.h"
 #endif
 
-kernel void amp_cascade(global const T* in, ulong n, OUT_PARAMS) {
+kernel void amp_cascade(global const T* in, ulong n, OUT_PARAMS ELEM_PARAMS) {
   local state_t tile[WG];
   const uint tid = get_local_id(0);
   state_t x = st_identity();
   for (ulong i = get_global_id(0); i < n; i += get_global_size(0))
-    x = st_combine(x, st_make(to_acc(in[i]), i));
+    x = st_combine(x, ELEM(in, i));
   tile[tid] = x;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (uint s = WG / 2; s > 0; s /= 2) {

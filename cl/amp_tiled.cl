@@ -23,7 +23,7 @@
 #include "common.h"
 #endif
 
-kernel void amp_tiled_1(IN_PARAMS, ulong m, OUT_PARAMS) {
+kernel void amp_tiled_1(IN_PARAMS, ulong m, OUT_PARAMS ELEM_PARAMS) {
   local state_t tile[WG];
   const uint tid = get_local_id(0);
   const ulong gid = get_global_id(0);
@@ -36,7 +36,7 @@ kernel void amp_tiled_1(IN_PARAMS, ulong m, OUT_PARAMS) {
   if (tid == 0) STORE(get_group_id(0), tile[0]);
 }
 
-kernel void amp_tiled_2(IN_PARAMS, ulong m, OUT_PARAMS) {
+kernel void amp_tiled_2(IN_PARAMS, ulong m, OUT_PARAMS ELEM_PARAMS) {
   local state_t tile[WG];
   const uint tid = get_local_id(0);
   const ulong gid = get_global_id(0);
@@ -50,7 +50,7 @@ kernel void amp_tiled_2(IN_PARAMS, ulong m, OUT_PARAMS) {
   if (tid == 0) STORE(get_group_id(0), tile[0]);
 }
 
-kernel void amp_tiled_3(IN_PARAMS, ulong m, OUT_PARAMS) {
+kernel void amp_tiled_3(IN_PARAMS, ulong m, OUT_PARAMS ELEM_PARAMS) {
   local state_t tile[WG];
   const uint tid = get_local_id(0);
   const ulong gid = get_global_id(0);
@@ -63,7 +63,7 @@ kernel void amp_tiled_3(IN_PARAMS, ulong m, OUT_PARAMS) {
   if (tid == 0) STORE(get_group_id(0), tile[0]);
 }
 
-kernel void amp_tiled_4(IN_PARAMS, ulong m, OUT_PARAMS) {
+kernel void amp_tiled_4(IN_PARAMS, ulong m, OUT_PARAMS ELEM_PARAMS) {
   local state_t tile[WG];
   const uint tid = get_local_id(0);
   const ulong i = get_group_id(0) * (2 * (ulong)WG) + tid;

@@ -8,7 +8,8 @@
  * grid-stride run of elements, so the loop runs once per work-item and not once per element
  * (per element, a million work-items contending for one word did not finish in minutes on an
  * H200); argmin/argmax take two passes, since (value, index) does not fit one atomic word: the
- * extreme value first, then the smallest index that holds it.
+ * extreme value first, then the smallest index that holds it; a user's reduction (USER_STATE)
+ * whose state is 4 or 8 bytes: the state's bits are the word, combined with the loop.
  * Launch rules (in order, one queue): ag_init with 1 work-item; ag_values over n work-items
  * (COMBINE_NATIVE) or over the host's bounded grid (any local size); for argmin/argmax
  * ag_indices over n work-items; ag_finish with 1 work-item, which writes the result as state 0
@@ -25,20 +26,21 @@ kernel void ag_init(global WORD* acc, global IWORD* best_i) {
   best_i[0] = IWORD_NONE;
 }
 
-kernel void ag_values(global const T* in, ulong n, volatile global WORD* acc) {
+kernel void ag_values(global const T* in, ulong n, volatile global WORD* acc ELEM_PARAMS) {
   const ulong gid = get_global_id(0);
   if (gid >= n) return;
 #if COMBINE_NATIVE
-  GLOBAL_COMBINE(acc, to_acc(in[gid]));
+  GLOBAL_COMBINE(acc, ELEM_VALUE(in, gid));
 #else
   const ulong stride = get_global_size(0);
-  ACC s = to_acc(in[gid]);
+  ACC s = ELEM_VALUE(in, gid);
   for (ulong i = gid + stride; i < n; i += stride)
-    s = value_combine(s, to_acc(in[i]));
+    s = value_combine(s, ELEM_VALUE(in, i));
   GLOBAL_COMBINE(acc, s);
 #endif
 }
 
+#ifndef USER_STATE
 /* argmin/argmax, second pass: the smallest index whose element holds the extreme value. */
 kernel void ag_indices(global const T* in, ulong n, global const WORD* acc,
                        volatile global IWORD* best_i) {
@@ -48,6 +50,7 @@ kernel void ag_indices(global const T* in, ulong n, global const WORD* acc,
     ATOMIC_MIN_INDEX(best_i, i);
   }
 }
+#endif
 
 kernel void ag_finish(global const T* in, global const WORD* acc, global const IWORD* best_i,
                       OUT_PARAMS) {

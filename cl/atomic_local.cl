@@ -9,7 +9,8 @@
  * compare-exchange loops otherwise (see atomic_ops.h; a group's loop has at most WG contenders,
  * the global one a work-item per group); argmin/argmax take two passes, since
  * (value, index) does not fit one atomic word: the extreme value first, then the smallest index
- * that holds it.
+ * that holds it; a user's reduction (USER_STATE) whose state is 4 or 8 bytes: the state's bits
+ * are the word, combined with the loops.
  * Launch rules (in order, one queue): al_init with 1 work-item; al_values with global size
  * ceil(n/WG) * WG and local size WG; for argmin/argmax al_indices likewise; al_finish with 1
  * work-item, which writes the result as state 0 of OUT_PARAMS. 64-bit accumulators and -DIDX64
@@ -25,17 +26,18 @@ kernel void al_init(global WORD* acc, global IWORD* best_i) {
   best_i[0] = IWORD_NONE;
 }
 
-kernel void al_values(global const T* in, ulong n, volatile global WORD* acc) {
+kernel void al_values(global const T* in, ulong n, volatile global WORD* acc ELEM_PARAMS) {
   local volatile WORD part;
   const ulong gid = get_global_id(0);
   const bool first = get_local_id(0) == 0;
   if (first) part = to_word(value_identity());
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (gid < n) LOCAL_COMBINE(&part, to_acc(in[gid]));
+  if (gid < n) LOCAL_COMBINE(&part, ELEM_VALUE(in, gid));
   barrier(CLK_LOCAL_MEM_FENCE);
   if (first) GLOBAL_COMBINE(acc, from_word(part));
 }
 
+#ifndef USER_STATE
 /* argmin/argmax, second pass: the smallest index whose element holds the extreme value. */
 kernel void al_indices(global const T* in, ulong n, global const WORD* acc,
                        volatile global IWORD* best_i) {
@@ -54,6 +56,7 @@ kernel void al_indices(global const T* in, ulong n, global const WORD* acc,
     ATOMIC_MIN_INDEX(best_i, i);
   }
 }
+#endif
 
 kernel void al_finish(global const T* in, global const WORD* acc, global const IWORD* best_i,
                       OUT_PARAMS) {

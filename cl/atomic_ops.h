@@ -89,8 +89,24 @@
 #endif
 #endif
 
+#ifdef USER_STATE
+/* A user's reduction: its whole state (4 or 8 bytes, zeroed padding included: the host allows no
+ * other size) is the word's bits, combined with a compare-exchange loop. */
+#if ACC_BYTES != 4 && ACC_BYTES != 8
+#error "the atomic strategies combine a user's state of 4 or 8 bytes"
+#endif
+typedef union {
+  ACC s;
+  WORD w;
+} state_word;
+#endif
+
 inline WORD to_word(ACC a) {
-#if defined(KEYED) && ACC_BYTES == 4
+#ifdef USER_STATE
+  state_word u;
+  u.s = a;
+  return u.w;
+#elif defined(KEYED) && ACC_BYTES == 4
   const uint b = as_uint(a);
   return isnan(a) ? KEY_NONE : (b & SIGN_BIT) ? ~b : (b | SIGN_BIT);
 #elif defined(KEYED)
@@ -106,7 +122,11 @@ inline WORD to_word(ACC a) {
 }
 
 inline ACC from_word(WORD w) {
-#if defined(KEYED) && ACC_BYTES == 4
+#ifdef USER_STATE
+  state_word u;
+  u.w = w;
+  return u.s;
+#elif defined(KEYED) && ACC_BYTES == 4
   return w == KEY_NONE ? (ACC)NAN : as_float((w & SIGN_BIT) ? (w & ~SIGN_BIT) : ~w);
 #elif defined(KEYED)
   return w == KEY_NONE ? (ACC)NAN : as_double((w & SIGN_BIT) ? (w & ~SIGN_BIT) : ~w);
@@ -148,26 +168,30 @@ inline ACC value_identity(void) {
 /* NATIVE_COMBINE(p, x): one hardware atomic, local or global; undefined where there is none.
  * GLOBAL_COMBINE additionally has NVIDIA's float add. */
 #if defined(KEYED) && VALUE_OP == OP_MIN
-#define NATIVE_COMBINE(p, x) \
-  do {                       \
+#define NATIVE_COMBINE(p, x)               \
+  do {                                     \
     if (!isnan(x)) W_MIN((p), to_word(x)); \
   } while (0)
 #elif defined(KEYED)
-#define NATIVE_COMBINE(p, x) \
-  do {                       \
+#define NATIVE_COMBINE(p, x)               \
+  do {                                     \
     if (!isnan(x)) W_MAX((p), to_word(x)); \
   } while (0)
 #elif !defined(ACC_IS_FLOAT) && VALUE_OP == OP_SUM
 #define NATIVE_COMBINE(p, x) W_ADD((p), to_word(x))
-#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && VALUE_OP == OP_MIN
+#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && \
+    VALUE_OP == OP_MIN
 #define NATIVE_COMBINE(p, x) W_MIN((p), to_word(x))
-#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && VALUE_OP == OP_MAX
+#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && \
+    VALUE_OP == OP_MAX
 #define NATIVE_COMBINE(p, x) W_MAX((p), to_word(x))
-#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && VALUE_OP == OP_AND
+#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && \
+    VALUE_OP == OP_AND
 #define NATIVE_COMBINE(p, x) W_AND((p), to_word(x))
 #elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && VALUE_OP == OP_OR
 #define NATIVE_COMBINE(p, x) W_OR((p), to_word(x))
-#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && VALUE_OP == OP_XOR
+#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && \
+    VALUE_OP == OP_XOR
 #define NATIVE_COMBINE(p, x) W_XOR((p), to_word(x))
 #endif
 
@@ -218,6 +242,13 @@ inline void ptx_float_add(volatile global WORD* p, ACC x) {
   } while (0)
 #endif
 
+/* ELEM_VALUE(p, k): the value element k enters the word with (a user's reduction: its mapped
+ * state). */
+#ifdef USER_STATE
+#define ELEM_VALUE(p, k) ELEM(p, k)
+#else
+#define ELEM_VALUE(p, k) to_acc((p)[(k)])
+
 /* argmin/argmax: does element value v hold the extreme value `best`? (-0.0 == +0.0, as in the
  * operator's comparisons; all-NaN input: the first NaN.) */
 inline bool holds_best(ACC v, ACC best) {
@@ -227,5 +258,6 @@ inline bool holds_best(ACC v, ACC best) {
   return v == best;
 #endif
 }
+#endif /* USER_STATE */
 /* ---- end of the atomic helpers ---- */
 #endif /* RDX_ATOMIC_OPS_H */

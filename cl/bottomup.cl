@@ -10,12 +10,12 @@
 #include "common.h"
 #endif
 
-kernel void bu_first(global const T* in, ulong n, OUT_PARAMS) {
+kernel void bu_first(global const T* in, ulong n, OUT_PARAMS ELEM_PARAMS) {
   const ulong i = get_global_id(0);
   const ulong src = 2 * i;
   if (src >= n) return;
-  state_t s = st_make(to_acc(in[src]), src);
-  if (src + 1 < n) s = st_combine(s, st_make(to_acc(in[src + 1]), src + 1));
+  state_t s = ELEM(in, src);
+  if (src + 1 < n) s = st_combine(s, ELEM(in, src + 1));
   STORE(i, s);
 }
 

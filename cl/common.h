@@ -17,11 +17,15 @@
  *   VCOMBINE(a, b)        the operator on vectors of ACC, where lanes can combine
  * and by the launcher: WG, the work-group size the kernels are compiled for (a power of two).
  *
- * A user's reduction (runtime/src/ops/user_reduction.cpp, run by cl/fast.cl only) defines
- * USER_STATE instead: OP is OP_USER, ACC is the struct rdx_state of the user's fields (so
- * state_t is too), COMBINE_VALUES and IDENTITY_VALUE call the user's combine and identity,
- * T0 .. T3 are the inputs' types (T is T0), and USER_INPUT_PARAMS, USER_MAP_AT(k),
- * USER_LOAD_LANES(k) and USER_MAP_LANE(j, idx) read and map elements (see fast.cl).
+ * A user's reduction (runtime/src/ops/user_reduction.cpp) defines USER_STATE instead: OP is
+ * OP_USER, ACC is the struct rdx_state of the user's fields (so state_t is too), COMBINE_VALUES
+ * and IDENTITY_VALUE call the user's combine and identity, T0 .. T3 are the inputs' types (T is
+ * T0), USER_MAP_FROM(p, k) maps element k of every input (the first is p, the others and the
+ * chunk's first index come as USER_INPUT_PARAMS), and fast.cl's vector forms USER_MAP_AT(k),
+ * USER_LOAD_LANES(k) and USER_MAP_LANE(j, idx). Every kernel that reads input elements reads
+ * them with ELEM(p, k) and ends its parameters with ELEM_PARAMS (below), so the kernels of
+ * every strategy that keeps its states on the device run a user's reduction unchanged (the
+ * host appends the further arguments: exec/exec.cpp, Exec::args).
  *
  * Semantics (the README's): integer sum and product wrap modulo 2^bits of the accumulator;
  * NaN propagates through sum and product; min, max, argmin and argmax ignore NaN unless every
@@ -32,7 +36,8 @@
 #define RDX_COMMON_H
 
 #ifndef RDX_DEFINITIONS
-#error "librdx kernels are built by the host, after its generated definitions (ops/cl_definitions.cpp)"
+#error \
+    "librdx kernels are built by the host, after its generated definitions (ops/cl_definitions.cpp)"
 #endif
 #ifndef WG
 #error "WG (the work-group size) is defined by the launcher"
@@ -56,10 +61,10 @@ typedef struct {
   ulong i;
 } state_t;
 #if ST_PAD
-#define ST_ZERO_PAD(s)                 \
-  do {                                 \
+#define ST_ZERO_PAD(s)                  \
+  do {                                  \
     for (int k_ = 0; k_ < ST_PAD; ++k_) \
-      (s).pad[k_] = 0;                 \
+      (s).pad[k_] = 0;                  \
   } while (0)
 #else
 #define ST_ZERO_PAD(s) ((void)0)
@@ -198,14 +203,31 @@ inline void st_store(global ACC* v, global ulong* ix, ulong k, state_t s) {
 #endif
 }
 
-/* A kernel that reads either the input elements or earlier partial states takes IN_PARAMS and
- * reads with LOAD(k); the host compiles it with -DFROM_PARTIALS for the second form. */
+/* ELEM(p, k): the state of input element k, p the kernel's pointer to the (first) input; a user's
+ * reduction maps element k of every input. ELEM_PARAMS ends the parameters of a kernel that reads
+ * input elements: empty, or a user's reduction's further inputs (USER_INPUT_PARAMS). */
+#ifdef USER_STATE
+#define ELEM(p, k) USER_MAP_FROM(p, k)
+#else
+#define ELEM(p, k) st_make(to_acc((p)[(k)]), (k))
+#define USER_INPUT_PARAMS
+#define USER_INPUT_ARGS
+#endif
+#ifdef FROM_PARTIALS
+#define ELEM_PARAMS
+#else
+#define ELEM_PARAMS USER_INPUT_PARAMS
+#endif
+
+/* A kernel that reads either the input elements or earlier partial states takes IN_PARAMS (and
+ * ends its parameters with ELEM_PARAMS) and reads with LOAD(k); the host compiles it with
+ * -DFROM_PARTIALS for the second form. */
 #ifdef FROM_PARTIALS
 #define IN_PARAMS global const ACC *in_v, global const ulong *in_i
 #define LOAD(k) st_load(in_v, in_i, (k))
 #else
 #define IN_PARAMS global const T *in_v, global const ulong *in_i
-#define LOAD(k) st_make(to_acc(in_v[(k)]), (k))
+#define LOAD(k) ELEM(in_v, k)
 #endif
 #define OUT_PARAMS global ACC *out_v, global ulong *out_i
 #define STORE(k, s) st_store(out_v, out_i, (k), (s))

@@ -12,7 +12,7 @@
 #include "common.h"
 #endif
 
-kernel void dl_reduce(IN_PARAMS, ulong n, OUT_PARAMS) {
+kernel void dl_reduce(IN_PARAMS, ulong n, OUT_PARAMS ELEM_PARAMS) {
   local state_t sh[WG];
   const uint lid = get_local_id(0);
   const ulong i = (ulong)get_group_id(0) * (2 * WG) + lid;

@@ -65,12 +65,8 @@ typedef ulong sidx_t;
 #error "a user's reduction finishes on the device (the host cannot run its combine)"
 #endif
 #define USER_PARAMS , ulong carry USER_INPUT_PARAMS
-#define ELEM_STATE(i) USER_MAP_AT(i)
 #else
-#define USER_INPUT_PARAMS
-#define USER_INPUT_ARGS
 #define USER_PARAMS
-#define ELEM_STATE(i) st_make(to_acc(in[(i)]), (i))
 #endif
 
 #define CAT_(a, b) a##b
@@ -149,7 +145,7 @@ inline state_t range_state(global const T* in, ulong b, ulong e USER_INPUT_PARAM
 #else
   state_t s = st_identity();
   for (ulong i = b; i < e; ++i)
-    s = st_combine(s, ELEM_STATE(i));
+    s = st_combine(s, ELEM(in, i));
   return s;
 #endif
 }
@@ -200,8 +196,7 @@ kernel void fast_reduce(global const T* restrict in, ulong n, ulong chunk, globa
       const sidx_t ku = k + u * stride;
       USER_LOAD_LANES(ku);
       for (uint j = 0; j < VW; ++j)
-        lane[u * VW + j] =
-            combine_values(lane[u * VW + j], USER_MAP_LANE(j, (ulong)ku * VW + j));
+        lane[u * VW + j] = combine_values(lane[u * VW + j], USER_MAP_LANE(j, (ulong)ku * VW + j));
     }
   }
 #endif
@@ -243,7 +238,7 @@ kernel void fast_reduce(global const T* restrict in, ulong n, ulong chunk, globa
   if (tail < n) s = combine_values(s, to_acc(in[tail]));
 #else
   for (ulong i = gid; i < n; i += stride)
-    s = st_combine(s, ELEM_STATE(i));
+    s = st_combine(s, ELEM(in, i));
 #endif
 #endif
 

@@ -12,14 +12,14 @@
 #include "common.h"
 #endif
 
-kernel void hy_local(global const T* in, ulong n, OUT_PARAMS) {
+kernel void hy_local(global const T* in, ulong n, OUT_PARAMS ELEM_PARAMS) {
   local state_t sh[WG];
   const uint lid = get_local_id(0);
   const ulong base = get_group_id(0) * (ulong)WG;
   /* the slice's length: the same in every work-item of the group, so every one reaches every
    * barrier below */
   uint m = (uint)min((ulong)WG, n - base);
-  if (lid < m) sh[lid] = st_make(to_acc(in[base + lid]), base + lid);
+  if (lid < m) sh[lid] = ELEM(in, base + lid);
   barrier(CLK_LOCAL_MEM_FENCE);
   while (m > 1) {
     const uint stride = (m + 1) / 2;

@@ -13,7 +13,7 @@
 #include "common.h"
 #endif
 
-kernel void il_reduce(IN_PARAMS, ulong n, OUT_PARAMS) {
+kernel void il_reduce(IN_PARAMS, ulong n, OUT_PARAMS ELEM_PARAMS) {
   local state_t sh[WG];
   const uint lid = get_local_id(0);
   const ulong gid = get_global_id(0);

@@ -19,7 +19,7 @@
 #include "common.h"
 #endif
 
-kernel void p2_reduce(IN_PARAMS, ulong n, OUT_PARAMS, local state_t* sh) {
+kernel void p2_reduce(IN_PARAMS, ulong n, OUT_PARAMS, local state_t* sh ELEM_PARAMS) {
   const uint tid = get_local_id(0);
   const uint size = (uint)get_local_size(0); /* a power of two */
   state_t x = st_identity();

@@ -9,12 +9,12 @@
 #include "common.h"
 #endif
 
-kernel void td_reduce(global const T* in, ulong n, OUT_PARAMS) {
+kernel void td_reduce(global const T* in, ulong n, OUT_PARAMS ELEM_PARAMS) {
   const ulong lid = get_local_id(0);
   ulong stride = (n + 1) / 2;
   for (ulong i = lid; i < stride; i += WG) {
-    state_t s = st_make(to_acc(in[i]), i);
-    if (i + stride < n) s = st_combine(s, st_make(to_acc(in[i + stride]), i + stride));
+    state_t s = ELEM(in, i);
+    if (i + stride < n) s = st_combine(s, ELEM(in, i + stride));
     STORE(i, s);
   }
   barrier(CLK_GLOBAL_MEM_FENCE);

@@ -21,7 +21,7 @@
   if (lid < (S)) sh[lid] = st_combine(sh[lid], sh[lid + (S)]); \
   barrier(CLK_LOCAL_MEM_FENCE);
 
-kernel void ur_reduce(IN_PARAMS, ulong n, OUT_PARAMS) {
+kernel void ur_reduce(IN_PARAMS, ulong n, OUT_PARAMS ELEM_PARAMS) {
   local state_t sh[WG];
   const uint lid = get_local_id(0);
   const ulong i = (ulong)get_group_id(0) * (2 * WG) + lid;

@@ -110,6 +110,73 @@ TEST_CASE("custom: a state of several fields (sum and count at once)") {
   }
 }
 
+TEST_CASE("custom: every strategy that can run a user's state runs it") {
+  // Three fields (f64, u32, u16) over two inputs of different types, with the index: the sum of
+  // x0 * x1, how many x0 > 0, the largest i % 1000 where x1 < -0.9.
+  rdx::Reduction r;
+  r.name = "three";
+  r.fields = {{"s", rdx::Type::F64, "0", "x0 * x1", "a.s + b.s"},
+              {"c", rdx::Type::U32, "0", "x0 > 0", "a.c + b.c"},
+              {"k", rdx::Type::U16, "0", "x1 < -0.9 ? (ushort)(i % 1000) : 0", "max(a.k, b.k)"}};
+  // One field of 4 bytes, and two of 8 bytes in all: what the atomic strategies take (one word).
+  const auto one = rdx::Reduction::simple(rdx::Type::I32, "a + b", "0", "x % 7");
+  rdx::Reduction pair;
+  pair.name = "pair";
+  pair.fields = {{"s", rdx::Type::I32, "0", "x % 7", "a.s + b.s"},
+                 {"c", rdx::Type::U32, "0", "x > 0", "a.c + b.c"}};
+  // Sizes across work-group and launch boundaries: empty, one, a few groups, one past 4096.
+  for (std::uint64_t n :
+       {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{1000}, std::uint64_t{4097}}) {
+    const auto x = random_floats(n, 11);
+    std::vector<double> y(n);
+    std::vector<std::int32_t> z(n);
+    std::mt19937 g(12);
+    for (std::uint64_t i = 0; i < n; ++i) {
+      y[i] = std::uniform_real_distribution<double>(-1, 1)(g);
+      z[i] = static_cast<std::int32_t>(g() % 2001) - 1000;
+    }
+    double s = 0;
+    std::uint32_t c = 0;
+    std::uint16_t k = 0;
+    std::int32_t mod = 0;
+    std::uint32_t positive = 0;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      positive += z[i] > 0;
+      s += double(x[i]) * y[i];
+      c += x[i] > 0;
+      if (y[i] < -0.9) k = std::max<std::uint16_t>(k, static_cast<std::uint16_t>(i % 1000));
+      mod += z[i] % 7;
+    }
+    const rdx::Array in[] = {rdx::Array::of<float>(x), rdx::Array::of<double>(y)};
+    const rdx::Array zin[] = {rdx::Array::of<std::int32_t>(z)};
+    for (const rdx::StrategyInfo& info : rdx::strategies()) {
+      const std::string name(info.name);
+      CAPTURE(name);
+      CAPTURE(n);
+      rdx::Options o;
+      o.strategy = name;
+      if (name == "amp_sequential") {  // it combines on the host
+        CHECK_THROWS_AS(rdx::reduce(ctx(), one, zin, n, o), rdx::UnsupportedError);
+        continue;
+      }
+      CHECK(rdx::reduce(ctx(), one, zin, n, o).fields[0].as<std::int32_t>() == mod);
+      if (name.starts_with("atomic_")) {  // one word of 4 or 8 bytes
+        const auto res = rdx::reduce(ctx(), pair, zin, n, o);
+        CHECK(res.fields[0].as<std::int32_t>() == mod);
+        CHECK(res.fields[1].as<std::uint32_t>() == positive);
+        CHECK_THROWS_AS(rdx::reduce(ctx(), r, in, n, o), rdx::UnsupportedError);  // 16 bytes
+        continue;
+      }
+      const auto res = rdx::reduce(ctx(), r, in, n, o);
+      CHECK(res.plan.strategy == name);
+      REQUIRE(res.fields.size() == 3);
+      CHECK(res.fields[0].as<double>() == doctest::Approx(s).epsilon(1e-12));
+      CHECK(res.fields[1].as<std::uint32_t>() == c);
+      CHECK(res.fields[2].as<std::uint16_t>() == k);
+    }
+  }
+}
+
 TEST_CASE("custom: device inputs, and inputs of different types") {
   const std::uint64_t n = 5001;
   std::vector<std::int16_t> w(n);
@@ -169,7 +236,7 @@ TEST_CASE("custom: bad expressions are refused before anything is compiled") {
                   rdx::ArgumentError);
   // A strategy that does not run users' reductions says so.
   rdx::Options o;
-  o.strategy = "bottomup";
+  o.strategy = "amp_sequential";
   CHECK_THROWS_AS(
       rdx::reduce(ctx(), rdx::Reduction::simple(rdx::Type::F32, "a + b", "0"), in, 10, o),
       rdx::UnsupportedError);

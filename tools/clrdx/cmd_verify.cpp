@@ -29,18 +29,20 @@ struct Tally {
   std::map<std::string, std::uint64_t> skip_reasons;
 };
 
-// One row of results (a strategy, or the composites) on stdout, added to `total`.
-void report(const rdx::DeviceInfo& dev, const std::string& row, const Tally& t, bool json,
-            Tally& total) {
+// One row of results on stdout, added to `total`: a strategy's built-in operators, or (`set`
+// "composites") its runs of the composites.
+void report(const rdx::DeviceInfo& dev, const std::string& strategy, std::string_view set,
+            const Tally& t, bool json, Tally& total) {
   if (json) {
-    nlohmann::json j = {{"device", dev.name},     {"device_index", dev.index},
-                        {"strategy", row},        {"passed", t.passed},
-                        {"failed", t.failed},     {"skipped", t.skipped},
-                        {"failures", t.failures}, {"skip_reasons", t.skip_reasons}};
+    nlohmann::json j = {
+        {"device", dev.name},   {"device_index", dev.index}, {"strategy", strategy},
+        {"set", set},           {"passed", t.passed},        {"failed", t.failed},
+        {"skipped", t.skipped}, {"failures", t.failures},    {"skip_reasons", t.skip_reasons}};
     std::cout << j.dump() << "\n";
   } else {
-    fmt::print("{} {} / {}: {} passed, {} failed, {} skipped\n", t.failed ? "FAIL" : "ok  ",
-               dev.name, row, t.passed, t.failed, t.skipped);
+    fmt::print("{} {} / {}{}: {} passed, {} failed, {} skipped\n", t.failed ? "FAIL" : "ok  ",
+               dev.name, strategy, set == "operators" ? "" : fmt::format(" ({})", set), t.passed,
+               t.failed, t.skipped);
     for (auto& f : t.failures)
       fmt::print("  mismatch: {}\n", f);
     for (auto& [why, count] : t.skip_reasons)
@@ -52,6 +54,40 @@ void report(const rdx::DeviceInfo& dev, const std::string& row, const Tally& t, 
 }
 
 }  // namespace
+
+// Every composite on every type at a few sizes up to max_n, with opts (its strategy): a strategy
+// that cannot run users' reductions skips them all.
+Tally verify_composites(rdx::Context& ctx, const rdx::Options& opts,
+                        const std::vector<rdx::Type>& types, std::uint64_t max_n,
+                        std::uint64_t seed) {
+  Tally t;
+  std::vector<std::uint64_t> sizes = {1, 1000, 100003};
+  std::erase_if(sizes, [&](std::uint64_t n) { return n > std::max<std::uint64_t>(max_n, 1); });
+  for (rdx::Type type : types) {
+    for (rdx::Stat s : rdx::kAllStats) {
+      for (std::uint64_t n : sizes) {
+        const std::string what =
+            fmt::format("{} {} {} n={}", opts.strategy, rdx::name(s), rdx::name(type), n);
+        try {
+          const std::string why = rdx::check_stat(ctx, s, type, n, seed + n, opts);
+          if (why.empty()) {
+            ++t.passed;
+          } else {
+            ++t.failed;
+            t.failures.push_back(fmt::format("{}: {}", what, why));
+          }
+        } catch (const rdx::UnsupportedError& e) {
+          ++t.skipped;
+          ++t.skip_reasons[e.what()];
+        } catch (const std::exception& e) {
+          ++t.failed;
+          t.failures.push_back(fmt::format("{}: {}", what, e.what()));
+        }
+      }
+    }
+  }
+  return t;
+}
 
 int cmd_verify(const VerifyArgs& a) {
   const auto devices = pick_devices(a.device);
@@ -112,37 +148,11 @@ int cmd_verify(const VerifyArgs& a) {
           t.failures.push_back(fmt::format("{}: {}", what, e.what()));
         }
       }
-      report(dev, strategy, t, a.json, total);
-    }
-    // The composites (they run on auto's kernel): with --ops all, for --strategy all or auto.
-    if (a.ops == "all" && (a.strategy == "all" || a.strategy == "auto")) {
-      Tally t;
-      std::vector<std::uint64_t> sizes = {1, 1000, 100003};
-      std::erase_if(sizes, [&](std::uint64_t n) { return n > std::max<std::uint64_t>(max_n, 1); });
-      std::cerr << fmt::format("verify: {} / composites\n", dev.name);
-      for (rdx::Type type : types) {
-        for (rdx::Stat s : rdx::kAllStats) {
-          for (std::uint64_t n : sizes) {
-            const std::string what = fmt::format("{} {} n={}", rdx::name(s), rdx::name(type), n);
-            try {
-              const std::string why = rdx::check_stat(ctx, s, type, n, seed + n);
-              if (why.empty()) {
-                ++t.passed;
-              } else {
-                ++t.failed;
-                t.failures.push_back(fmt::format("{}: {}", what, why));
-              }
-            } catch (const rdx::UnsupportedError& e) {
-              ++t.skipped;
-              ++t.skip_reasons[e.what()];
-            } catch (const std::exception& e) {
-              ++t.failed;
-              t.failures.push_back(fmt::format("{}: {}", what, e.what()));
-            }
-          }
-        }
-      }
-      report(dev, "composites", t, a.json, total);
+      report(dev, strategy, "operators", t, a.json, total);
+      // The composites (users' reductions, rdx/stats.hpp) on this strategy, with --ops all.
+      if (a.ops == "all")
+        report(dev, strategy, "composites", verify_composites(ctx, opts, types, max_n, seed),
+               a.json, total);
     }
   }
   if (!a.json)

@@ -19,8 +19,9 @@ namespace rdx {
 // it). Returns the event of that write; nothing waits on the host. An empty input writes the
 // operator's identity (float min/max: +inf/-inf). argmin and argmax are ArgumentErrors (their
 // result is two values: see minmax in rdx/stats.hpp and the Reduction form below), and float
-// products UnsupportedErrors (the synchronous form has them). The buffers must stay alive until
-// the event completes.
+// products UnsupportedErrors (the synchronous form has them). Options::strategy: auto,
+// fast_strided or fast_blocked (the other launchers read their result on the host:
+// UnsupportedError). The buffers must stay alive until the event completes.
 cl::Event enqueue_reduce(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n, Op op,
                          const cl::Buffer& out, std::size_t offset,
                          const std::vector<cl::Event>& wait = {}, const Options& opts = {});

@@ -76,8 +76,9 @@ struct StateResult {
 
 // Reduces n elements of every input (all of the same length n) with r. Inputs beyond one device
 // allocation are reduced in chunks, each chunk's state combined on the device with the previous
-// ones in order. The caller's data is never modified. Options::strategy may be auto,
-// fast_strided or fast_blocked; other strategies throw UnsupportedError.
+// ones in order. The caller's data is never modified. Options::strategy may be any strategy:
+// amp_sequential, and the atomic ones for a state of other than 4 or 8 bytes, throw
+// UnsupportedError (docs/custom.md).
 StateResult reduce(Context& ctx, const Reduction& r, std::span<const Array> inputs, std::uint64_t n,
                    const Options& opts = {});
 StateResult reduce(Context& ctx, const Reduction& r, std::span<const DeviceArray> inputs,

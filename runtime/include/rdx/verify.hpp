@@ -77,9 +77,10 @@ enum class Coverage { Full, Covering, Barriers };
 bool pair_in_matrix(Coverage c, std::string_view strategy, std::size_t position, Type t, Op op);
 
 // A composite (rdx/stats.hpp) of n >= 1 random elements of `type` (seeds seed and seed + 1 for
-// dot's two inputs) run on ctx against a long double host reference; "" when it passes, else
-// what is wrong. Exact for minmax, count and integer dot.
-std::string check_stat(Context& ctx, Stat s, Type type, std::uint64_t n, std::uint64_t seed);
+// dot's two inputs) run on ctx with opts (its strategy) against a long double host reference;
+// "" when it passes, else what is wrong. Exact for minmax, count and integer dot.
+std::string check_stat(Context& ctx, Stat s, Type type, std::uint64_t n, std::uint64_t seed,
+                       const Options& opts = {});
 
 // Every type (f64 only when fp64) x every operator it allows x case_sizes x patterns; the
 // large random size runs with the Random pattern only, to keep the suite quick on slow CPUs.

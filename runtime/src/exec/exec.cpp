@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
@@ -24,7 +25,7 @@ std::string Exec::defines(std::size_t wg) const {
 
 Kernel Exec::kernel(const std::string& file, const char* name, const std::string& extra) {
   const std::string& definitions =
-      user_definitions.empty() ? cl_definitions(plan.type, plan.acc, plan.op) : user_definitions;
+      user ? user->definitions : cl_definitions(plan.type, plan.acc, plan.op);
   for (std::size_t wg = plan.work_group_size;; wg /= 2) {
     const std::string opts = fmt::format("-DWG={}", wg) + (extra.empty() ? "" : " " + extra);
     cl::Program prog = ctx.programs.get(ctx.context, ctx.device, file, definitions, opts);
@@ -36,7 +37,9 @@ Kernel Exec::kernel(const std::string& file, const char* name, const std::string
     RDX_CHECK(k.getWorkGroupInfo(ctx.device, CL_KERNEL_WORK_GROUP_SIZE, &max_wg));
     RDX_CHECK(k.getWorkGroupInfo(ctx.device, CL_KERNEL_LOCAL_MEM_SIZE, &local));
     if ((wg <= max_wg && local <= ctx.info.local_mem) || wg == 1) {
-      Kernel built{k, wg, name};
+      cl_uint num_args = 0;
+      RDX_CHECK(k.getInfo(CL_KERNEL_NUM_ARGS, &num_args));
+      Kernel built{k, wg, name, num_args};
       note_built(built);
       return built;
     }
@@ -48,8 +51,8 @@ States Exec::states(std::uint64_t count) {
   cl_int err = CL_SUCCESS;
   States s;
   s.count = n;
-  s.values = cl::Buffer(ctx.context, CL_MEM_READ_WRITE, n * size_of(plan.acc), nullptr, &err);
-  RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of scratch)", n * size_of(plan.acc)));
+  s.values = cl::Buffer(ctx.context, CL_MEM_READ_WRITE, n * state_bytes(), nullptr, &err);
+  RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of scratch)", n * state_bytes()));
   if (indexed()) {
     s.indices = cl::Buffer(ctx.context, CL_MEM_READ_WRITE, n * sizeof(cl_ulong), nullptr, &err);
     RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of indices)", n * sizeof(cl_ulong)));
@@ -58,6 +61,25 @@ States Exec::states(std::uint64_t count) {
   }
   scratch_.push_back(s);
   return s;
+}
+
+void Exec::user_args(Kernel& k, cl_uint first) {
+  const auto tail = static_cast<cl_uint>(1 + user->inputs.size());
+  if (k.num_args == first) return;  // a kernel that reads states only
+  if (k.num_args != first + tail)
+    throw std::logic_error(
+        fmt::format("{}: {} arguments given, the kernel takes {} ({} with the "
+                    "user's inputs)",
+                    k.name, first, k.num_args, first + tail));
+  set_arg(k, first, user->base);
+  for (std::size_t j = 0; j < user->inputs.size(); ++j)
+    set_arg(k, first + 1 + static_cast<cl_uint>(j), user->inputs[j]);
+}
+
+void Exec::no_user(const char* what) const {
+  if (user)
+    throw std::logic_error(std::string(what) +
+                           ": a user's reduction's states combine on the device only");
 }
 
 void Exec::set_arg(Kernel& k, cl_uint i, const cl::Buffer& b) {
@@ -97,6 +119,7 @@ cl::Buffer Exec::buffer(std::size_t bytes, const void* init) {
 }
 
 std::vector<Outcome> Exec::read_all(const States& s, std::uint64_t count) {
+  no_user("Exec::read_all");
   const std::size_t acc = size_of(plan.acc);
   std::vector<unsigned char> values(count * acc);
   std::vector<cl_ulong> idx(indexed() ? count : 0);
@@ -115,6 +138,7 @@ std::vector<Outcome> Exec::read_all(const States& s, std::uint64_t count) {
 }
 
 Outcome Exec::identity() const {
+  no_user("Exec::identity");
   if (indexed()) return {Scalar::from_bytes(plan.acc, "\0\0\0\0\0\0\0\0"), kNoIndex};
   return visit_type(plan.acc, [&](auto z) -> Outcome {
     return {Scalar::of(identity_value<decltype(z)>(plan.op)), std::nullopt};
@@ -122,6 +146,7 @@ Outcome Exec::identity() const {
 }
 
 Outcome Exec::combine(const Outcome& a, const Outcome& b) const {
+  no_user("Exec::combine");
   return combine_outcomes(plan, a, b);
 }
 
@@ -184,6 +209,13 @@ void Exec::launch(Kernel& k, std::uint64_t global, std::size_t local,
 }
 
 Outcome Exec::read(const States& s, std::uint64_t k, unsigned char* staging, std::uint64_t count) {
+  if (user) {
+    if (count != 1) return fold(s, k, count);
+    Outcome o;
+    o.state.resize(user->state_bytes);
+    read_bytes(s.values, k * user->state_bytes, user->state_bytes, o.state.data());
+    return o;
+  }
   const std::size_t acc = size_of(plan.acc);
   const std::size_t value_bytes = staged_values_bytes(plan, count);
   unsigned char small[16];  // one state: 8 bytes of value, 8 of index
@@ -199,6 +231,16 @@ Outcome Exec::read(const States& s, std::uint64_t k, unsigned char* staging, std
   }
   read_bytes(s.values, k * acc, count * acc, staging);
   return fold_states(plan, staging, staging + value_bytes, count);
+}
+
+Outcome Exec::fold(const States& s, std::uint64_t k, std::uint64_t count, const States* tail) {
+  if (!user) throw std::logic_error("Exec::fold: for a user's reduction's states");
+  Kernel f = kernel("fold.cl", "fold_states");
+  States out = states(1);
+  args(f, s.values, k, count, tail ? tail->values : s.values, std::uint64_t{tail ? 1u : 0u},
+       out.values);
+  launch(f, 1, 1);
+  return read(out);
 }
 
 void Exec::read_bytes(const cl::Buffer& b, std::size_t offset, std::size_t bytes, void* dst) {

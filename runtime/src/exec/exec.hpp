@@ -18,10 +18,22 @@ struct States {
   std::uint64_t count = 0;
 };
 
-// A reduction state back on the host.
+// A reduction state back on the host: a built-in operator's value (and index), or the bytes of
+// a user's reduction's state (rdx_state, ops/user_reduction.hpp), which only the device combines.
 struct Outcome {
   Scalar value;
   std::optional<std::uint64_t> index;
+  std::vector<unsigned char> state = {};
+};
+
+// A user's reduction run by a strategy's kernels (exec/run_user.cpp): their definitions, the
+// state's size, and the arguments that end the parameters of every kernel that reads input
+// elements (ELEM_PARAMS, cl/common.h), which Exec::args appends.
+struct UserRun {
+  std::string definitions;
+  std::size_t state_bytes = 0;
+  std::uint64_t base = 0;          // the index of the current chunk's first element
+  std::vector<cl::Buffer> inputs;  // the further inputs (the kernels' rdx_in1, ...), this chunk's
 };
 
 // The operator on two host states, with the kernels' semantics (see Exec::combine).
@@ -53,11 +65,12 @@ class PinnedBytes {
   unsigned char* ptr_ = nullptr;
 };
 
-// A kernel and the work-group size it was compiled for (its WG definition).
+// A kernel, the work-group size it was compiled for (its WG definition) and its argument count.
 struct Kernel {
   cl::Kernel kernel;
   std::size_t wg = 0;
   std::string name;
+  cl_uint num_args = 0;
 };
 
 class Exec {
@@ -73,9 +86,9 @@ class Exec {
   Context::Impl& ctx;
   const Plan& plan;
   cl::CommandQueue& queue;  // every command of this call (Context::Impl::queue_for)
-  // The kernels' definitions: a user's reduction's (ops/user_reduction.hpp) when set, else the
-  // built-in operator's (ops/cl_definitions.hpp).
-  std::string user_definitions;
+  // A user's reduction, when this call runs one; else the plan's built-in operator
+  // (ops/cl_definitions.hpp) defines the kernels.
+  std::optional<UserRun> user;
 
   // A key naming this plan's kernel definitions for work-group size wg (type, acc, operator, WG).
   std::string defines(std::size_t wg) const;
@@ -99,10 +112,13 @@ class Exec {
   // A States view of the caller's input, for kernels that take IN_PARAMS.
   static States input(const cl::Buffer& in, std::uint64_t n) { return {in, in, n}; }
 
+  // Sets k's arguments in order; for a user's reduction, a kernel that reads input elements
+  // gets the UserRun's base and further inputs after them.
   template <class... A>
   void args(Kernel& k, const A&... a) {
     cl_uint i = 0;
     (set_arg(k, i++, a), ...);
+    if (user) user_args(k, i);
   }
   // Argument i alone (kernels whose argument list depends on the definitions).
   template <class A>
@@ -119,10 +135,11 @@ class Exec {
   void detach() { idle_ = true; }
 
   // Reads states [k, k + count) of s back to the host in one read and combines them
-  // (fold_states); everything queued before it has finished on return (a blocking read, or with
-  // Plan::poll_result a read whose event status is polled). With `staging` (staging_bytes(plan,
-  // count) of pinned host memory, see PinnedBytes) the read lands there: NVIDIA's driver copies
-  // into pinned memory directly, about 2 us sooner than into pageable.
+  // (fold_states; a user's reduction's states are combined on the device first, fold); everything
+  // queued before it has finished on return (a blocking read, or with Plan::poll_result a read
+  // whose event status is polled). With `staging` (staging_bytes(plan, count) of pinned host
+  // memory, see PinnedBytes) the read lands there: NVIDIA's driver copies into pinned memory
+  // directly, about 2 us sooner than into pageable.
   Outcome read(const States& s, std::uint64_t k = 0, unsigned char* staging = nullptr,
                std::uint64_t count = 1);
   // Reads `bytes` at `offset` of b into dst, waiting as the plan says (Plan::poll_result);
@@ -130,6 +147,10 @@ class Exec {
   void read_bytes(const cl::Buffer& b, std::size_t offset, std::size_t bytes, void* dst);
   // Reads the first `count` states of s (blocking).
   std::vector<Outcome> read_all(const States& s, std::uint64_t count);
+
+  // A user's reduction: states [k, k + count) of s, then the first state of `tail` when given,
+  // combined in order on the device (cl/fold.cl; no state gives the identity), read back.
+  Outcome fold(const States& s, std::uint64_t k, std::uint64_t count, const States* tail = nullptr);
 
   // The operator on the host, with the kernels' semantics (wrapping integers, NaN rules, first
   // index on ties), for strategies that finish on the CPU. identity() is the kernels' identity.
@@ -147,7 +168,10 @@ class Exec {
   void set_arg(Kernel& k, cl_uint i, const cl::Buffer& b);
   void set_arg(Kernel& k, cl_uint i, std::uint64_t v);
   void set_arg(Kernel& k, cl_uint i, const cl::LocalSpaceArg& local);
-  bool indexed() const { return is_index_op(plan.op); }
+  void user_args(Kernel& k, cl_uint first);
+  void no_user(const char* what) const;  // throws for a host-side combine of a user's states
+  std::size_t state_bytes() const { return user ? user->state_bytes : size_of(plan.acc); }
+  bool indexed() const { return !user && is_index_op(plan.op); }
   bool profile_ = false;
   std::vector<States> scratch_;      // alive until every command that uses it has finished
   std::vector<cl::Buffer> buffers_;  // the same

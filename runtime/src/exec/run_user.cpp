@@ -1,7 +1,9 @@
-// Runs a user's reduction (rdx/custom.hpp) with cl/fast.cl's USER_STATE kernel: the plan of
-// `auto` (fast_strided or fast_blocked) for the first input's type, finished on the device; one
-// launch and one read per chunk of at most one device allocation, each chunk's state combined
-// with the earlier ones on the device.
+// Runs a user's reduction (rdx/custom.hpp) with the plan's strategy, whose kernels are built
+// with the reduction's definitions (USER_STATE, cl/common.h). auto, fast_strided and fast_blocked:
+// cl/fast.cl's USER_STATE kernel, finished on the device; one launch and one read per chunk of at
+// most one device allocation, each chunk's state combined with the earlier ones on the device.
+// Every other strategy that can (StrategyFacts::no_user_state): its own launcher, each chunk's
+// state read back and the chunks' states folded on the device (Exec::fold).
 #include "exec/run_user.hpp"
 
 #include <fmt/format.h>
@@ -16,6 +18,7 @@
 #include "exec/run_plan.hpp"
 #include "ops/user_reduction.hpp"
 #include "strategies/fast_tuning.hpp"
+#include "strategies/registry.hpp"
 
 namespace rdx::detail {
 namespace {
@@ -27,6 +30,10 @@ struct UserSlot {
   cl::Buffer part, counter;
   std::unique_ptr<PinnedBytes> result;
 };
+
+bool is_fast(const Plan& p) {
+  return p.strategy == "fast_strided" || p.strategy == "fast_blocked";
+}
 
 }  // namespace
 
@@ -60,10 +67,14 @@ Plan user_plan(const Context& ctx, const Reduction& r, std::span<const Type> inp
   Options o = opts;
   o.acc.reset();  // the fields have their own types
   Plan p = make_plan(ctx.device_info(), inputs[0], Op::Sum, n, o, ctx.tuning());
-  if (p.strategy != "fast_strided" && p.strategy != "fast_blocked")
-    throw UnsupportedError(fmt::format(
-        "the strategy {} does not run the reduction '{}' (auto, fast_strided and fast_blocked do)",
-        p.strategy, r.name));
+  const StrategyFacts* facts = find_facts(p.strategy);
+  if (const std::string why =
+          facts->user_unsupported
+              ? facts->user_unsupported(ctx.device_info(), state_layout(r).bytes)
+              : std::string();
+      !why.empty())
+    throw UnsupportedError(fmt::format("the strategy {} does not run a user's reduction ('{}'): {}",
+                                       p.strategy, r.name, why));
   for (Type t : inputs)
     if (t == Type::F64 && !ctx.device_info().fp64)
       throw UnsupportedError(fmt::format("f64 needs cl_khr_fp64, which device '{}' does not have",
@@ -73,35 +84,65 @@ Plan user_plan(const Context& ctx, const Reduction& r, std::span<const Type> inp
       throw UnsupportedError(fmt::format(
           "the field '{}' is f64, which needs cl_khr_fp64; device '{}' does not have it", f.name,
           ctx.device_info().name));
-  p.params.set("host_finish", 0);  // the host cannot run the user's combine
+  if (is_fast(p)) p.params.set("host_finish", 0);  // the host cannot run the user's combine
   p.reduction = r.name;
   p.acc = r.fields[0].type;
   return p;
 }
 
-StateResult run_user(Context& ctx, const Reduction& r, const UserInputs& in, std::uint64_t n,
-                     const Options& opts, const AsyncTarget* target) {
-  const std::size_t m = in.types.size();
-  const Plan plan = user_plan(ctx, r, in.types, n, opts);
-  const StateLayout layout = state_layout(r);
-  auto& impl = impl_of(ctx);
-  Exec ex(impl, plan, opts.profile);
-  ex.user_definitions = user_definitions(r, in.types);
-  const FastGrid g = fast_grid(plan);
+namespace {
 
-  // Host inputs go through device buffers of at most one allocation each, chunk by chunk.
-  std::uint64_t chunk = n ? n : 1;
-  std::vector<cl::Buffer> staged(in.host.empty() ? 0 : m);
-  if (!in.host.empty()) {
+// The inputs as device buffers, chunk by chunk: host inputs are written to staging buffers of at
+// most one device allocation each (`chunk` elements), device inputs are used as they are.
+class Chunks {
+ public:
+  Chunks(Exec& ex, const DeviceInfo& dev, const UserInputs& in, std::uint64_t n)
+      : ex_(ex), in_(in) {
+    chunk = n ? n : 1;
+    if (in.host.empty()) return;
     for (Type t : in.types)
-      chunk = std::min(chunk, max_alloc_elements(ctx.device_info(), t));
-    for (std::size_t k = 0; k < m; ++k)
-      staged[k] = ex.buffer(byte_size(in.types[k], chunk));
+      chunk = std::min(chunk, max_alloc_elements(dev, t));
+    for (Type t : in.types)
+      staged_.push_back(ex.buffer(byte_size(t, chunk)));
   }
+  // Input j's buffer for elements [base, base + len) (len <= chunk); host inputs are written first.
+  const cl::Buffer& at(std::size_t j, std::uint64_t base, std::uint64_t len) {
+    if (in_.host.empty()) return in_.device[j];
+    if (const std::uint64_t bytes = byte_size(in_.types[j], len))
+      RDX_CHECK(ex_.queue.enqueueWriteBuffer(
+          staged_[j], CL_TRUE, 0, bytes,
+          static_cast<const unsigned char*>(in_.host[j]) + byte_size(in_.types[j], base)));
+    return staged_[j];
+  }
+  std::uint64_t chunk = 1;
 
-  const std::string extra = fast_build_options(plan, std::min(n, chunk));
+ private:
+  Exec& ex_;
+  const UserInputs& in_;
+  std::vector<cl::Buffer> staged_;
+};
+
+// Points the kernels' further inputs (ELEM_PARAMS) at this chunk's; returns the first input's.
+const cl::Buffer& set_chunk(Exec& ex, Chunks& c, std::size_t inputs, std::uint64_t base,
+                            std::uint64_t len) {
+  ex.user->base = base;
+  ex.user->inputs.clear();
+  for (std::size_t j = 1; j < inputs; ++j)
+    ex.user->inputs.push_back(c.at(j, base, len));
+  return c.at(0, base, len);
+}
+
+// cl/fast.cl's USER_STATE kernel over every chunk; the state at part[groups] (see fast.cl).
+StateResult run_fast(Context& ctx, const Reduction& r, const UserInputs& in, std::uint64_t n,
+                     Exec& ex, const AsyncTarget* target) {
+  auto& impl = impl_of(ctx);
+  const Plan& plan = ex.plan;
+  const StateLayout layout = state_layout(r);
+  const FastGrid g = fast_grid(plan);
+  Chunks chunks(ex, ctx.device_info(), in, n);
+  const std::string extra = fast_build_options(plan, std::min(n, chunks.chunk));
   const auto slot = impl.cached<UserSlot>(fmt::format(
-      "user {} wg={} groups={}\n{}", extra, plan.work_group_size, g.groups, ex.user_definitions));
+      "user {} wg={} groups={}\n{}", extra, plan.work_group_size, g.groups, ex.user->definitions));
   std::lock_guard<std::mutex> lock(slot->mutex);
   if (!slot->ready) {
     try {
@@ -124,41 +165,70 @@ StateResult run_user(Context& ctx, const Reduction& r, const UserInputs& in, std
   ex.note_built(k);
   const std::uint64_t items = g.groups * k.wg;
   for (std::uint64_t base = 0, first = 1; first || base < n; first = 0) {
-    const std::uint64_t len = std::min(chunk, n - base);
-    const cl::Buffer* inputs[kMaxInputs] = {};
-    for (std::size_t j = 0; j < m; ++j) {
-      if (in.host.empty()) {
-        inputs[j] = &in.device[j];
-      } else {
-        const std::uint64_t bytes = byte_size(in.types[j], len);
-        if (bytes)
-          RDX_CHECK(ex.queue.enqueueWriteBuffer(
-              staged[j], CL_TRUE, 0, bytes,
-              static_cast<const unsigned char*>(in.host[j]) + byte_size(in.types[j], base)));
-        inputs[j] = &staged[j];
-      }
-    }
+    const std::uint64_t len = std::min(chunks.chunk, n - base);
+    const cl::Buffer& in0 = set_chunk(ex, chunks, in.types.size(), base, len);
     std::uint64_t per = (len + items - 1) / items;
     per = (per + g.vector_width - 1) / g.vector_width * g.vector_width;
-    ex.args(k, *inputs[0], len, per, slot->part, slot->part, slot->counter,
-            std::uint64_t{first ? 0u : 1u}, base);
-    for (std::size_t j = 1; j < m; ++j)
-      ex.arg(k, static_cast<cl_uint>(7 + j), *inputs[j]);
+    ex.args(k, in0, len, per, slot->part, slot->part, slot->counter,
+            std::uint64_t{first ? 0u : 1u});
     ex.launch(k, items, k.wg, target && first ? target->wait : nullptr);
     base += len;
   }
-  Plan ran = plan;
-  if (const std::size_t wg = ex.work_group_size_built(); wg && wg < plan.work_group_size)
-    ran.work_group_size = wg;
   if (target) {  // the state's bytes into the caller's buffer; no host wait
     RDX_CHECK(ex.queue.enqueueCopyBuffer(slot->part, *target->out, g.groups * layout.bytes,
                                          target->offset, layout.bytes, nullptr, target->done));
     RDX_CHECK(ex.queue.flush());
     ex.detach();
-    return {{}, ran};
+    return {{}, plan};
   }
   ex.read_bytes(slot->part, g.groups * layout.bytes, layout.bytes, slot->result->data());
-  return {unpack_state(r, layout, slot->result->data()), ran};
+  return {unpack_state(r, layout, slot->result->data()), plan};
+}
+
+// Any other strategy: its launcher per chunk, the chunks' states folded on the device.
+StateResult run_strategy(Context& ctx, const Reduction& r, const UserInputs& in, std::uint64_t n,
+                         Exec& ex) {
+  const StateLayout layout = state_layout(r);
+  const StrategyDef* s = find_strategy(ex.plan.strategy);
+  Chunks chunks(ex, ctx.device_info(), in, n);
+  std::vector<unsigned char> states;  // each chunk's state
+  std::uint64_t count = 0;
+  try {
+    for (std::uint64_t base = 0; base < n; ++count) {
+      const std::uint64_t len = std::min(chunks.chunk, n - base);
+      const cl::Buffer& in0 = set_chunk(ex, chunks, in.types.size(), base, len);
+      const Outcome o = s->run(ex, in0, len);
+      states.insert(states.end(), o.state.begin(), o.state.end());
+      base += len;
+    }
+    if (count != 1) {  // several chunks, or none (the identity)
+      const cl::Buffer b = ex.buffer(states.size(), states.data());
+      states = ex.fold({b, b, count}, 0, count).state;
+    }
+  } catch (const BuildError& e) {
+    rethrow_build_error(r, in.types, e);
+  }
+  return {unpack_state(r, layout, states.data()), ex.plan};
+}
+
+}  // namespace
+
+StateResult run_user(Context& ctx, const Reduction& r, const UserInputs& in, std::uint64_t n,
+                     const Options& opts, const AsyncTarget* target) {
+  const Plan plan = user_plan(ctx, r, in.types, n, opts);
+  if (target && !is_fast(plan))
+    throw UnsupportedError(fmt::format(
+        "enqueue_reduce runs a user's reduction with auto, fast_strided or fast_blocked, not {} "
+        "(its launcher reads its result on the host)",
+        plan.strategy));
+  Exec ex(impl_of(ctx), plan, opts.profile);
+  ex.user = UserRun{user_definitions(r, in.types), state_layout(r).bytes, 0, {}};
+  StateResult res =
+      is_fast(plan) ? run_fast(ctx, r, in, n, ex, target) : run_strategy(ctx, r, in, n, ex);
+  // A kernel that does not fit the planned work-group size ran with a smaller one.
+  if (const std::size_t wg = ex.work_group_size_built(); wg && wg < plan.work_group_size)
+    res.plan.work_group_size = wg;
+  return res;
 }
 
 }  // namespace rdx::detail

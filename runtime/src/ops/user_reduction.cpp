@@ -381,24 +381,27 @@ std::string user_definitions(const Reduction& r, std::span<const Type> inputs,
 
   s << "#define COMBINE_VALUES(a, b) rdx_combine((a), (b))\n#define IDENTITY_VALUE "
        "rdx_identity()\n";
-  // How cl/fast.cl reads element k of every input (`in` is the first) and maps it.
-  // `base`: the index of the chunk's first element (the map's i counts from the input's start).
-  std::string params = ", ulong base", args = ", base", at = "rdx_map(in[(k)], ", load,
+  // How kernels read element k of every input and map it (cl/common.h's ELEM, cl/fast.cl's
+  // vector lanes): the first input is the kernel's own pointer `p` (fast.cl: `in`), the others
+  // the kernel's trailing parameters. `rdx_base`: the index of the chunk's first element (the
+  // map's i counts from the input's start).
+  std::string params = ", ulong rdx_base", args = ", rdx_base", from = "rdx_map((p)[(k)], ", load,
               lane = "rdx_map(e0_[(j)], ";
   for (std::size_t k = 1; k < inputs.size(); ++k) {
-    params += fmt::format(", global const T{0}* restrict in{0}", k);
-    args += fmt::format(", in{}", k);
-    at += fmt::format("in{}[(k)], ", k);
+    params += fmt::format(", global const T{0}* restrict rdx_in{0}", k);
+    args += fmt::format(", rdx_in{}", k);
+    from += fmt::format("rdx_in{}[(k)], ", k);
     lane += fmt::format("e{}_[(j)], ", k);
   }
   for (std::size_t k = 0; k < inputs.size(); ++k)
     load += fmt::format(" T{0} e{0}_[VW]; CAT(vstore, VW)(CAT(vload, VW)((k), {1}), 0, e{0}_);", k,
-                        k == 0 ? "in" : fmt::format("in{}", k));
+                        k == 0 ? "in" : fmt::format("rdx_in{}", k));
   s << fmt::format("#define USER_INPUT_PARAMS {}\n", params);
   s << fmt::format("#define USER_INPUT_ARGS {}\n", args);
-  s << fmt::format("#define USER_MAP_AT(k) {}base + (ulong)(k))\n", at);
+  s << fmt::format("#define USER_MAP_FROM(p, k) {}rdx_base + (ulong)(k))\n", from);
+  s << "#define USER_MAP_AT(k) USER_MAP_FROM(in, k)\n";
   s << fmt::format("#define USER_LOAD_LANES(k){}\n", load);
-  s << fmt::format("#define USER_MAP_LANE(j, idx) {}base + (ulong)(idx))\n", lane);
+  s << fmt::format("#define USER_MAP_LANE(j, idx) {}rdx_base + (ulong)(idx))\n", lane);
   return s.str();
 }
 

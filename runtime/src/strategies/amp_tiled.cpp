@@ -26,6 +26,7 @@ Outcome run_tiled(Exec& ex, const cl::Buffer& in, std::uint64_t n, const char* n
     count = groups;
     k = &again;
   } while (count > k->wg && per_item * k->wg > 1);  // a tile of one element cannot shrink
+  if (ex.user) return ex.fold(src, 0, count);       // a user's reduction: the device combines
   Outcome r = ex.identity();
   for (const Outcome& o : ex.read_all(src, count))
     r = ex.combine(r, o);

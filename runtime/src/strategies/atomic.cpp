@@ -75,6 +75,17 @@ std::string atomic_unsupported(const DeviceInfo& dev, Type, Type acc, Op) {
   return {};
 }
 
+// A user's state is one atomic word, combined with a compare-exchange loop.
+std::string atomic_user_unsupported(const DeviceInfo& dev, std::size_t state_bytes) {
+  if (state_bytes != 4 && state_bytes != 8)
+    return fmt::format(
+        "its state is one atomic word of 4 or 8 bytes, and this reduction's state has {}",
+        state_bytes);
+  if (state_bytes == 8 && !dev.int64_atomics)
+    return "a state of 8 bytes needs cl_khr_int64_base_atomics";
+  return {};
+}
+
 std::string atomic_global_form(const DeviceInfo& dev) {
   return fmt::format(
       "one atomic per element: {}; {}: a compare-exchange loop once per work-item of a grid of "
@@ -98,14 +109,15 @@ Outcome run_atomic(Exec& ex, const cl::Buffer& in, std::uint64_t n, const std::s
                    const std::string& prefix, bool bounded_loop) {
   const Plan& p = ex.plan;
   const DeviceInfo& dev = ex.ctx.info;
-  const bool indexed = is_index_op(p.op);
+  const bool indexed = !ex.user && is_index_op(p.op);
   // Indices up to 2^32 - 2 fit a 32-bit word (all ones: no index yet); larger ones need 64 bits.
   const bool idx64 = indexed && n > 0xFFFFFFFFull;
   if (idx64 && !dev.int64_atomics)
     throw UnsupportedError(
         fmt::format("{}: argmin/argmax over 2^32 or more elements needs cl_khr_int64_base_atomics",
                     p.strategy));
-  const bool native = atomic_native(dev, p.acc, p.op);
+  // A user's state: a compare-exchange loop (cl/atomic_ops.h).
+  const bool native = !ex.user && atomic_native(dev, p.acc, p.op);
   const std::string extra =
       fmt::format("-DCOMBINE_NATIVE={}{}{}{}", native ? 1 : 0, idx64 ? " -DIDX64" : "",
                   has_int64_extended(dev) ? " -DRDX_INT64_EXT" : "",
@@ -153,7 +165,10 @@ StrategyDef strategy_atomic_global() {
            atomic_depth,
            atomic_unsupported,
            atomic_global_form,
-           1},
+           1,
+           {},
+           nullptr,
+           atomic_user_unsupported},
           run_atomic_global};
 }
 
@@ -164,7 +179,10 @@ StrategyDef strategy_atomic_local() {
            atomic_depth,
            atomic_unsupported,
            atomic_local_form,
-           1},
+           1,
+           {},
+           nullptr,
+           atomic_user_unsupported},
           run_atomic_local};
 }
 

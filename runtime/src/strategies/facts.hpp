@@ -40,6 +40,10 @@ struct StrategyFacts {
   std::span<const ParamSpec> params = {};
   void (*tune)(const DeviceInfo& dev, Plan& plan, const Options& opts,
                const TuningTable& tuning) = nullptr;
+  // Why the strategy cannot run a user's reduction (rdx/custom.hpp) whose state is
+  // `state_bytes` bytes on this device; empty when it can. Null when it always can: its kernels
+  // read elements with ELEM and any host-side finish folds on the device (Exec::fold).
+  std::string (*user_unsupported)(const DeviceInfo& dev, std::size_t state_bytes) = nullptr;
 };
 
 // The tunables' names of every strategy that has them (for the tuning file's keys).

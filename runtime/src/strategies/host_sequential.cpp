@@ -34,14 +34,18 @@ std::uint64_t amp_sequential_depth(const Plan& p, const DeviceInfo&) {
 }
 
 StrategyDef strategy_amp_sequential() {
-  return {{301,
-           {"amp_sequential", "", "003 (C++ AMP): sequential_reduction, std::accumulate",
-            "the CPU reference: read the input back, combine left to right on the host"},
-           amp_sequential_depth,
-           nullptr,
-           nullptr,
-           1},
-          run_amp_sequential};
+  StrategyDef d{{301,
+                 {"amp_sequential", "", "003 (C++ AMP): sequential_reduction, std::accumulate",
+                  "the CPU reference: read the input back, combine left to right on the host"},
+                 amp_sequential_depth,
+                 nullptr,
+                 nullptr,
+                 1},
+                run_amp_sequential};
+  d.user_unsupported = [](const DeviceInfo&, std::size_t) -> std::string {
+    return "it combines on the host, which cannot run OpenCL C";
+  };
+  return d;
 }
 
 }  // namespace rdx::detail

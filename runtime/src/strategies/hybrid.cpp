@@ -12,6 +12,7 @@ Outcome run_hybrid(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   States p = ex.states(groups);
   ex.args(k, in, n, p.values, p.indices);
   ex.launch(k, groups * k.wg, k.wg);
+  if (ex.user) return ex.fold(p, 0, groups);  // a user's reduction: the device combines
   std::vector<Outcome> v = ex.read_all(p, groups);
   // The top levels: the same halving as the kernel's, on the CPU.
   for (std::uint64_t m = groups; m > 1;) {

@@ -86,7 +86,8 @@ std::string subgroup_form(const DeviceInfo& dev) {
 
 Outcome run_subgroup(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   std::string extra;  // cl/subgroup.cl's SG_PATH
-  switch (subgroup_path(ex.ctx.info, ex.plan.acc, ex.plan.op)) {
+  // A user's state is a struct, which sub-group functions do not take: the local-memory tree.
+  switch (ex.user ? SubgroupPath::Fallback : subgroup_path(ex.ctx.info, ex.plan.acc, ex.plan.op)) {
     case SubgroupPath::Shuffle:
       extra = "-DSG_PATH=1";
       break;

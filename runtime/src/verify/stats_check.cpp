@@ -16,12 +16,13 @@ namespace {
 
 template <class T>
 std::string check_typed(Context& ctx, Stat s, const std::vector<unsigned char>& b0,
-                        const std::vector<unsigned char>& b1, std::uint64_t n) {
+                        const std::vector<unsigned char>& b1, std::uint64_t n,
+                        const Options& opts) {
   const T* x = reinterpret_cast<const T*>(b0.data());
   const T* y = reinterpret_cast<const T*>(b1.data());
   const Array one[] = {{type_of<T>(), x}};
   const Array two[] = {{type_of<T>(), x}, {type_of<T>(), y}};
-  const StatResult r = s == Stat::Dot ? reduce(ctx, s, two, n) : reduce(ctx, s, one, n);
+  const StatResult r = s == Stat::Dot ? reduce(ctx, s, two, n, opts) : reduce(ctx, s, one, n, opts);
   const Type acc = r.value.type;
   const long double eps = acc == Type::F32 ? std::numeric_limits<float>::epsilon()
                                            : std::numeric_limits<double>::epsilon();
@@ -101,10 +102,11 @@ std::string check_typed(Context& ctx, Stat s, const std::vector<unsigned char>& 
 
 }  // namespace
 
-std::string check_stat(Context& ctx, Stat s, Type type, std::uint64_t n, std::uint64_t seed) {
+std::string check_stat(Context& ctx, Stat s, Type type, std::uint64_t n, std::uint64_t seed,
+                       const Options& opts) {
   const auto x = make_case_data(type, Op::Sum, Pattern::Random, n, seed);
   const auto y = make_case_data(type, Op::Sum, Pattern::Random, n, seed + 1);
-  return visit_type(type, [&](auto z) { return check_typed<decltype(z)>(ctx, s, x, y, n); });
+  return visit_type(type, [&](auto z) { return check_typed<decltype(z)>(ctx, s, x, y, n, opts); });
 }
 
 }  // namespace rdx
