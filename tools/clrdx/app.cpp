@@ -183,13 +183,8 @@ void validate_bench(const BenchArgs& a) {
   rdx::Options opts;
   opts.work_group_size = a.wg;
   opts.tuning = bench_tuning(a, type);
-  if (!a.map.empty()) {
+  if (!a.map.empty())
     rdx::Reduction::transform(op, type, a.map);  // argmin/argmax, bitwise on floats
-    for (const auto& name : names)
-      if (name != "auto" && name != "fast_strided" && name != "fast_blocked")
-        throw rdx::ArgumentError(
-            fmt::format("bench --map runs auto, fast_strided and fast_blocked only, not {}", name));
-  }
   for (const auto& name : names) {
     opts.strategy = name;
     check_plan(type, op, std::uint64_t{1} << 20, opts);
@@ -321,8 +316,7 @@ void options_bench(CLI::App& sub, App& app) {
   sub.add_option("--unroll", bn.unroll, "fast_strided: loads in flight (1, 2, 4)")
       ->check(kNonNegative);
   sub.add_option("--label", bn.label, "Name rows by this label instead of the strategy");
-  sub.add_option("--map", bn.map,
-                 "Time --op over this map of x0..x3 (transform-reduce; auto and fast_* only)");
+  sub.add_option("--map", bn.map, "Time --op over this map of x0..x3 (transform-reduce)");
   sub.add_option("--inputs", bn.inputs, "Arrays the map reads (1-4), each its own copy")
       ->capture_default_str()
       ->check(CLI::Range(1, 4));
