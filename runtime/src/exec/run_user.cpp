@@ -2,7 +2,7 @@
 // with the reduction's definitions (USER_STATE, cl/common.h). auto, fast_strided and fast_blocked:
 // cl/fast.cl's USER_STATE kernel, finished on the device; one launch and one read per chunk of at
 // most one device allocation, each chunk's state combined with the earlier ones on the device.
-// Every other strategy that can (StrategyFacts::no_user_state): its own launcher, each chunk's
+// Every other strategy that can (StrategyFacts::user_unsupported): its own launcher, each chunk's
 // state read back and the chunks' states folded on the device (Exec::fold).
 #include "exec/run_user.hpp"
 
