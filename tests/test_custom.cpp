@@ -51,6 +51,35 @@ TEST_CASE("custom: a combine of the user's own, with its identity") {
   }
 }
 
+TEST_CASE("custom: repeated calls, names and Options::profile") {
+  // The context keeps each reduction's definitions and kernel after its first call: a second
+  // reduction that differs in one character, or only in its name, must still get its own result
+  // and its own name.
+  const auto v = random_floats(1000, 11);
+  const rdx::Array in[] = {rdx::Array::of<float>(v)};
+  double sum = 0, sq = 0;
+  for (float x : v) {
+    sum += static_cast<double>(x) * 2;
+    sq += static_cast<double>(x * 3.0f);  // the map runs in f32 (x is f32)
+  }
+  auto twice = rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::F64, "x * 2");
+  auto thrice = rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::F64, "x * 3");
+  for (int k = 0; k < 2; ++k) {
+    CHECK(rdx::reduce(ctx(), twice, in, v.size()).fields.at(0).as<double>() ==
+          doctest::Approx(sum).epsilon(1e-12));
+    CHECK(rdx::reduce(ctx(), thrice, in, v.size()).fields.at(0).as<double>() ==
+          doctest::Approx(sq).epsilon(1e-12));
+  }
+  twice.name = "doubled";
+  rdx::Options prof;
+  prof.profile = true;
+  const auto r = rdx::reduce(ctx(), twice, in, v.size(), prof);
+  CHECK(r.plan.reduction == "doubled");
+  CHECK(r.fields.at(0).as<double>() == doctest::Approx(sum).epsilon(1e-12));
+  CHECK(r.device_seconds > 0);
+  CHECK(rdx::reduce(ctx(), twice, in, v.size()).device_seconds == 0);
+}
+
 TEST_CASE("custom: transform-reduce over one and two inputs, with the index") {
   for (std::uint64_t n : kSizes) {
     CAPTURE(n);

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <iostream>
 #include <map>
 
@@ -27,6 +28,33 @@ struct Tally {
   std::uint64_t passed = 0, failed = 0, skipped = 0;
   std::vector<std::string> failures;
   std::map<std::string, std::uint64_t> skip_reasons;
+
+  // One case, named `what`: `run` returns "" when the result is right, else why it is not. An
+  // UnsupportedError is a skip; an ArgumentError passes where `refusal_expected`; any other
+  // exception fails.
+  void check(const std::string& what, const std::function<std::string()>& run,
+             bool refusal_expected = false) {
+    try {
+      record(what, run());
+    } catch (const rdx::UnsupportedError& e) {
+      ++skipped;
+      ++skip_reasons[e.what()];
+    } catch (const rdx::ArgumentError& e) {
+      record(what, refusal_expected ? "" : e.what());
+    } catch (const std::exception& e) {
+      record(what, e.what());
+    }
+  }
+
+ private:
+  void record(const std::string& what, const std::string& why) {
+    if (why.empty()) {
+      ++passed;
+    } else {
+      ++failed;
+      failures.push_back(fmt::format("{}: {}", what, why));
+    }
+  }
 };
 
 // One row of results on stdout, added to `total`: a strategy's built-in operators, or (`set`
@@ -68,21 +96,7 @@ Tally verify_composites(rdx::Context& ctx, const rdx::Options& opts,
       for (std::uint64_t n : sizes) {
         const std::string what =
             fmt::format("{} {} {} n={}", opts.strategy, rdx::name(s), rdx::name(type), n);
-        try {
-          const std::string why = rdx::check_stat(ctx, s, type, n, seed + n, opts);
-          if (why.empty()) {
-            ++t.passed;
-          } else {
-            ++t.failed;
-            t.failures.push_back(fmt::format("{}: {}", what, why));
-          }
-        } catch (const rdx::UnsupportedError& e) {
-          ++t.skipped;
-          ++t.skip_reasons[e.what()];
-        } catch (const std::exception& e) {
-          ++t.failed;
-          t.failures.push_back(fmt::format("{}: {}", what, e.what()));
-        }
+        t.check(what, [&] { return rdx::check_stat(ctx, s, type, n, seed + n, opts); });
       }
     }
   }
@@ -117,36 +131,19 @@ int cmd_verify(const VerifyArgs& a) {
         const auto data = rdx::make_case_data(c.type, c.op, c.pattern, c.n, c.seed);
         const std::string what = fmt::format("{} {} {} n={} {}", strategy, rdx::name(c.op),
                                              rdx::name(c.type), c.n, rdx::name(c.pattern));
-        try {
-          const rdx::Result r = rdx::reduce(ctx, c.type, data.data(), c.n, c.op, opts);
-          std::string why;
-          if (c.n == 0) {
-            if (r.value != rdx::identity(c.op, c.type)) why = "empty input: not the identity";
-          } else {
-            const auto ref = rdx::reference_reduce(c.type, c.type, c.op, data.data(), c.n);
-            why = rdx::check_result(r.plan, r.value, r.index, ref);
-          }
-          if (why.empty()) {
-            ++t.passed;
-          } else {
-            ++t.failed;
-            t.failures.push_back(fmt::format("{}: {}", what, why));
-          }
-        } catch (const rdx::UnsupportedError& e) {
-          ++t.skipped;
-          ++t.skip_reasons[e.what()];
-        } catch (const rdx::ArgumentError& e) {
-          // Only argmin/argmax of empty input is expected to refuse.
-          if (c.n == 0 && rdx::is_index_op(c.op)) {
-            ++t.passed;
-          } else {
-            ++t.failed;
-            t.failures.push_back(fmt::format("{}: {}", what, e.what()));
-          }
-        } catch (const std::exception& e) {
-          ++t.failed;
-          t.failures.push_back(fmt::format("{}: {}", what, e.what()));
-        }
+        // Only argmin/argmax of empty input is expected to refuse (an ArgumentError).
+        t.check(
+            what,
+            [&] {
+              const rdx::Result r = rdx::reduce(ctx, c.type, data.data(), c.n, c.op, opts);
+              if (c.n == 0)
+                return r.value == rdx::identity(c.op, c.type)
+                           ? std::string()
+                           : std::string("empty input: not the identity");
+              const auto ref = rdx::reference_reduce(c.type, c.type, c.op, data.data(), c.n);
+              return rdx::check_result(r.plan, r.value, r.index, ref);
+            },
+            c.n == 0 && rdx::is_index_op(c.op));
       }
       report(dev, strategy, "operators", t, a.json, total);
       // The composites (users' reductions, rdx/stats.hpp) on this strategy, with --ops all.

@@ -71,7 +71,8 @@ struct DeviceArray {
 // A reduction's final state: one Scalar per field, in the order of Reduction::fields.
 struct StateResult {
   std::vector<Scalar> fields;
-  Plan plan;  // what ran; plan.reduction names the reduction
+  Plan plan;                  // what ran; plan.reduction names the reduction
+  double device_seconds = 0;  // with Options::profile: the kernels' time on the device
 };
 
 // Reduces n elements of every input (all of the same length n) with r. Inputs beyond one device

@@ -25,7 +25,7 @@ std::string Exec::defines(std::size_t wg) const {
 
 Kernel Exec::kernel(const std::string& file, const char* name, const std::string& extra) {
   const std::string& definitions =
-      user ? user->definitions : cl_definitions(plan.type, plan.acc, plan.op);
+      user ? *user->definitions : cl_definitions(plan.type, plan.acc, plan.op);
   for (std::size_t wg = plan.work_group_size;; wg /= 2) {
     const std::string opts = fmt::format("-DWG={}", wg) + (extra.empty() ? "" : " " + extra);
     cl::Program prog = ctx.programs.get(ctx.context, ctx.device, file, definitions, opts);

@@ -30,7 +30,7 @@ struct Outcome {
 // state's size, and the arguments that end the parameters of every kernel that reads input
 // elements (ELEM_PARAMS, cl/common.h), which Exec::args appends.
 struct UserRun {
-  std::string definitions;
+  const std::string* definitions = nullptr;  // kept by the context (exec/run_user.cpp)
   std::size_t state_bytes = 0;
   std::uint64_t base = 0;          // the index of the current chunk's first element
   std::vector<cl::Buffer> inputs;  // the further inputs (the kernels' rdx_in1, ...), this chunk's

@@ -9,8 +9,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <memory>
 #include <mutex>
+#include <span>
+#include <string>
 
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
@@ -22,6 +25,43 @@
 
 namespace rdx::detail {
 namespace {
+
+// A reduction over inputs of these types, validated and turned into its definitions once per
+// context: later calls of the same reduction do neither again.
+struct Prepared {
+  std::mutex mutex;
+  bool ready = false;
+  std::string definitions;
+  StateLayout layout;
+};
+
+// The reduction's texts and the inputs' types, each text length-prefixed (unambiguous); not its
+// name (reductions that differ only in their names share their definitions and programs).
+std::string reduction_key(const Reduction& r, std::span<const Type> inputs) {
+  std::string k = "reduction";
+  auto out = std::back_inserter(k);
+  for (Type t : inputs)
+    fmt::format_to(out, " {}", name(t));
+  for (const Field& f : r.fields) {
+    fmt::format_to(out, " {}", name(f.type));
+    for (const std::string* text : {&f.name, &f.identity, &f.map, &f.combine})
+      fmt::format_to(out, " {}:{}", text->size(), *text);
+  }
+  return k;
+}
+
+std::shared_ptr<const Prepared> prepare(const Context& ctx, const Reduction& r,
+                                        std::span<const Type> inputs) {
+  auto p = impl_of(ctx).cached<Prepared>(reduction_key(r, inputs));
+  std::lock_guard<std::mutex> lock(p->mutex);
+  if (!p->ready) {
+    validate(r, inputs.size());
+    p->definitions = user_definitions(r, inputs);
+    p->layout = state_layout(r);
+    p->ready = true;
+  }
+  return p;
+}
 
 struct UserSlot {
   std::mutex mutex;
@@ -63,15 +103,14 @@ UserInputs device_inputs(const Context& ctx, std::span<const DeviceArray> inputs
 
 Plan user_plan(const Context& ctx, const Reduction& r, std::span<const Type> inputs,
                std::uint64_t n, const Options& opts) {
-  validate(r, inputs.size());
+  const std::size_t state_bytes = prepare(ctx, r, inputs)->layout.bytes;  // validates r
   Options o = opts;
   o.acc.reset();  // the fields have their own types
   Plan p = make_plan(ctx.device_info(), inputs[0], Op::Sum, n, o, ctx.tuning());
   const StrategyFacts* facts = find_facts(p.strategy);
-  if (const std::string why =
-          facts->user_unsupported
-              ? facts->user_unsupported(ctx.device_info(), state_layout(r).bytes)
-              : std::string();
+  if (const std::string why = facts->user_unsupported
+                                  ? facts->user_unsupported(ctx.device_info(), state_bytes)
+                                  : std::string();
       !why.empty())
     throw UnsupportedError(fmt::format("the strategy {} does not run a user's reduction ('{}'): {}",
                                        p.strategy, r.name, why));
@@ -133,16 +172,17 @@ const cl::Buffer& set_chunk(Exec& ex, Chunks& c, std::size_t inputs, std::uint64
 }
 
 // cl/fast.cl's USER_STATE kernel over every chunk; the state at part[groups] (see fast.cl).
-StateResult run_fast(Context& ctx, const Reduction& r, const UserInputs& in, std::uint64_t n,
-                     Exec& ex, const AsyncTarget* target) {
+StateResult run_fast(Context& ctx, const Reduction& r, const Prepared& prep, const UserInputs& in,
+                     std::uint64_t n, Exec& ex, const AsyncTarget* target) {
   auto& impl = impl_of(ctx);
   const Plan& plan = ex.plan;
-  const StateLayout layout = state_layout(r);
+  const StateLayout& layout = prep.layout;
   const FastGrid g = fast_grid(plan);
   Chunks chunks(ex, ctx.device_info(), in, n);
   const std::string extra = fast_build_options(plan, std::min(n, chunks.chunk));
-  const auto slot = impl.cached<UserSlot>(fmt::format(
-      "user {} wg={} groups={}\n{}", extra, plan.work_group_size, g.groups, ex.user->definitions));
+  // The prepared reduction's address names it: the context keeps it as long as it lives.
+  const auto slot = impl.cached<UserSlot>(fmt::format("user {} {} wg={} groups={}", fmt::ptr(&prep),
+                                                      extra, plan.work_group_size, g.groups));
   std::lock_guard<std::mutex> lock(slot->mutex);
   if (!slot->ready) {
     try {
@@ -186,9 +226,9 @@ StateResult run_fast(Context& ctx, const Reduction& r, const UserInputs& in, std
 }
 
 // Any other strategy: its launcher per chunk, the chunks' states folded on the device.
-StateResult run_strategy(Context& ctx, const Reduction& r, const UserInputs& in, std::uint64_t n,
-                         Exec& ex) {
-  const StateLayout layout = state_layout(r);
+StateResult run_strategy(Context& ctx, const Reduction& r, const Prepared& prep,
+                         const UserInputs& in, std::uint64_t n, Exec& ex) {
+  const StateLayout& layout = prep.layout;
   const StrategyDef* s = find_strategy(ex.plan.strategy);
   Chunks chunks(ex, ctx.device_info(), in, n);
   std::vector<unsigned char> states;  // each chunk's state
@@ -221,10 +261,12 @@ StateResult run_user(Context& ctx, const Reduction& r, const UserInputs& in, std
         "enqueue_reduce runs a user's reduction with auto, fast_strided or fast_blocked, not {} "
         "(its launcher reads its result on the host)",
         plan.strategy));
+  const auto prep = prepare(ctx, r, in.types);
   Exec ex(impl_of(ctx), plan, opts.profile);
-  ex.user = UserRun{user_definitions(r, in.types), state_layout(r).bytes, 0, {}};
-  StateResult res =
-      is_fast(plan) ? run_fast(ctx, r, in, n, ex, target) : run_strategy(ctx, r, in, n, ex);
+  ex.user = UserRun{&prep->definitions, prep->layout.bytes, 0, {}};
+  StateResult res = is_fast(plan) ? run_fast(ctx, r, *prep, in, n, ex, target)
+                                  : run_strategy(ctx, r, *prep, in, n, ex);
+  if (opts.profile && !target) res.device_seconds = ex.device_seconds();
   // A kernel that does not fit the planned work-group size ran with a smaller one.
   if (const std::size_t wg = ex.work_group_size_built(); wg && wg < plan.work_group_size)
     res.plan.work_group_size = wg;

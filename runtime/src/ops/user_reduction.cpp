@@ -311,8 +311,10 @@ std::string user_definitions(const Reduction& r, std::span<const Type> inputs,
   for (const Field& f : r.fields)
     fp64 = fp64 || f.type == Type::F64;
   std::ostringstream s;
-  s << "/* librdx definitions (runtime/src/ops/user_reduction.cpp): the reduction '" << r.name
-    << "' */\n#define RDX_DEFINITIONS 1\n#define USER_STATE 1\n";
+  // Not named: the name is the user's free text, and reductions that differ only in their names
+  // share their programs.
+  s << "/* librdx definitions (runtime/src/ops/user_reduction.cpp): a user's reduction */\n"
+       "#define RDX_DEFINITIONS 1\n#define USER_STATE 1\n";
   // OP_SUM ... are left undefined (0 in #if): OP is none of them.
   s << "#define OP_USER 255\n#define OP OP_USER\n#define VALUE_OP OP_USER\n";
   for (std::size_t k = 0; k < inputs.size(); ++k)
