@@ -101,9 +101,13 @@ UserInputs device_inputs(const Context& ctx, std::span<const DeviceArray> inputs
   return in;
 }
 
-Plan user_plan(const Context& ctx, const Reduction& r, std::span<const Type> inputs,
-               std::uint64_t n, const Options& opts) {
-  const std::size_t state_bytes = prepare(ctx, r, inputs)->layout.bytes;  // validates r
+namespace {
+
+// The plan a prepared reduction (its state of `state_bytes`) runs with: auto's fast_* plan for
+// the first input's type, finished on the device; UnsupportedError for a strategy that cannot run
+// it, or f64 without fp64. Pure but for the context's device facts and tuning.
+Plan user_plan(const Context& ctx, const Reduction& r, std::size_t state_bytes,
+               std::span<const Type> inputs, std::uint64_t n, const Options& opts) {
   Options o = opts;
   o.acc.reset();  // the fields have their own types
   Plan p = make_plan(ctx.device_info(), inputs[0], Op::Sum, n, o, ctx.tuning());
@@ -128,8 +132,6 @@ Plan user_plan(const Context& ctx, const Reduction& r, std::span<const Type> inp
   p.acc = r.fields[0].type;
   return p;
 }
-
-namespace {
 
 // The inputs as device buffers, chunk by chunk: host inputs are written to staging buffers of at
 // most one device allocation each (`chunk` elements), device inputs are used as they are.
@@ -255,13 +257,13 @@ StateResult run_strategy(Context& ctx, const Reduction& r, const Prepared& prep,
 
 StateResult run_user(Context& ctx, const Reduction& r, const UserInputs& in, std::uint64_t n,
                      const Options& opts, const AsyncTarget* target) {
-  const Plan plan = user_plan(ctx, r, in.types, n, opts);
+  const auto prep = prepare(ctx, r, in.types);  // validates r
+  const Plan plan = user_plan(ctx, r, prep->layout.bytes, in.types, n, opts);
   if (target && !is_fast(plan))
     throw UnsupportedError(fmt::format(
         "enqueue_reduce runs a user's reduction with auto, fast_strided or fast_blocked, not {} "
         "(its launcher reads its result on the host)",
         plan.strategy));
-  const auto prep = prepare(ctx, r, in.types);
   Exec ex(impl_of(ctx), plan, opts.profile);
   ex.user = UserRun{&prep->definitions, prep->layout.bytes, 0, {}};
   StateResult res = is_fast(plan) ? run_fast(ctx, r, *prep, in, n, ex, target)

@@ -22,12 +22,6 @@ struct UserInputs {
 UserInputs device_inputs(const Context& ctx, std::span<const DeviceArray> inputs, std::uint64_t n,
                          std::string_view caller);
 
-// The plan a user's reduction runs with: auto's fast_* plan for the first input's type,
-// finished on the device; validates r and throws UnsupportedError for another strategy or f64
-// without fp64. Pure but for the context's device facts and tuning.
-Plan user_plan(const Context& ctx, const Reduction& r, std::span<const Type> inputs,
-               std::uint64_t n, const Options& opts);
-
 // Where an asynchronous call writes its final state (rdx/async.hpp): `out` at byte `offset`,
 // after the events `wait`; `done` receives the event of that write.
 struct AsyncTarget {
