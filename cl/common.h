@@ -22,7 +22,9 @@
  * and IDENTITY_VALUE call the user's combine and identity, T0 .. T3 are the inputs' types (T is
  * T0), USER_MAP_FROM(p, k) maps element k of every input (the first is p, the others and the
  * chunk's first index come as USER_INPUT_PARAMS), and fast.cl's vector forms USER_MAP_AT(k),
- * USER_LOAD_LANES(k) and USER_MAP_LANE(j, idx). Every kernel that reads input elements reads
+ * USER_LOAD_LANES(k) and USER_MAP_LANE(j, idx); a reduction with a vector form also has fast.cl's
+ * USER_VECTOR_MAP forms (USER_VMAP_AT(k), USER_VCOMBINE(a, b), USER_VFIELD, USER_FIELD_T,
+ * rdx_field_of, rdx_state_of). Every kernel that reads input elements reads
  * them with ELEM(p, k) and ends its parameters with ELEM_PARAMS (below), so the kernels of
  * every strategy that keeps its states on the device run a user's reduction unchanged (the
  * host appends the further arguments: exec/exec.cpp, Exec::args).

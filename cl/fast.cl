@@ -26,8 +26,10 @@
  * A user's reduction (USER_STATE, cl/common.h) runs the same layouts: each element's state is the
  * user's map over every input, into VW (strided: UNROLL * VW) independent states combined with the
  * user's combine; no HOST_FINISH. Strided reads each input with vector loads, then maps lane by
- * lane; blocked reads elements one by one in a loop of VW, which LLVM vectorises on PoCL (vector
- * loads spilled to a private array were 3x slower there). Its kernel
+ * lane; blocked reads elements one by one in an unrolled loop of VW (vector loads spilled to a
+ * private array were 3x slower on PoCL), or, with USER_VECTOR_MAP (the host's choice for a
+ * reduction with a vector form on a CPU: ops/user_reduction.hpp), maps and combines VW lanes at
+ * once with the user's expressions on vectors, the built-in sum's loop. Its kernel
  * takes `carry` and the further inputs after `counter`: with carry = 1 the last group combines
  * the state at part_v[GROUPS] (an earlier chunk's result) first, so chunks of an input combine on
  * the device, in order. */
@@ -117,17 +119,41 @@ inline state_t user_lanes_combined(state_t* lane, uint count) {
 }
 #endif
 
+#ifdef USER_VECTOR_MAP
+/* VW elements of an input (every input has the field's type) at element k * VW, aligned to one
+ * element: vloadN of two inputs compiled to 8-byte pieces on PoCL. */
+typedef USER_VFIELD __attribute__((aligned(sizeof(USER_FIELD_T)))) user_vload_t;
+#define USER_VLOAD(k, p) (((global const user_vload_t*)(p))[(k)])
+#endif
+
 /* Combines elements [b, e) of the input, b a multiple of VW when VW > 1. */
 inline state_t range_state(global const T* in, ulong b, ulong e USER_INPUT_PARAMS) {
 #if VW > 1 && defined(USER_STATE)
   state_t lane[VW];
+  const ulong ve = e / VW;
+#ifdef USER_VECTOR_MAP
+  /* The vector form (ops/user_reduction.cpp, has_vector_form): lane j of v is lane[j] below,
+   * bit for bit, computed VW lanes at once. */
+  USER_VFIELD v = (USER_VFIELD)(rdx_field_of(st_identity()));
+  for (ulong k = b / VW; k < ve; ++k) {
+    const USER_VFIELD m = (USER_VFIELD)(USER_VMAP_AT(k));
+    v = (USER_VFIELD)(USER_VCOMBINE(v, m));
+  }
+  USER_FIELD_T field[VW];
+  CAT(vstore, VW)(v, 0, field);
+  for (uint j = 0; j < VW; ++j)
+    lane[j] = rdx_state_of(field[j]);
+#else
+  /* Unrolled, so that the VW states stay in registers (a loop kept them in memory). */
+#pragma unroll
   for (uint j = 0; j < VW; ++j)
     lane[j] = st_identity();
-  const ulong ve = e / VW;
   for (ulong k = b / VW; k < ve; ++k) {
+#pragma unroll
     for (uint j = 0; j < VW; ++j)
       lane[j] = combine_values(lane[j], USER_MAP_AT(k * VW + j));
   }
+#endif
   state_t s = user_lanes_combined(lane, VW);
   for (ulong i = ve * VW; i < e; ++i)
     s = combine_values(s, USER_MAP_AT(i));

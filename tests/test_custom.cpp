@@ -6,7 +6,9 @@
 #include <cmath>
 #include <cstdint>
 #include <numeric>
+#include <optional>
 #include <random>
+#include <span>
 #include <vector>
 
 #include "rdx/rdx.hpp"
@@ -109,6 +111,79 @@ TEST_CASE("custom: transform-reduce over one and two inputs, with the index") {
     CHECK(rdx::reduce(ctx(), count, one, n).fields[0].as<std::uint64_t>() == above);
     const auto index = rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::U64, "i");
     CHECK(rdx::reduce(ctx(), index, one, n).fields[0].as<std::uint64_t>() == idx);
+  }
+}
+
+TEST_CASE("custom: a map's vector form gives the bits of the lane-by-lane form") {
+  // fast_blocked on a CPU runs a reduction that has a vector form (has_vector_form) VW lanes at
+  // once; Options::tuning scalar_map = 1 runs the same reduction lane by lane. Other devices run
+  // it lane by lane either way.
+  const bool cpu = ctx().device_info().kind == rdx::DeviceKind::CPU;
+  const std::uint64_t n = 100003;  // several work-items of several blocks, and a tail
+  const auto x = random_floats(n, 21, -2, 2), y = random_floats(n, 22, -2, 2);
+  std::vector<double> xd(x.begin(), x.end());
+  std::vector<std::int32_t> xi(n);
+  std::vector<std::uint64_t> xu(n);
+  std::mt19937 g(23);
+  for (std::uint64_t k = 0; k < n; ++k) {
+    xi[k] = static_cast<std::int32_t>(g());
+    xu[k] = (std::uint64_t{g()} << 32) | g();
+  }
+  const rdx::Array fx[] = {rdx::Array::of<float>(x)};
+  const rdx::Array fxy[] = {rdx::Array::of<float>(x), rdx::Array::of<float>(y)};
+  const rdx::Array dx[] = {rdx::Array::of<double>(xd)};
+  const rdx::Array ix[] = {rdx::Array::of<std::int32_t>(xi)};
+  const rdx::Array ux[] = {rdx::Array::of<std::uint64_t>(xu)};
+  // Host references: floats in double (within the sum's error bound), integers exact.
+  double sq = 0, dot = 0, half = 0, amax = 0;
+  std::uint32_t mod7 = 0, wrapped = 0;  // i32 sums wrap: kept in uint32
+  std::uint64_t low = 0;
+  for (std::uint64_t k = 0; k < n; ++k) {
+    sq += double(x[k] * x[k]);
+    dot += double(x[k] * y[k]);
+    half += xd[k] * 0.5 + 1e-3;
+    amax = std::max(amax, double(std::fabs(x[k])));
+    mod7 += static_cast<std::uint32_t>(xi[k] % 7);
+    wrapped += static_cast<std::uint32_t>(xi[k]);
+    low ^= ~xu[k] & 255;
+  }
+  struct Case {
+    rdx::Reduction r;
+    std::span<const rdx::Array> in;
+    bool vector;  // expected to run its vector form on a CPU
+    double want, tolerance;
+  };
+  const Case cases[] = {
+      {rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::F32, "x * x"), fx, true, sq, 1e-4},
+      {rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::F32, "x0 * x1"), fxy, true, dot, 1e-3},
+      {rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::F64, "x * 0.5 + 1e-3"), dx, true, half,
+       1e-9},
+      {rdx::Reduction::simple(rdx::Type::F32, "fmax(fabs(a), fabs(b))", "0"), fx, true, amax, 0},
+      {rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::I32, "x % 7"), ix, true,
+       double(static_cast<std::int32_t>(mod7)), 0},
+      {rdx::Reduction::transform(rdx::Op::Xor, rdx::Type::U64, "~x & 255"), ux, true, double(low),
+       0},
+      // Its vector form does not compile (uint16 + int16 has no implicit conversion, where uint
+      // + int converts): it runs lane by lane.
+      {rdx::Reduction::simple(rdx::Type::I32, "(int)((uint)(a) + (int)(b))", "0"), ix, false,
+       double(static_cast<std::int32_t>(wrapped)), 0},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.r.fields[0].map);
+    CAPTURE(c.r.fields[0].combine);
+    rdx::Options vec, lanes;
+    vec.strategy = lanes.strategy = "fast_blocked";
+    lanes.tuning.set("scalar_map", 1);
+    const auto a = rdx::reduce(ctx(), c.r, c.in, n, vec);
+    const auto b = rdx::reduce(ctx(), c.r, c.in, n, lanes);
+    CHECK(a.plan.params.get("vector_map") == std::optional<std::uint64_t>(cpu && c.vector));
+    CHECK(b.plan.params.get("vector_map") == std::optional<std::uint64_t>(0));
+    CHECK(a.fields.at(0).bits == b.fields.at(0).bits);
+    const double got = a.fields[0].as<double>();
+    if (c.tolerance == 0)
+      CHECK(got == c.want);
+    else
+      CHECK(got == doctest::Approx(c.want).epsilon(c.tolerance));
   }
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <set>
+#include <span>
 #include <string>
 
 #include "ops/cl_definitions.hpp"
@@ -149,4 +150,58 @@ TEST_CASE("users' definitions: the line recorded for each expression holds it") 
                                                    : f.combine;
     CHECK(source_lines[e.line - 1] == "(" + want + ")");
   }
+}
+
+TEST_CASE("users' reductions: which have a vector form") {
+  using rdx::Reduction;
+  const Type f32[] = {Type::F32}, f32x2[] = {Type::F32, Type::F32}, f64[] = {Type::F64},
+             i32[] = {Type::I32}, u64[] = {Type::U64}, i16[] = {Type::I16};
+  struct Case {
+    Reduction r;
+    std::span<const Type> inputs;
+    bool vector;
+  };
+  const Case cases[] = {
+      // arithmetic on the inputs, the built-in float sum, its integer sum (casts to the field's
+      // type and its unsigned twin) and bitwise operators, and the allowed functions
+      {Reduction::transform(Op::Sum, Type::F32, "x * x"), f32, true},
+      {Reduction::transform(Op::Sum, Type::F32, "x0 * x1"), f32x2, true},
+      {Reduction::transform(Op::Sum, Type::F32, "fabs(x0 - x1) / 2.5f + 1"), f32x2, true},
+      {Reduction::transform(Op::Sum, Type::F64, "x * 0.5 + 1e-3"), f64, true},
+      {Reduction::transform(Op::Sum, Type::I32, "x % 7"), i32, true},
+      {Reduction::transform(Op::Xor, Type::U64, "~x & 255"), u64, true},
+      {Reduction::simple(Type::F32, "fmax(fabs(a), fabs(b))", "0"), f32, true},
+      {Reduction::simple(Type::I32, "max(a, b)", "INT_MIN"), i32, true},
+      // a double literal on f32 computes in double on scalars
+      {Reduction::transform(Op::Sum, Type::F32, "x * 0.5"), f32, false},
+      // comparisons are -1 on vectors and 1 on scalars; the ternary selects by sign bits
+      {Reduction::transform(Op::Sum, Type::F32, "x > 0.5f"), f32, false},
+      {Reduction::transform(Op::Max, Type::F32, "x"), f32, false},  // its combine tests isnan
+      {Reduction::simple(Type::F32, "a < b ? a : b", "INFINITY"), f32, false},
+      // the index, a float cast, functions outside the list, integer products' double casts
+      {Reduction::transform(Op::Sum, Type::F32, "x * i"), f32, false},
+      {Reduction::transform(Op::Sum, Type::F32, "(float)x"), f32, false},
+      {Reduction::transform(Op::Sum, Type::F32, "exp(x)"), f32, false},
+      {Reduction::transform(Op::Sum, Type::I32, "x << 2"), i32, false},
+      {Reduction::transform(Op::Sum, Type::I32, "x * 1000000000000"), i32, false},
+      {Reduction::transform(Op::Sum, Type::I32, "x * 1.5f"), i32, false},
+      {Reduction::transform(Op::Sum, Type::I32, "x + (int)(1)"), i32, false},  // a scalar's cast
+      // inputs of another type than the field (converted on scalars), narrow integers (promoted
+      // to int on scalars), several fields
+      {Reduction::transform(Op::Sum, Type::F32, "x"), i32, false},
+      {Reduction::transform(Op::Sum, Type::I16, "x"), i16, false},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.r.fields[0].map);
+    CAPTURE(c.r.fields[0].combine);
+    CHECK(has_vector_form(c.r, c.inputs) == c.vector);
+    CHECK(has(user_definitions(c.r, c.inputs), "#define USER_VMAP_AT(k)") == c.vector);
+  }
+  Reduction two;
+  two.fields = {{"s", Type::F32, "0", "x", "a.s + b.s"}, {"c", Type::F32, "0", "1", "a.c + b.c"}};
+  CHECK_FALSE(has_vector_form(two, f32));
+  // the integer sum's casts become reinterpretations of vectors of the field's width
+  const std::string sum_i32 =
+      user_definitions(Reduction::transform(Op::Sum, Type::I32, "x"), std::span<const Type>(i32));
+  CHECK(has(sum_i32, "RDX_VN_(as_int, VW)(RDX_VN_(as_uint, VW)(a) + RDX_VN_(as_uint, VW)(b))"));
 }

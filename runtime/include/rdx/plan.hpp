@@ -38,7 +38,8 @@ struct Plan {
   // fast_blocked: groups (of the single launch), vector_width (elements per vector load),
   // blocked (1: each work-item reads one contiguous range), unroll (loads in flight per
   // work-item), host_finish (1: the host combines the groups' partials, a grid of at most
-  // work_group_size groups, instead of the last group to finish).
+  // work_group_size groups, instead of the last group to finish); for a user's reduction also
+  // vector_map (1: its map and combine ran on whole vectors, docs/custom.md).
   Params params;
   // How the host waits for the result: true polls the read's event status (GPUs: the host thread
   // is idle meanwhile, and NVIDIA's blocking read returns 1-2 us after the data is there);

@@ -33,6 +33,7 @@ struct Prepared {
   bool ready = false;
   std::string definitions;
   StateLayout layout;
+  bool vector_form = false;  // has_vector_form
 };
 
 // The reduction's texts and the inputs' types, each text length-prefixed (unambiguous); not its
@@ -58,6 +59,7 @@ std::shared_ptr<const Prepared> prepare(const Context& ctx, const Reduction& r,
     validate(r, inputs.size());
     p->definitions = user_definitions(r, inputs);
     p->layout = state_layout(r);
+    p->vector_form = has_vector_form(r, inputs);
     p->ready = true;
   }
   return p;
@@ -67,6 +69,7 @@ struct UserSlot {
   std::mutex mutex;
   bool ready = false;
   Kernel kernel;
+  bool vector_map = false;  // the kernel runs the vector form
   cl::Buffer part, counter;
   std::unique_ptr<PinnedBytes> result;
 };
@@ -103,11 +106,13 @@ UserInputs device_inputs(const Context& ctx, std::span<const DeviceArray> inputs
 
 namespace {
 
-// The plan a prepared reduction (its state of `state_bytes`) runs with: auto's fast_* plan for
-// the first input's type, finished on the device; UnsupportedError for a strategy that cannot run
-// it, or f64 without fp64. Pure but for the context's device facts and tuning.
-Plan user_plan(const Context& ctx, const Reduction& r, std::size_t state_bytes,
+// The plan a prepared reduction runs with: auto's fast_* plan for the first input's type,
+// finished on the device, with vector_map = 1 where the blocked layout on a CPU runs its vector
+// form (ops/user_reduction.hpp, has_vector_form); UnsupportedError for a strategy that cannot
+// run it, or f64 without fp64. Pure but for the context's device facts and tuning.
+Plan user_plan(const Context& ctx, const Reduction& r, const Prepared& prep,
                std::span<const Type> inputs, std::uint64_t n, const Options& opts) {
+  const std::size_t state_bytes = prep.layout.bytes;
   Options o = opts;
   o.acc.reset();  // the fields have their own types
   Plan p = make_plan(ctx.device_info(), inputs[0], Op::Sum, n, o, ctx.tuning());
@@ -127,7 +132,15 @@ Plan user_plan(const Context& ctx, const Reduction& r, std::size_t state_bytes,
       throw UnsupportedError(fmt::format(
           "the field '{}' is f64, which needs cl_khr_fp64; device '{}' does not have it", f.name,
           ctx.device_info().name));
-  if (is_fast(p)) p.params.set("host_finish", 0);  // the host cannot run the user's combine
+  if (is_fast(p)) {
+    p.params.set("host_finish", 0);  // the host cannot run the user's combine
+    const FastGrid g = fast_grid(p);
+    // CPUs only: its loads rely on the compiler's support for under-aligned vector types (clang's).
+    const bool cpu = ctx.device_info().kind == DeviceKind::CPU;
+    const bool scalar = opts.tuning.get("scalar_map").value_or(0) != 0;  // fast_blocked's tunable
+    p.params.set("vector_map",
+                 prep.vector_form && cpu && g.blocked && g.vector_width > 1 && !scalar ? 1 : 0);
+  }
   p.reduction = r.name;
   p.acc = r.fields[0].type;
   return p;
@@ -182,13 +195,25 @@ StateResult run_fast(Context& ctx, const Reduction& r, const Prepared& prep, con
   const FastGrid g = fast_grid(plan);
   Chunks chunks(ex, ctx.device_info(), in, n);
   const std::string extra = fast_build_options(plan, std::min(n, chunks.chunk));
+  const bool vector_map = plan.params.get("vector_map").value_or(0) == 1;
   // The prepared reduction's address names it: the context keeps it as long as it lives.
-  const auto slot = impl.cached<UserSlot>(fmt::format("user {} {} wg={} groups={}", fmt::ptr(&prep),
-                                                      extra, plan.work_group_size, g.groups));
+  const auto slot =
+      impl.cached<UserSlot>(fmt::format("user {} {} vector_map={} wg={} groups={}", fmt::ptr(&prep),
+                                        extra, vector_map, plan.work_group_size, g.groups));
   std::lock_guard<std::mutex> lock(slot->mutex);
   if (!slot->ready) {
     try {
-      slot->kernel = ex.kernel("fast.cl", "fast_reduce", extra);
+      slot->vector_map = vector_map;
+      try {
+        slot->kernel =
+            ex.kernel("fast.cl", "fast_reduce", extra + (vector_map ? " -DUSER_VECTOR_MAP" : ""));
+      } catch (const BuildError&) {
+        if (!vector_map) throw;
+        // has_vector_form's rules do not catch every expression whose vector form does not
+        // compile (an overload that takes no vector); the scalar form computes the same.
+        slot->vector_map = false;
+        slot->kernel = ex.kernel("fast.cl", "fast_reduce", extra);
+      }
     } catch (const BuildError& e) {
       rethrow_build_error(r, in.types, e);
     }
@@ -216,15 +241,17 @@ StateResult run_fast(Context& ctx, const Reduction& r, const Prepared& prep, con
     ex.launch(k, items, k.wg, target && first ? target->wait : nullptr);
     base += len;
   }
+  Plan ran = plan;
+  ran.params.set("vector_map", slot->vector_map ? 1 : 0);
   if (target) {  // the state's bytes into the caller's buffer; no host wait
     RDX_CHECK(ex.queue.enqueueCopyBuffer(slot->part, *target->out, g.groups * layout.bytes,
                                          target->offset, layout.bytes, nullptr, target->done));
     RDX_CHECK(ex.queue.flush());
     ex.detach();
-    return {{}, plan};
+    return {{}, ran};
   }
   ex.read_bytes(slot->part, g.groups * layout.bytes, layout.bytes, slot->result->data());
-  return {unpack_state(r, layout, slot->result->data()), plan};
+  return {unpack_state(r, layout, slot->result->data()), ran};
 }
 
 // Any other strategy: its launcher per chunk, the chunks' states folded on the device.
@@ -258,7 +285,7 @@ StateResult run_strategy(Context& ctx, const Reduction& r, const Prepared& prep,
 StateResult run_user(Context& ctx, const Reduction& r, const UserInputs& in, std::uint64_t n,
                      const Options& opts, const AsyncTarget* target) {
   const auto prep = prepare(ctx, r, in.types);  // validates r
-  const Plan plan = user_plan(ctx, r, prep->layout.bytes, in.types, n, opts);
+  const Plan plan = user_plan(ctx, r, *prep, in.types, n, opts);
   if (target && !is_fast(plan))
     throw UnsupportedError(fmt::format(
         "enqueue_reduce runs a user's reduction with auto, fast_strided or fast_blocked, not {} "

@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cstring>
 #include <numeric>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -129,6 +130,17 @@ struct Names {
   std::set<std::string> member;  // after a. or b.: the field names (several fields)
 };
 
+// Where the number that starts at e[p] ends: digits, letters (hex digits, suffixes, exponents),
+// dots, signed exponents.
+std::size_t number_end(const std::string& e, std::size_t p) {
+  ++p;
+  while (p < e.size() && (ident_char(e[p]) || e[p] == '.' ||
+                          ((e[p] == '+' || e[p] == '-') && std::strchr("eEpP", e[p - 1]) &&
+                           !(e[p - 1] == 'e' && p >= 2 && e[p - 2] == 'x'))))
+    ++p;
+  return p;
+}
+
 [[noreturn]] void refuse(const std::string& what, const std::string& e, const std::string& why) {
   throw ArgumentError(fmt::format("the {} `{}` {}", what, e, why));
 }
@@ -144,12 +156,7 @@ void check_expression(const std::string& what, const std::string& e, const Names
       bad("holds a comment");
     if (std::isdigit(static_cast<unsigned char>(c)) ||
         (c == '.' && p + 1 < e.size() && std::isdigit(static_cast<unsigned char>(e[p + 1])))) {
-      // A number: digits, letters (hex digits, suffixes, exponents), dots, signed exponents.
-      ++p;
-      while (p < e.size() && (ident_char(e[p]) || e[p] == '.' ||
-                              ((e[p] == '+' || e[p] == '-') && std::strchr("eEpP", e[p - 1]) &&
-                               !(e[p - 1] == 'e' && p >= 2 && e[p - 2] == 'x'))))
-        ++p;
+      p = number_end(e, p);
       prev.clear();
       continue;
     }
@@ -248,7 +255,119 @@ std::vector<std::size_t> struct_order(const Reduction& r) {
   return order;
 }
 
+// The vector form of one expression (has_vector_form's rules) over a field of type t, with
+// casts written as reinterpretations of VW-wide vectors; nullopt where it has none. `names`: the
+// inputs, or a and b.
+std::optional<std::string> vector_expression(const std::string& e,
+                                             const std::set<std::string>& names, const TypeRow& t) {
+  static const std::set<std::string> float_functions = {"fabs", "fmin", "fmax", "sqrt"};
+  static const std::set<std::string> int_functions = {"min", "max"};
+  // A float literal: digits with a point and/or an exponent, and f32's f suffix.
+  static const std::regex float_literal(
+      R"(((\d+\.\d*|\.\d+)([eE][+-]?\d+)?|\d+[eE][+-]?\d+)[fF]?)");
+  const std::set<std::string>& functions = t.is_float ? float_functions : int_functions;
+  const std::string_view operators = t.is_float ? "+-*/)," : "+-*/%&|^~),";
+  auto skip_blanks = [&](std::size_t q) {
+    while (q < e.size() && (e[q] == ' ' || e[q] == '\t'))
+      ++q;
+    return q;
+  };
+  std::string out;
+  for (std::size_t p = 0; p < e.size();) {
+    const char c = e[p];
+    if (c == ' ' || c == '\t') {
+      out += c;
+      ++p;
+    } else if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') {
+      const std::size_t end = number_end(e, p);
+      const std::string num = e.substr(p, end - p);
+      if (std::all_of(num.begin(), num.end(),
+                      [](char d) { return std::isdigit(static_cast<unsigned char>(d)); })) {
+        if (num.size() > 9) return std::nullopt;  // an int literal, whatever the field
+      } else if (!t.is_float || !std::regex_match(num, float_literal) ||
+                 (t.size == 4 && num.back() != 'f' && num.back() != 'F')) {
+        return std::nullopt;  // f32 with a double literal would compute in double
+      }
+      out += num;
+      p = end;
+    } else if (ident_start(c)) {
+      std::size_t end = p;
+      while (end < e.size() && ident_char(e[end]))
+        ++end;
+      const std::string id = e.substr(p, end - p);
+      if (!names.count(id) && !functions.count(id)) return std::nullopt;
+      out += id == "x" ? "x0" : id;  // one load of the first input
+      p = end;
+    } else if (c == '(') {
+      // (T)( with T the field's integer type or its unsigned twin: a reinterpretation
+      std::size_t q = skip_blanks(p + 1), id_end = q;
+      while (id_end < e.size() && ident_char(e[id_end]))
+        ++id_end;
+      const std::string id = e.substr(q, id_end - q);
+      q = skip_blanks(id_end);
+      if (!t.is_float && (id == t.cl_name || id == t.cl_unsigned) && q < e.size() && e[q] == ')' &&
+          (q = skip_blanks(q + 1)) < e.size() && e[q] == '(') {
+        // Its operand must name an input, a or b (a vector): (int)(1) is a scalar's cast.
+        std::size_t close = q, depth = 0;
+        for (; close < e.size(); ++close)
+          if (e[close] == '(')
+            ++depth;
+          else if (e[close] == ')' && --depth == 0)
+            break;
+        bool vector_operand = false;
+        for (std::size_t b = q; b < close;) {
+          if (!ident_start(e[b])) {
+            b = std::isdigit(static_cast<unsigned char>(e[b])) ? number_end(e, b) : b + 1;
+            continue;
+          }
+          std::size_t end = b;
+          while (end < close && ident_char(e[end]))
+            ++end;
+          vector_operand = vector_operand || names.count(e.substr(b, end - b));
+          b = end;
+        }
+        if (!vector_operand) return std::nullopt;
+        out += fmt::format("RDX_VN_(as_{}, VW)", id);
+        p = q;  // the operand's '(' follows
+      } else {
+        out += c;
+        ++p;
+      }
+    } else if (operators.find(c) != std::string_view::npos) {
+      out += c;
+      ++p;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
+struct VectorForm {
+  std::string map, combine;
+};
+
+std::optional<VectorForm> vector_form(const Reduction& r, std::span<const Type> inputs) {
+  if (r.fields.size() != 1) return std::nullopt;
+  const Field& f = r.fields[0];
+  const TypeRow& t = type_row(f.type);
+  if (t.size < 4) return std::nullopt;  // char and short arithmetic promotes to int on scalars
+  for (Type in : inputs)
+    if (in != f.type) return std::nullopt;
+  std::set<std::string> map_names = {"x"};
+  for (std::size_t k = 0; k < inputs.size(); ++k)
+    map_names.insert(fmt::format("x{}", k));
+  auto map = vector_expression(f.map, map_names, t);
+  auto combine = vector_expression(f.combine, {"a", "b"}, t);
+  if (!map || !combine) return std::nullopt;
+  return VectorForm{std::move(*map), std::move(*combine)};
+}
+
 }  // namespace
+
+bool has_vector_form(const Reduction& r, std::span<const Type> inputs) {
+  return vector_form(r, inputs).has_value();
+}
 
 StateLayout state_layout(const Reduction& r) {
   StateLayout l;
@@ -404,6 +523,27 @@ std::string user_definitions(const Reduction& r, std::span<const Type> inputs,
   s << "#define USER_MAP_AT(k) USER_MAP_FROM(in, k)\n";
   s << fmt::format("#define USER_LOAD_LANES(k){}\n", load);
   s << fmt::format("#define USER_MAP_LANE(j, idx) {}rdx_base + (ulong)(idx))\n", lane);
+  if (const auto v = vector_form(r, inputs)) {
+    // cl/fast.cl's USER_VECTOR_MAP form: macros (VW is the program's), so that no function
+    // passes a wide vector by value (see fast.cl).
+    const Field& f = r.fields[0];
+    const std::string_view cl = type_row(f.type).cl_name;
+    std::string params, loads;
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+      params += fmt::format("{}x{}", k ? ", " : "", k);
+      loads += fmt::format("{}USER_VLOAD((k), {})", k ? ", " : "",
+                           k == 0 ? "in" : fmt::format("rdx_in{}", k));
+    }
+    s << "#define RDX_VN__(t, w) t##w\n#define RDX_VN_(t, w) RDX_VN__(t, w)\n";
+    s << fmt::format("#define USER_FIELD_T {}\n#define USER_VFIELD RDX_VN_({}, VW)\n", cl, cl);
+    s << fmt::format("#define USER_VMAP({}) ({})\n", params, v->map);
+    s << fmt::format("#define USER_VCOMBINE(a, b) ({})\n", v->combine);
+    s << fmt::format("#define USER_VMAP_AT(k) USER_VMAP({})\n", loads);
+    s << fmt::format("inline {0} rdx_field_of(rdx_state s) {{\n  return s.{1};\n}}\n", cl, f.name);
+    s << fmt::format(
+        "inline rdx_state rdx_state_of({} v) {{\n  rdx_state r;\n  r.{} = v;\n  return r;\n}}\n",
+        cl, f.name);
+  }
   return s.str();
 }
 

@@ -24,12 +24,14 @@ const std::array<ParamSpec, 5> kFastStridedParams = {{
 
 // PoCL 5, 16 cores, f32 sum: 8 groups per compute unit beat 1, 2 and 4; one work-item per group,
 // 64-byte vectors (tools/sweep_fast.sh cpu fast_blocked).
-const std::array<ParamSpec, 5> kFastBlockedParams = {{
+const std::array<ParamSpec, 6> kFastBlockedParams = {{
     {"wg", 1, "work-group size"},
     {"groups_per_cu", 8, "work-groups per compute unit: the grid's upper bound"},
     {"vector_bytes", 64, "bytes per vector load (elements: vector_bytes / element size, 1-16)"},
     {"unroll", 1, "unused: each work-item reads one contiguous range"},
     {"min_per_item", std::uint64_t{1} << 15, "fewest elements in a work-item's range"},
+    {"scalar_map", 0,
+     "1: a user's reduction maps lane by lane even where it has a vector form (same bits)"},
 }};
 
 namespace {

@@ -10,7 +10,7 @@
 namespace rdx::detail {
 
 extern const std::array<ParamSpec, 5> kFastStridedParams;
-extern const std::array<ParamSpec, 5> kFastBlockedParams;
+extern const std::array<ParamSpec, 6> kFastBlockedParams;
 
 // StrategyFacts::tune of each: the grid into Plan::params and Plan::work_group_size.
 void tune_fast_strided(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTable& t);
