@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "rdx/rdx.hpp"
+#include "rdx/verify.hpp"
 #include "test_support.hpp"
 
 namespace {
@@ -185,6 +186,29 @@ TEST_CASE("custom: a map's vector form gives the bits of the lane-by-lane form")
     else
       CHECK(got == doctest::Approx(c.want).epsilon(c.tolerance));
   }
+}
+
+TEST_CASE("custom: a built-in operator as a map of x gives the built-in's result") {
+  // Reduction::transform(op, type, "x") is the built-in operator as a user's reduction: the same
+  // OpenCL C combine and identity (ops/operators.hpp), checked against the built-in's reference.
+  // On CPUs the integer sums, and, or and xor run in their vector form. A signed narrow, a 32-bit
+  // and an unsigned 64-bit integer, and both floats (clrdx verify runs every type).
+  for (rdx::Type type :
+       {rdx::Type::I8, rdx::Type::I32, rdx::Type::U64, rdx::Type::F32, rdx::Type::F64}) {
+    if (type == rdx::Type::F64 && !ctx().device_info().fp64) continue;
+    for (rdx::Op op : rdx::kAllOps) {
+      if (!rdx::transform_matches_builtin(op, type)) continue;
+      for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{100003}}) {
+        CAPTURE(rdx::name(type));
+        CAPTURE(rdx::name(op));
+        CAPTURE(n);
+        CHECK(rdx::check_transform(ctx(), op, type, n, 40 + n) == "");
+      }
+    }
+  }
+  CHECK_FALSE(rdx::transform_matches_builtin(rdx::Op::Prod, rdx::Type::F32));
+  CHECK_FALSE(rdx::transform_matches_builtin(rdx::Op::ArgMax, rdx::Type::I32));
+  CHECK_FALSE(rdx::transform_matches_builtin(rdx::Op::Xor, rdx::Type::F64));
 }
 
 TEST_CASE("custom: a state of several fields (sum and count at once)") {

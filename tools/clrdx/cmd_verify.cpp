@@ -103,6 +103,26 @@ Tally verify_composites(rdx::Context& ctx, const rdx::Options& opts,
   return t;
 }
 
+// Every built-in operator in `ops` that has a matching transform, on every type, as a user's
+// reduction (rdx::check_transform) at a few sizes up to max_n, with opts (its strategy).
+Tally verify_transforms(rdx::Context& ctx, const rdx::Options& opts,
+                        const std::vector<rdx::Type>& types, const std::vector<rdx::Op>& ops,
+                        std::uint64_t max_n, std::uint64_t seed) {
+  Tally t;
+  std::vector<std::uint64_t> sizes = {1, 1000, 100003};
+  std::erase_if(sizes, [&](std::uint64_t n) { return n > std::max<std::uint64_t>(max_n, 1); });
+  for (rdx::Type type : types)
+    for (rdx::Op op : ops) {
+      if (!rdx::transform_matches_builtin(op, type)) continue;
+      for (std::uint64_t n : sizes) {
+        const std::string what =
+            fmt::format("{} {} as a map {} n={}", opts.strategy, rdx::name(op), rdx::name(type), n);
+        t.check(what, [&] { return rdx::check_transform(ctx, op, type, n, seed + n, opts); });
+      }
+    }
+  return t;
+}
+
 int cmd_verify(const VerifyArgs& a) {
   const auto devices = pick_devices(a.device);
   const auto names = pick_strategies(a.strategy);
@@ -146,7 +166,10 @@ int cmd_verify(const VerifyArgs& a) {
             c.n == 0 && rdx::is_index_op(c.op));
       }
       report(dev, strategy, "operators", t, a.json, total);
-      // The composites (users' reductions, rdx/stats.hpp) on this strategy, with --ops all.
+      // The operators as users' reductions (rdx/custom.hpp), and with --ops all the composites
+      // (rdx/stats.hpp), on this strategy.
+      report(dev, strategy, "maps", verify_transforms(ctx, opts, types, ops, max_n, seed), a.json,
+             total);
       if (a.ops == "all")
         report(dev, strategy, "composites", verify_composites(ctx, opts, types, max_n, seed),
                a.json, total);

@@ -26,8 +26,8 @@ struct Plan {
   std::string strategy;  // the strategy that runs (never "auto")
   Type type = Type::F32, acc = Type::F32;
   Op op = Op::Sum;
-  // A user's reduction (rdx/custom.hpp) or a composite (rdx/stats.hpp): its name, and `op`
-  // is not used; "" for the built-in operators.
+  // A user's reduction (rdx/custom.hpp) or a composite (rdx/stats.hpp): its name ("custom" for
+  // one named ""), and `op` is not used; "" for the built-in operators.
   std::string reduction;
   std::uint64_t n = 0;
   std::size_t work_group_size = 0;

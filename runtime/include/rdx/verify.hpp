@@ -82,6 +82,17 @@ bool pair_in_matrix(Coverage c, std::string_view strategy, std::size_t position,
 std::string check_stat(Context& ctx, Stat s, Type type, std::uint64_t n, std::uint64_t seed,
                        const Options& opts = {});
 
+// Whether the built-in operator op on type has a user's reduction that computes the same:
+// Reduction::transform(op, type, "x") (not argmin or argmax, not a float product).
+bool transform_matches_builtin(Op op, Type type);
+
+// The built-in operator op as a user's reduction, Reduction::transform(op, type, "x"), over n >= 1
+// elements of make_case_data's Random pattern (seeded by seed) on ctx with opts, against the
+// built-in's host reference (reference_reduce, check_result): "" when it passes. ArgumentError
+// where transform_matches_builtin is false.
+std::string check_transform(Context& ctx, Op op, Type type, std::uint64_t n, std::uint64_t seed,
+                            const Options& opts = {});
+
 // Every type (f64 only when fp64) x every operator it allows x case_sizes x patterns; the
 // large random size runs with the Random pattern only, to keep the suite quick on slow CPUs.
 std::vector<Case> verify_cases(std::size_t wg, bool fp64, std::uint64_t max_n, std::uint64_t seed);

@@ -141,8 +141,9 @@ Plan user_plan(const Context& ctx, const Reduction& r, const Prepared& prep,
     p.params.set("vector_map",
                  prep.vector_form && cpu && g.blocked && g.vector_width > 1 && !scalar ? 1 : 0);
   }
-  p.reduction = r.name;
+  p.reduction = r.name.empty() ? "custom" : r.name;  // never "": a plan with one is a user's
   p.acc = r.fields[0].type;
+  if (facts->depth) p.depth = facts->depth(p, ctx.device_info());  // the user kernel's chains
   return p;
 }
 

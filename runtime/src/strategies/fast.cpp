@@ -78,8 +78,9 @@ std::uint64_t fast_depth(const Plan& p, const DeviceInfo&) {
   const std::uint64_t items = std::max<std::uint64_t>(g.groups, 1) * wg;
   const std::uint64_t per_item = (p.n + items - 1) / items;
   std::uint64_t lane;  // sequential combines in one vector lane of one work-item
-  if (g.blocked && p.op == Op::Sum && is_float(p.acc))
-    lane = std::min<std::uint64_t>(per_item, kFastBlock) / vw + 3;  // + Kahan over block totals
+  // Kahan over the block totals of a built-in float sum (a user's reduction has none).
+  if (g.blocked && p.reduction.empty() && p.op == Op::Sum && is_float(p.acc))
+    lane = std::min<std::uint64_t>(per_item, kFastBlock) / vw + 3;
   else
     lane = per_item / vw + 1;
   const std::uint64_t last = (std::max<std::uint64_t>(g.groups, 1) + wg - 1) / wg;
