@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <string_view>
@@ -176,6 +177,19 @@ struct Row {
   std::string result, note;
 };
 
+// The median device time of separate calls with Options::profile (`call` makes one with the
+// options it is given): half of `repeat` calls, at least 3, and 3 where a call took over 0.2 s.
+double median_device_seconds(double call_seconds, int repeat, const rdx::Options& opts,
+                             const std::function<double(const rdx::Options&)>& call) {
+  rdx::Options prof = opts;
+  prof.profile = true;
+  const int calls = std::max(3, (call_seconds > 0.2 ? 3 : repeat) / 2);
+  std::vector<double> times;
+  for (int i = 0; i < calls; ++i)
+    times.push_back(call(prof));
+  return median(times);
+}
+
 }  // namespace
 
 rdx::Params bench_tuning(const BenchArgs& a, rdx::Type type) {
@@ -252,12 +266,9 @@ int cmd_bench(const BenchArgs& a) {
                 },
                 a.repeat);
             row.seconds = timed.seconds;
-            rdx::Options prof = opts;  // device time from separate, profiled calls
-            prof.profile = true;
-            std::vector<double> dev_times;
-            for (int i = 0; i < std::max(3, (timed.seconds > 0.2 ? 3 : a.repeat) / 2); ++i)
-              dev_times.push_back(rdx::reduce(ctx, red, mapped, n, prof).device_seconds);
-            row.device_seconds = median(dev_times);
+            row.device_seconds = median_device_seconds(timed.seconds, a.repeat, opts, [&](auto& o) {
+              return rdx::reduce(ctx, red, mapped, n, o).device_seconds;
+            });
             row.result = timed.result.value.to_string();
             row.ok = true;
             row.note = "(map: result not checked)";
@@ -267,14 +278,9 @@ int cmd_bench(const BenchArgs& a) {
           const Timed timed = time_reduce(ctx, type, buf, n, op, opts, a.repeat);
           const rdx::Result& r = timed.result;
           row.seconds = timed.seconds;
-          const int reps =
-              timed.seconds > 0.2 ? 3 : a.repeat;  // slow strategies: few profiled calls
-          rdx::Options prof = opts;                // device time from separate, profiled calls
-          prof.profile = true;
-          std::vector<double> dev_times;
-          for (int i = 0; i < std::max(3, reps / 2); ++i)
-            dev_times.push_back(rdx::reduce(ctx, type, buf, n, op, prof).device_seconds);
-          row.device_seconds = median(dev_times);
+          row.device_seconds = median_device_seconds(timed.seconds, a.repeat, opts, [&](auto& o) {
+            return rdx::reduce(ctx, type, buf, n, op, o).device_seconds;
+          });
           row.result = r.value.to_string() + (r.index ? fmt::format(" @{}", *r.index) : "");
           const std::string why = rdx::check_result(r.plan, r.value, r.index, ref);
           row.ok = why.empty();

@@ -27,6 +27,11 @@ struct Context::Impl {
     if (!slot) slot = std::make_shared<T>();
     return std::static_pointer_cast<T>(slot);
   }
+  // Drops the object under `key` (holders keep theirs): for an entry that must not stay.
+  void forget(const std::string& key) {
+    std::lock_guard<std::mutex> lock(cache_mutex);
+    cache.erase(key);
+  }
   std::mutex cache_mutex;
   std::map<std::string, std::shared_ptr<void>> cache;
 

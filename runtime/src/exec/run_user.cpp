@@ -20,6 +20,7 @@
 #include "exec/exec.hpp"
 #include "exec/run_plan.hpp"
 #include "ops/user_reduction.hpp"
+#include "strategies/fast_scratch.hpp"
 #include "strategies/fast_tuning.hpp"
 #include "strategies/registry.hpp"
 
@@ -53,10 +54,16 @@ std::string reduction_key(const Reduction& r, std::span<const Type> inputs) {
 
 std::shared_ptr<const Prepared> prepare(const Context& ctx, const Reduction& r,
                                         std::span<const Type> inputs) {
-  auto p = impl_of(ctx).cached<Prepared>(reduction_key(r, inputs));
+  const std::string key = reduction_key(r, inputs);
+  auto p = impl_of(ctx).cached<Prepared>(key);
   std::lock_guard<std::mutex> lock(p->mutex);
   if (!p->ready) {
-    validate(r, inputs.size());
+    try {
+      validate(r, inputs.size());
+    } catch (const ArgumentError&) {
+      impl_of(ctx).forget(key);  // the context keeps only reductions that are valid
+      throw;
+    }
     p->definitions = user_definitions(r, inputs);
     p->layout = state_layout(r);
     p->vector_form = has_vector_form(r, inputs);
@@ -70,8 +77,7 @@ struct UserSlot {
   bool ready = false;
   Kernel kernel;
   bool vector_map = false;  // the kernel runs the vector form
-  cl::Buffer part, counter;
-  std::unique_ptr<PinnedBytes> result;
+  FastScratch scratch;      // part_v holds the states (part_i is part_v)
 };
 
 bool is_fast(const Plan& p) {
@@ -218,26 +224,18 @@ StateResult run_fast(Context& ctx, const Reduction& r, const Prepared& prep, con
     } catch (const BuildError& e) {
       rethrow_build_error(r, in.types, e);
     }
-    cl_int err = CL_SUCCESS;
-    slot->part =
-        cl::Buffer(impl.context, CL_MEM_READ_WRITE, (g.groups + 1) * layout.bytes, nullptr, &err);
-    RDX_CHECK_OUT(err, "clCreateBuffer(partial states)");
-    const cl_uint zero = 0;
-    slot->counter = cl::Buffer(impl.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero,
-                               const_cast<cl_uint*>(&zero), &err);
-    RDX_CHECK_OUT(err, "clCreateBuffer(counter)");
-    slot->result = std::make_unique<PinnedBytes>(impl.context, ex.queue, layout.bytes);
+    slot->scratch =
+        make_fast_scratch(impl.context, ex.queue, g.groups + 1, layout.bytes, false, layout.bytes);
     slot->ready = true;
   }
   Kernel& k = slot->kernel;
+  FastScratch& s = slot->scratch;
   ex.note_built(k);
   const std::uint64_t items = g.groups * k.wg;
   for (std::uint64_t base = 0, first = 1; first || base < n; first = 0) {
     const std::uint64_t len = std::min(chunks.chunk, n - base);
     const cl::Buffer& in0 = set_chunk(ex, chunks, in.types.size(), base, len);
-    std::uint64_t per = (len + items - 1) / items;
-    per = (per + g.vector_width - 1) / g.vector_width * g.vector_width;
-    ex.args(k, in0, len, per, slot->part, slot->part, slot->counter,
+    ex.args(k, in0, len, fast_per_item(len, items, g.vector_width), s.part_v, s.part_i, s.counter,
             std::uint64_t{first ? 0u : 1u});
     ex.launch(k, items, k.wg, target && first ? target->wait : nullptr);
     base += len;
@@ -245,14 +243,14 @@ StateResult run_fast(Context& ctx, const Reduction& r, const Prepared& prep, con
   Plan ran = plan;
   ran.params.set("vector_map", slot->vector_map ? 1 : 0);
   if (target) {  // the state's bytes into the caller's buffer; no host wait
-    RDX_CHECK(ex.queue.enqueueCopyBuffer(slot->part, *target->out, g.groups * layout.bytes,
+    RDX_CHECK(ex.queue.enqueueCopyBuffer(s.part_v, *target->out, g.groups * layout.bytes,
                                          target->offset, layout.bytes, nullptr, target->done));
     RDX_CHECK(ex.queue.flush());
     ex.detach();
     return {{}, ran};
   }
-  ex.read_bytes(slot->part, g.groups * layout.bytes, layout.bytes, slot->result->data());
-  return {unpack_state(r, layout, slot->result->data()), ran};
+  ex.read_bytes(s.part_v, g.groups * layout.bytes, layout.bytes, s.result->data());
+  return {unpack_state(r, layout, s.result->data()), ran};
 }
 
 // Any other strategy: its launcher per chunk, the chunks' states folded on the device.

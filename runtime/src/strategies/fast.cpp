@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "core/cl_check.hpp"
+#include "strategies/fast_scratch.hpp"
 #include "strategies/fast_tuning.hpp"
 #include "strategies/registry.hpp"
 
@@ -16,11 +17,27 @@ struct FastSlot {
   std::mutex mutex;
   bool ready = false;
   Kernel kernel;
-  cl::Buffer part_v, part_i, counter;
-  std::unique_ptr<PinnedBytes> result;  // where the result (or the partials) is read back
+  FastScratch scratch;
 };
 
 }  // namespace
+
+FastScratch make_fast_scratch(const cl::Context& ctx, const cl::CommandQueue& queue,
+                              std::size_t states, std::size_t state_bytes, bool indexed,
+                              std::size_t result_bytes) {
+  FastScratch s;
+  cl_int err = CL_SUCCESS;
+  s.part_v = cl::Buffer(ctx, CL_MEM_READ_WRITE, states * state_bytes, nullptr, &err);
+  RDX_CHECK_OUT(err, "clCreateBuffer(fast partials)");
+  s.part_i = indexed ? cl::Buffer(ctx, CL_MEM_READ_WRITE, states * 8, nullptr, &err) : s.part_v;
+  RDX_CHECK_OUT(err, "clCreateBuffer(fast indices)");
+  const cl_uint zero = 0;
+  s.counter = cl::Buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof zero,
+                         const_cast<cl_uint*>(&zero), &err);
+  RDX_CHECK_OUT(err, "clCreateBuffer(fast counter)");
+  s.result = std::make_unique<PinnedBytes>(ctx, queue, result_bytes);
+  return s;
+}
 
 std::string fast_build_options(const Plan& p, std::uint64_t n) {
   const FastGrid g = fast_grid(p);
@@ -42,33 +59,20 @@ Outcome run_fast(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   std::lock_guard<std::mutex> lock(slot->mutex);
   if (!slot->ready) {
     slot->kernel = ex.kernel("fast.cl", "fast_reduce", extra);
-    cl_int err = CL_SUCCESS;
-    const std::size_t states = g.groups + 1;
-    slot->part_v =
-        cl::Buffer(ex.ctx.context, CL_MEM_READ_WRITE, states * size_of(p.acc), nullptr, &err);
-    RDX_CHECK_OUT(err, "clCreateBuffer(fast partials)");
-    slot->part_i = is_index_op(p.op)
-                       ? cl::Buffer(ex.ctx.context, CL_MEM_READ_WRITE, states * 8, nullptr, &err)
-                       : slot->part_v;
-    RDX_CHECK_OUT(err, "clCreateBuffer(fast indices)");
-    const cl_uint zero = 0;
-    slot->counter = cl::Buffer(ex.ctx.context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                               sizeof zero, const_cast<cl_uint*>(&zero), &err);
-    RDX_CHECK_OUT(err, "clCreateBuffer(fast counter)");
-    slot->result = std::make_unique<PinnedBytes>(ex.ctx.context, ex.queue,
-                                                 staging_bytes(p, g.host_finish ? g.groups : 1));
+    slot->scratch =
+        make_fast_scratch(ex.ctx.context, ex.queue, g.groups + 1, size_of(p.acc), is_index_op(p.op),
+                          staging_bytes(p, g.host_finish ? g.groups : 1));
     slot->ready = true;
   }
   Kernel& k = slot->kernel;
+  FastScratch& s = slot->scratch;
   ex.note_built(k);
   const std::uint64_t items = g.groups * k.wg;
-  std::uint64_t chunk = (n + items - 1) / items;
-  chunk = (chunk + g.vector_width - 1) / g.vector_width * g.vector_width;
-  ex.args(k, in, n, chunk, slot->part_v, slot->part_i, slot->counter);
+  ex.args(k, in, n, fast_per_item(n, items, g.vector_width), s.part_v, s.part_i, s.counter);
   ex.launch(k, items, k.wg);
-  const States states{slot->part_v, slot->part_i, g.groups + 1};
-  if (g.host_finish) return ex.read(states, 0, slot->result->data(), g.groups);
-  return ex.read(states, g.groups, slot->result->data());
+  const States states{s.part_v, s.part_i, g.groups + 1};
+  if (g.host_finish) return ex.read(states, 0, s.result->data(), g.groups);
+  return ex.read(states, g.groups, s.result->data());
 }
 
 std::uint64_t fast_depth(const Plan& p, const DeviceInfo&) {

@@ -29,6 +29,13 @@ struct FastGrid {
 };
 FastGrid fast_grid(const Plan& p);
 
+// Elements per work-item of a launch of `items` work-items over n: whole vectors (cl/fast.cl's
+// `chunk`).
+inline std::uint64_t fast_per_item(std::uint64_t n, std::uint64_t items, unsigned vector_width) {
+  const std::uint64_t per = (n + items - 1) / items;
+  return (per + vector_width - 1) / vector_width * vector_width;
+}
+
 // The build options of cl/fast.cl's kernel for plan p (a fast_* plan) over n elements.
 std::string fast_build_options(const Plan& p, std::uint64_t n);
 
