@@ -1,10 +1,19 @@
-// `clrdx reduce` for what reads whole inputs into memory: composites (--op minmax, mean, ...),
+// `clrdx reduce` for what reduces whole inputs at once: composites (--op minmax, mean, ...),
 // transform-reduce (--map with a built-in operator) and custom reductions (--combine,
-// --identity), over one to four arrays of the same length.
+// --identity), over one to four arrays of the same length. Regular files are mapped, not read
+// into memory (the library copies them to the device chunk by chunk); pipes are read whole.
 #include <fmt/format.h>
 
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <iostream>
+#include <memory>
 #include <vector>
 
 #include "commands.hpp"
@@ -17,24 +26,78 @@
 namespace clrdx {
 namespace {
 
+// A mapped file that another process truncates makes reading past its new end raise SIGBUS:
+// one clear line and exit 1 instead of a crash.
+void on_sigbus(int) {
+  static const char kMessage[] = "clrdx: an input file became shorter while it was read\n";
+  [[maybe_unused]] const ssize_t w = ::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+  ::_exit(1);
+}
+
+// A regular file's data mapped read-only (the page cache holds it, so an input larger than
+// memory works); unmapped by the destructor.
+class Mapping {
+ public:
+  Mapping(const InputFile& f, std::uint64_t data_bytes) {
+    // The data starts where the file's read position is, less what the format check read.
+    const off_t pos = ::lseek(f.fd, 0, SEEK_CUR);
+    if (pos < 0 || static_cast<std::uint64_t>(pos) < f.head.size())
+      throw rdx::Error(fmt::format("cannot read {}: {}", f.path, std::strerror(errno)));
+    const std::uint64_t offset = static_cast<std::uint64_t>(pos) - f.head.size();
+    size_ = offset + data_bytes;
+    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, f.fd, 0);
+    if (p == MAP_FAILED)
+      throw rdx::Error(fmt::format("cannot map {}: {}", f.path, std::strerror(errno)));
+    base_ = static_cast<unsigned char*>(p);
+    struct sigaction sa {};
+    sa.sa_handler = on_sigbus;
+    ::sigaction(SIGBUS, &sa, nullptr);
+    ::madvise(base_, size_, MADV_SEQUENTIAL);
+    data_ = base_ + offset;
+  }
+  ~Mapping() { ::munmap(base_, size_); }
+  Mapping(const Mapping&) = delete;
+  Mapping& operator=(const Mapping&) = delete;
+  const unsigned char* data() const { return data_; }
+
+ private:
+  unsigned char* base_ = nullptr;
+  const unsigned char* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// An input's elements: a regular file's, mapped; a pipe's or generated data, in memory.
 struct Loaded {
+  explicit Loaded(rdx::Type t) : type(t) {}
   rdx::Type type;
-  std::vector<unsigned char> bytes;
-  std::uint64_t count() const { return bytes.size() / rdx::size_of(type); }
+  std::uint64_t bytes = 0;
+  std::vector<unsigned char> owned;
+  std::unique_ptr<Mapping> mapped;
+  const unsigned char* data() const { return mapped ? mapped->data() : owned.data(); }
+  std::uint64_t count() const { return bytes / rdx::size_of(type); }
 };
 
 Loaded load_file(const std::string& path, std::optional<rdx::Type> type) {
   InputFile f = open_input(path, type);
-  Loaded l{f.type, std::vector<unsigned char>(f.head.begin(), f.head.end())};
+  Loaded l(f.type);
+  struct stat st {};
+  if (f.data_bytes && *f.data_bytes > 0 && ::fstat(f.fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    f.check_data_size(*f.data_bytes);
+    l.bytes = *f.data_bytes;
+    l.mapped = std::make_unique<Mapping>(f, l.bytes);
+    return l;
+  }
+  l.owned.assign(f.head.begin(), f.head.end());
   constexpr std::size_t kStep = std::size_t{16} << 20;
   for (;;) {
-    const std::size_t at = l.bytes.size();
-    l.bytes.resize(at + kStep);
-    const std::size_t got = read_full(f.fd, l.bytes.data() + at, kStep, path);
-    l.bytes.resize(at + got);
+    const std::size_t at = l.owned.size();
+    l.owned.resize(at + kStep);
+    const std::size_t got = read_full(f.fd, l.owned.data() + at, kStep, path);
+    l.owned.resize(at + got);
     if (got < kStep) break;
   }
-  f.check_data_size(l.bytes.size());
+  f.check_data_size(l.owned.size());
+  l.bytes = l.owned.size();
   return l;
 }
 
@@ -49,9 +112,12 @@ int cmd_reduce_whole(const ReduceArgs& a, const ReduceRequest& req) {
   } else {
     const rdx::Type t = *req.type;
     const std::uint64_t n = parse_count(a.count, "--count"), seed = parse_count(a.seed, "--seed");
-    in.push_back({t, rdx::generate(t, a.generate, n, seed)});
-    if (req.stat == rdx::Stat::Dot)  // a second array from the next seed
-      in.push_back({t, rdx::generate(t, a.generate, n, seed + 1)});
+    for (std::uint64_t k = 0; k < (req.stat == rdx::Stat::Dot ? 2u : 1u); ++k) {
+      Loaded l(t);  // dot: a second array from the next seed
+      l.owned = rdx::generate(t, a.generate, n, seed + k);
+      l.bytes = l.owned.size();
+      in.push_back(std::move(l));
+    }
   }
   const std::uint64_t n = in[0].count();
   std::vector<rdx::Array> arrays;
@@ -61,7 +127,7 @@ int cmd_reduce_whole(const ReduceArgs& a, const ReduceRequest& req) {
           fmt::format("the inputs differ in length: {} has {} elements, "
                       "the first {}",
                       k == 0 ? "--input" : fmt::format("--input{}", k + 1), in[k].count(), n));
-    arrays.push_back({in[k].type, in[k].bytes.data()});
+    arrays.push_back({in[k].type, in[k].data()});
   }
 
   rdx::Context ctx(a.device);
