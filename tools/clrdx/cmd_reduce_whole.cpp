@@ -29,7 +29,8 @@ namespace {
 // A mapped file that another process truncates makes reading past its new end raise SIGBUS:
 // one clear line and exit 1 instead of a crash.
 void on_sigbus(int) {
-  static const char kMessage[] = "clrdx: an input file became shorter while it was read\n";
+  static const char kMessage[] =
+      "clrdx: reading a mapped input file failed (it became shorter, or an I/O error)\n";
   [[maybe_unused]] const ssize_t w = ::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
   ::_exit(1);
 }
@@ -41,8 +42,9 @@ class Mapping {
   Mapping(const InputFile& f, std::uint64_t data_bytes) {
     // The data starts where the file's read position is, less what the format check read.
     const off_t pos = ::lseek(f.fd, 0, SEEK_CUR);
-    if (pos < 0 || static_cast<std::uint64_t>(pos) < f.head.size())
-      throw rdx::Error(fmt::format("cannot read {}: {}", f.path, std::strerror(errno)));
+    if (pos < 0) throw rdx::Error(fmt::format("cannot read {}: {}", f.path, std::strerror(errno)));
+    if (static_cast<std::uint64_t>(pos) < f.head.size())
+      throw rdx::Error(fmt::format("cannot read {}: its position is before its data", f.path));
     const std::uint64_t offset = static_cast<std::uint64_t>(pos) - f.head.size();
     size_ = offset + data_bytes;
     void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, f.fd, 0);
@@ -84,8 +86,12 @@ Loaded load_file(const std::string& path, std::optional<rdx::Type> type) {
   if (f.data_bytes && *f.data_bytes > 0 && ::fstat(f.fd, &st) == 0 && S_ISREG(st.st_mode)) {
     f.check_data_size(*f.data_bytes);
     l.bytes = *f.data_bytes;
-    l.mapped = std::make_unique<Mapping>(f, l.bytes);
-    return l;
+    try {
+      l.mapped = std::make_unique<Mapping>(f, l.bytes);
+      return l;
+    } catch (const rdx::Error&) {  // a file system without mmap: read it as a pipe is read
+      l.bytes = 0;
+    }
   }
   l.owned.assign(f.head.begin(), f.head.end());
   constexpr std::size_t kStep = std::size_t{16} << 20;

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <iterator>
 #include <memory>
 #include <mutex>
@@ -35,6 +36,8 @@ struct Prepared {
   std::string definitions;
   StateLayout layout;
   bool vector_form = false;  // has_vector_form
+  // Its vector form failed to build on this context's device: later plans do not try it again.
+  mutable std::atomic<bool> vector_failed{false};
 };
 
 // The reduction's texts and the inputs' types, each text length-prefixed (unambiguous); not its
@@ -143,9 +146,11 @@ Plan user_plan(const Context& ctx, const Reduction& r, const Prepared& prep,
     const FastGrid g = fast_grid(p);
     // CPUs only: its loads rely on the compiler's support for under-aligned vector types (clang's).
     const bool cpu = ctx.device_info().kind == DeviceKind::CPU;
-    const bool scalar = opts.tuning.get("scalar_map").value_or(0) != 0;  // fast_blocked's tunable
-    p.params.set("vector_map",
-                 prep.vector_form && cpu && g.blocked && g.vector_width > 1 && !scalar ? 1 : 0);
+    const bool scalar = p.params.get("scalar_map").value_or(0) != 0;  // the tunable, if set
+    p.params.set("vector_map", prep.vector_form && !prep.vector_failed && cpu && g.blocked &&
+                                       g.vector_width > 1 && !scalar
+                                   ? 1
+                                   : 0);
   }
   p.reduction = r.name.empty() ? "custom" : r.name;  // never "": a plan with one is a user's
   p.acc = r.fields[0].type;
@@ -219,6 +224,7 @@ StateResult run_fast(Context& ctx, const Reduction& r, const Prepared& prep, con
         // has_vector_form's rules do not catch every expression whose vector form does not
         // compile (an overload that takes no vector); the scalar form computes the same.
         slot->vector_map = false;
+        prep.vector_failed = true;
         slot->kernel = ex.kernel("fast.cl", "fast_reduce", extra);
       }
     } catch (const BuildError& e) {

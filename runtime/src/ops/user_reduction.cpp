@@ -259,14 +259,17 @@ std::vector<std::size_t> struct_order(const Reduction& r) {
 // casts written as reinterpretations of VW-wide vectors; nullopt where it has none. `names`: the
 // inputs, or a and b.
 std::optional<std::string> vector_expression(const std::string& e,
-                                             const std::set<std::string>& names, const TypeRow& t) {
+                                             const std::set<std::string>& names, const TypeRow& t,
+                                             bool arithmetic) {
   static const std::set<std::string> float_functions = {"fabs", "fmin", "fmax", "sqrt"};
   static const std::set<std::string> int_functions = {"min", "max"};
   // A float literal: digits with a point and/or an exponent, and f32's f suffix.
   static const std::regex float_literal(
       R"(((\d+\.\d*|\.\d+)([eE][+-]?\d+)?|\d+[eE][+-]?\d+)[fF]?)");
   const std::set<std::string>& functions = t.is_float ? float_functions : int_functions;
-  const std::string_view operators = t.is_float ? "+-*/)," : "+-*/%&|^~),";
+  // Signed integers without `arithmetic`: no + - * / %, whose overflow is undefined behaviour
+  // (the compiler may fold it differently on vectors than on scalars).
+  const std::string_view operators = t.is_float ? "+-*/)," : arithmetic ? "+-*/%&|^~)," : "&|^~),";
   auto skip_blanks = [&](std::size_t q) {
     while (q < e.size() && (e[q] == ' ' || e[q] == '\t'))
       ++q;
@@ -281,6 +284,7 @@ std::optional<std::string> vector_expression(const std::string& e,
     } else if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') {
       const std::size_t end = number_end(e, p);
       const std::string num = e.substr(p, end - p);
+      if (num.size() > 40) return std::nullopt;  // (and std::regex recurses per character)
       if (std::all_of(num.begin(), num.end(),
                       [](char d) { return std::isdigit(static_cast<unsigned char>(d)); })) {
         if (num.size() > 9) return std::nullopt;  // an int literal, whatever the field
@@ -357,8 +361,13 @@ std::optional<VectorForm> vector_form(const Reduction& r, std::span<const Type> 
   std::set<std::string> map_names = {"x"};
   for (std::size_t k = 0; k < inputs.size(); ++k)
     map_names.insert(fmt::format("x{}", k));
-  auto map = vector_expression(f.map, map_names, t);
-  auto combine = vector_expression(f.combine, {"a", "b"}, t);
+  // Signed integers: arithmetic only in the built-in sum's combine, which adds the unsigned
+  // twins (defined wrapping); an unsigned field's arithmetic always wraps.
+  const bool wraps = !t.is_float && !t.is_signed;
+  const bool builtin_sum =
+      f.combine == Reduction::transform(Op::Sum, f.type, "x").fields[0].combine;
+  auto map = vector_expression(f.map, map_names, t, t.is_float || wraps);
+  auto combine = vector_expression(f.combine, {"a", "b"}, t, t.is_float || wraps || builtin_sum);
   if (!map || !combine) return std::nullopt;
   return VectorForm{std::move(*map), std::move(*combine)};
 }

@@ -46,11 +46,13 @@ std::string user_definitions(const Reduction& r, std::span<const Type> inputs,
 
 // Whether r over inputs of these types has a vector form: one field of f32, f64, i32, u32, i64
 // or u64, every input of that type, and a map and combine made only of the inputs (not i) or a
-// and b, decimal literals (f32: float literals with an f suffix), + - * / (integers also % & | ^
-// ~ and casts to the field's type or its unsigned twin) and fabs, fmin, fmax, sqrt (integers: min,
-// max): expressions that compute, lane by lane on VW-wide vectors, what they compute on scalars,
-// bit for bit. user_definitions then also defines USER_VMAP_AT, USER_VCOMBINE and the rest of
-// cl/fast.cl's USER_VECTOR_MAP form. Pure.
+// and b, decimal literals (f32: float literals with an f suffix), + - * / (unsigned integers also
+// %; signed integers none of these, whose overflow is undefined, except in the built-in sum's
+// combine, which adds unsigned twins), & | ^ ~ and casts of a vector operand to the field's type
+// or its unsigned twin (integers), and fabs, fmin, fmax, sqrt (integers: min, max): expressions
+// that compute, lane by lane on VW-wide vectors, what they compute on scalars, bit for bit.
+// user_definitions then also defines USER_VMAP_AT, USER_VCOMBINE and the rest of cl/fast.cl's
+// USER_VECTOR_MAP form. Pure.
 bool has_vector_form(const Reduction& r, std::span<const Type> inputs);
 
 // The fields of a state read back from the device.

@@ -14,12 +14,13 @@ namespace rdx::detail {
 
 // H200, f32 sum: within 1% of the best of 20 grid / work-group / unroll / vector configurations at
 // 2^24 and 2^28 (tools/sweep_fast.sh gpu fast_strided 16Mi,256Mi).
-const std::array<ParamSpec, 5> kFastStridedParams = {{
+const std::array<ParamSpec, 6> kFastStridedParams = {{
     {"wg", 256, "work-group size"},
     {"groups_per_cu", 8, "work-groups per compute unit: the grid's upper bound"},
     {"vector_bytes", 16, "bytes per vector load (elements: vector_bytes / element size, 1-16)"},
     {"unroll", 2, "independent vector loads in flight per work-item (1, 2, 4)"},
     {"min_per_item", 0, "fewest elements per work-item (0: one round of unroll vector loads)"},
+    {"scalar_map", 0, "accepted for portability: strided maps users' reductions lane by lane"},
 }};
 
 // PoCL 5, 16 cores, f32 sum: 8 groups per compute unit beat 1, 2 and 4; one work-item per group,
@@ -129,6 +130,8 @@ void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTab
                  // A grid whose partials the last group would combine at one per work-item or
                  // fewer hands them to the host instead (cl/fast.cl, HOST_FINISH).
                  .set("host_finish", groups <= p.work_group_size ? 1 : 0);
+  // For users' reductions (exec/run_user.cpp reads it), only where Options or the table set it.
+  if (t("scalar_map")) p.params.set("scalar_map", 1);
 }
 
 }  // namespace
