@@ -222,7 +222,8 @@ StateResult run_fast(Context& ctx, const Reduction& r, const Prepared& prep, con
       } catch (const BuildError&) {
         if (!vector_map) throw;
         // has_vector_form's rules do not catch every expression whose vector form does not
-        // compile (an overload that takes no vector); the scalar form computes the same.
+        // compile ((uint)(a) + (int)(b): uint16 + int16 does not convert); the scalar form
+        // computes the same.
         slot->vector_map = false;
         prep.vector_failed = true;
         slot->kernel = ex.kernel("fast.cl", "fast_reduce", extra);
