@@ -517,3 +517,54 @@ TEST_CASE("tuning file: saved and loaded back; a malformed file is an ArgumentEr
   unsetenv("RDX_TUNING_FILE");
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("segmented plans: lanes from the mean length, parts for few long segments") {
+  const DeviceInfo gpu = fake_device(DeviceKind::GPU, "gpu");
+  const DeviceInfo cpu = fake_device(DeviceKind::CPU, "cpu");
+  // GPUs: about 4 elements per lane, a power of two, at most a work-group.
+  CHECK(plan_segments(gpu, Type::F32, Op::Sum, 1 << 26, 1 << 22).lanes == 4);  // length 16
+  CHECK(plan_segments(gpu, Type::F32, Op::Sum, 1 << 26, 1 << 22).parts == 1);
+  CHECK(plan_segments(gpu, Type::F32, Op::Sum, 1 << 26, 1 << 24).lanes == 1);  // length 4
+  CHECK(plan_segments(gpu, Type::F32, Op::Sum, 1 << 26, 1 << 20).lanes == 16);
+  CHECK(plan_segments(gpu, Type::F32, Op::Sum, 1 << 26, 1 << 10).lanes == 256);
+  // Few long segments: split so that the grid has compute units x 8 groups.
+  const SegmentedPlan one = plan_segments(gpu, Type::F32, Op::Sum, 1 << 26, 1);
+  CHECK(one.lanes == 256);
+  CHECK(one.parts == 64);
+  // Parts never leave a lane fewer than 16 elements.
+  CHECK(plan_segments(gpu, Type::F32, Op::Sum, 1 << 12, 1).parts == 1);
+  // CPUs: a work-item per segment.
+  CHECK(plan_segments(cpu, Type::F32, Op::Sum, 1 << 26, 1 << 10).lanes == 1);
+  // Axis form: rows and columns of a 2-D array.
+  const std::uint64_t shape[] = {1000, 64};
+  const SegmentedPlan rows = plan_axis(gpu, Type::I32, Op::Max, shape, 1);
+  CHECK(rows.segments == 1000);
+  CHECK(rows.length == 64);
+  CHECK(rows.inner == 1);
+  const SegmentedPlan cols = plan_axis(gpu, Type::I32, Op::Max, shape, 0);
+  CHECK(cols.segments == 64);
+  CHECK(cols.length == 1000);
+  CHECK(cols.inner == 64);
+  // Depth: the lanes' sequential loads, their tree, and the parts' finish.
+  CHECK(one.depth_for(1 << 26) == (1 << 26) / 64 / 256 + 8 + 64);
+  CHECK(plan_segments(gpu, Type::F32, Op::Sum, 100, 100).depth_for(1) == 1);
+  // Same facts, same plan.
+  CHECK(plan_segments(gpu, Type::U8, Op::ArgMax, 12345, 67) ==
+        plan_segments(gpu, Type::U8, Op::ArgMax, 12345, 67));
+  // Requests a segmented plan refuses.
+  CHECK_THROWS_AS(plan_segments(gpu, Type::F32, Op::Xor, 10, 1), ArgumentError);
+  CHECK_THROWS_AS(
+      plan_segments(fake_device(DeviceKind::GPU, "no fp64", false), Type::F64, Op::Sum, 10, 1),
+      UnsupportedError);
+  Options strategy;
+  strategy.strategy = "localtree";
+  CHECK_THROWS_AS(plan_segments(gpu, Type::F32, Op::Sum, 10, 1, strategy), ArgumentError);
+  Options lanes;
+  lanes.tuning.set("lanes", 3);
+  CHECK_THROWS_AS(plan_segments(gpu, Type::F32, Op::Sum, 10, 1, lanes), ArgumentError);
+  Options unknown;
+  unknown.tuning.set("unroll", 2);
+  CHECK_THROWS_AS(plan_segments(gpu, Type::F32, Op::Sum, 10, 1, unknown), ArgumentError);
+  const std::uint64_t huge[] = {std::uint64_t{1} << 40, std::uint64_t{1} << 40};
+  CHECK_THROWS_AS(plan_axis(gpu, Type::F32, Op::Sum, huge, 0), ArgumentError);
+}

@@ -9,6 +9,7 @@
 #include "rdx/errors.hpp"       // the exception types
 #include "rdx/plan.hpp"         // rdx::Options, rdx::Plan, make_plan
 #include "rdx/reduce.hpp"       // rdx::reduce and its typed forms, rdx::Result
+#include "rdx/segmented.hpp"    // one result per segment: offsets, an axis of an N-D array
 #include "rdx/stats.hpp"        // composites: minmax, mean, var, std, norm2, dot, count
 #include "rdx/strategies.hpp"   // the strategy table
 #include "rdx/stream.hpp"       // rdx::Stream: a sequence of host chunks reduced as one input

@@ -3,12 +3,14 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "rdx/context.hpp"
 #include "rdx/plan.hpp"
+#include "rdx/segmented.hpp"
 #include "rdx/stats.hpp"
 #include "rdx/types.hpp"
 
@@ -92,6 +94,20 @@ bool transform_matches_builtin(Op op, Type type);
 // where transform_matches_builtin is false.
 std::string check_transform(Context& ctx, Op op, Type type, std::uint64_t n, std::uint64_t seed,
                             const Options& opts = {});
+
+// A segmented result against reference_reduce of each segment (of the host data the call
+// reduced): "" when every segment passes, else the first one that does not. An empty segment must
+// give the empty segment's value (rdx/segmented.hpp).
+std::string check_segments(const SegmentedResult& r, const void* data,
+                           std::span<const std::uint64_t> offsets);
+std::string check_axis(const SegmentedResult& r, const void* data,
+                       std::span<const std::uint64_t> shape, std::size_t axis);
+
+// Offsets around the boundaries of the segmented kernels for work-group size wg: no segments,
+// empty segments, length 1, wg - 1 .. wg + 1, many short ones, one huge one among tiny ones, a
+// power-law mix (seeded). And N-D shapes (1-D to 4-D) with axes of length 0 and 1.
+std::vector<std::vector<std::uint64_t>> segment_layouts(std::size_t wg, std::uint64_t seed);
+std::vector<std::vector<std::uint64_t>> axis_shapes();
 
 // Every type (f64 only when fp64) x every operator it allows x case_sizes x patterns; the
 // large random size runs with the Random pattern only, to keep the suite quick on slow CPUs.

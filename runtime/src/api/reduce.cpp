@@ -74,17 +74,7 @@ Result reduce(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n, 
               const Options& opts) {
   const Plan plan = make_plan(ctx.device_info(), type, op, n, opts, ctx.tuning());
   if (n == 0) return empty_result(plan);
-  if (data() == nullptr) throw ArgumentError("reduce: the cl::Buffer is null");
-  std::size_t size = 0;
-  RDX_CHECK(data.getInfo(CL_MEM_SIZE, &size));
-  if (byte_size(type, n) > size)
-    throw ArgumentError(fmt::format("reduce: {} elements of {} need {} bytes, the buffer has {}", n,
-                                    name(type), byte_size(type, n), size));
-  cl::Context owner;
-  RDX_CHECK(data.getInfo(CL_MEM_CONTEXT, &owner));
-  if (owner() != ctx.cl_context()())
-    throw ArgumentError(
-        "reduce: the cl::Buffer belongs to another OpenCL context than rdx::Context");
+  detail::check_device_input(ctx, data, type, n, "reduce");
   return detail::publish(run_plan(ctx, plan, data, n, opts.profile));
 }
 

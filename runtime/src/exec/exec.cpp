@@ -97,6 +97,11 @@ void Exec::set_arg(Kernel& k, cl_uint i, const cl::LocalSpaceArg& local) {
   RDX_CHECK_OUT(err, fmt::format("clSetKernelArg({}, {}, local)", k.name, i));
 }
 
+void Exec::set_arg(Kernel& k, cl_uint i, const Scalar& v) {
+  const cl_int err = clSetKernelArg(k.kernel(), i, size_of(v.type), &v.bits);
+  RDX_CHECK_OUT(err, fmt::format("clSetKernelArg({}, {})", k.name, i));
+}
+
 double Exec::device_seconds() {
   double total = 0;
   for (auto& ev : events_) {

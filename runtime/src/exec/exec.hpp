@@ -168,6 +168,7 @@ class Exec {
   void set_arg(Kernel& k, cl_uint i, const cl::Buffer& b);
   void set_arg(Kernel& k, cl_uint i, std::uint64_t v);
   void set_arg(Kernel& k, cl_uint i, const cl::LocalSpaceArg& local);
+  void set_arg(Kernel& k, cl_uint i, const Scalar& v);  // a value argument of v's type
   void user_args(Kernel& k, cl_uint first);
   void no_user(const char* what) const;  // throws for a host-side combine of a user's states
   std::size_t state_bytes() const { return user ? user->state_bytes : size_of(plan.acc); }

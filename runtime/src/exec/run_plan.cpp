@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
 #include "exec/exec.hpp"
 #include "ops/operators.hpp"
@@ -52,6 +53,21 @@ std::uint64_t byte_size(Type type, std::uint64_t n) {
     throw ArgumentError(
         fmt::format("{} elements of {} overflow a 64-bit byte count", n, name(type)));
   return n * size_of(type);
+}
+
+void check_device_input(Context& ctx, const cl::Buffer& buf, Type type, std::uint64_t n,
+                        const char* who) {
+  if (buf() == nullptr) throw ArgumentError(fmt::format("{}: the cl::Buffer is null", who));
+  std::size_t size = 0;
+  RDX_CHECK(buf.getInfo(CL_MEM_SIZE, &size));
+  if (byte_size(type, n) > size)
+    throw ArgumentError(fmt::format("{}: {} elements of {} need {} bytes, the buffer has {}", who,
+                                    n, name(type), byte_size(type, n), size));
+  cl::Context owner;
+  RDX_CHECK(buf.getInfo(CL_MEM_CONTEXT, &owner));
+  if (owner() != ctx.cl_context()())
+    throw ArgumentError(
+        fmt::format("{}: the cl::Buffer belongs to another OpenCL context than rdx::Context", who));
 }
 
 }  // namespace rdx::detail

@@ -28,4 +28,9 @@ std::uint64_t max_alloc_elements(const DeviceInfo& dev, Type type);
 // n * size_of(type), or ArgumentError when that overflows 64 bits.
 std::uint64_t byte_size(Type type, std::uint64_t n);
 
+// ArgumentError unless `buf` is a buffer of ctx's OpenCL context that holds n elements of type;
+// `who` names the caller in the message.
+void check_device_input(Context& ctx, const cl::Buffer& buf, Type type, std::uint64_t n,
+                        const char* who);
+
 }  // namespace rdx::detail

@@ -1,0 +1,152 @@
+/* segmented.cl: one result per segment of the input: rdx::reduce_segments (segments given by
+ * offsets, CSR row pointers) and rdx::reduce_axis (an N-D array in C order seen as
+ * outer x length x inner, reduced along `length`).
+ *
+ * Not from one seed: each segment is reduced by LANES work-items with seed 001's shared-memory
+ * tree (sequential loads first, then a tree over the lanes in local memory), one segment per
+ * LANES work-items instead of one per group. CUB's DeviceSegmentedReduce gives every segment a
+ * whole block, which leaves short segments far from the memory's speed; here the plan
+ * (plan/segmented_plan.cpp) picks LANES from the mean segment length, 1 for the shortest (one
+ * work-item per segment, the "CSR-scalar" form of sparse matrix-vector products) up to WG, and
+ * splits long segments over PARTS groups, whose partials seg_finish combines in order.
+ *
+ * Segment r:
+ *   OFFSETS:   elements off[r] .. off[r+1] - 1, off[0] = 0 (checked by the host or seg_check)
+ *   otherwise: the axis form, `length` elements from (r / inner) * length * inner + r % inner,
+ *              `inner` apart (rows: inner = 1; columns of a 2-D array: outer = 1)
+ * COLUMNS (the axis form with inner > 1): neighbouring work-items take neighbouring segments, so
+ * a group's loads of one position along the axis are contiguous; else a segment's LANES
+ * work-items are neighbours. Element positions and argmin/argmax indices count from the
+ * segment's start (the axis form: the position along the axis).
+ *
+ * Deterministic: a segment's elements are split over parts, lanes and loads by its length and
+ * the plan only, and combined in a fixed order.
+ *
+ * Launch rules (seg_reduce): local size WG; global size = groups * WG with
+ * groups = ceil(segments * LANES / WG) * PARTS; group g covers segments
+ * [(g / PARTS) * (WG / LANES), ...) and part g % PARTS of each. PARTS = 1 stores each segment's
+ * result in out_v/out_i (an empty segment gives `empty_v`, and an index NO_INDEX); PARTS > 1
+ * stores partial r * PARTS + p there, and seg_finish (one work-item per segment, any local
+ * size) turns them into the results. The barriers are reached by every work-item of a group:
+ * work-items past the last segment carry the identity. */
+#ifndef RDX_COMMON_H
+#include "common.h"
+#endif
+
+#ifndef LANES
+#error "LANES (work-items per segment) is defined by the launcher"
+#endif
+#ifndef PARTS
+#error "PARTS (work-groups per segment) is defined by the launcher"
+#endif
+/* A group smaller than the plan's (a device that refused WG) runs its segments with WG lanes. */
+#if LANES > WG
+#define SEG_LANES WG
+#else
+#define SEG_LANES LANES
+#endif
+#define SEGS_PER_GROUP (WG / SEG_LANES)
+
+/* The result of a segment as the user sees it: an empty one is `empty_v` (the operator's
+ * identity, +inf / -inf for float min / max, whose kernel identity is NaN), and a float
+ * product's input-infinity mark is an infinity. */
+inline state_t seg_public(state_t s, ulong count, ACC empty_v) {
+  if (count == 0) return st_make(empty_v, NO_INDEX);
+#if OP == OP_PROD && defined(ACC_IS_FLOAT)
+  if (is_inf_mark(s)) return prod_signed(PROD_AS_BITS((ACC)INFINITY), s, (ACC)1);
+#endif
+  return s;
+}
+
+/* Segment r: its first element, how many, and how far apart. */
+#ifdef OFFSETS
+#define SEG_PARAMS global const ulong* off
+#define SEG_GEOMETRY(r, first, count, step) \
+  do {                                      \
+    first = off[(r)];                       \
+    count = off[(r) + 1] - first;           \
+    step = 1;                               \
+  } while (0)
+#else
+#define SEG_PARAMS ulong length, ulong inner
+#define SEG_GEOMETRY(r, first, count, step)               \
+  do {                                                    \
+    first = ((r) / inner) * length * inner + (r) % inner; \
+    count = length;                                       \
+    step = inner;                                         \
+  } while (0)
+#endif
+
+kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(global const T* in,
+                                                                       SEG_PARAMS, ulong segments,
+                                                                       ACC empty_v, OUT_PARAMS) {
+  local state_t scratch[WG];
+  const uint lid = get_local_id(0);
+  const ulong g = get_group_id(0);
+  const ulong part = g % PARTS;
+#ifdef COLUMNS
+  const uint slot = lid % SEGS_PER_GROUP, lane = lid / SEGS_PER_GROUP;
+#define AT(slot_, lane_) ((lane_)*SEGS_PER_GROUP + (slot_))
+#else
+  const uint slot = lid / SEG_LANES, lane = lid % SEG_LANES;
+#define AT(slot_, lane_) ((slot_)*SEG_LANES + (lane_))
+#endif
+  const ulong r = (g / PARTS) * SEGS_PER_GROUP + slot;
+
+  state_t s = st_identity();
+  ulong count = 0;
+  if (r < segments) {
+    ulong first, step;
+    SEG_GEOMETRY(r, first, count, step);
+    /* This part's share of the segment: [lo, hi), whole multiples of SEG_LANES but the last. */
+    const ulong chunk = ((count + PARTS - 1) / PARTS + SEG_LANES - 1) / SEG_LANES * SEG_LANES;
+    const ulong lo = min(count, part * chunk), hi = min(count, lo + chunk);
+    for (ulong k = lo + lane; k < hi; k += SEG_LANES)
+      s = st_combine(s, st_make(to_acc(in[first + k * step]), k));
+  }
+#if SEG_LANES > 1
+  scratch[AT(slot, lane)] = s;
+  for (uint h = SEG_LANES / 2; h > 0; h /= 2) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lane < h) {
+      s = st_combine(s, scratch[AT(slot, lane + h)]);
+      scratch[AT(slot, lane)] = s;
+    }
+  }
+#endif
+  if (lane == 0 && r < segments) {
+#if PARTS == 1
+    STORE(r, seg_public(s, count, empty_v));
+#else
+    STORE(r * PARTS + part, s);
+#endif
+  }
+}
+
+/* seg_finish: segment r's PARTS partials (part_v/part_i at r * PARTS ..), combined in order,
+ * into its result. One work-item per segment: global size >= segments, any local size. */
+kernel void seg_finish(global const ACC* part_v, global const ulong* part_i, SEG_PARAMS,
+                       ulong segments, ACC empty_v, OUT_PARAMS) {
+  const ulong r = get_global_id(0);
+  if (r >= segments) return;
+  ulong first, count, step;
+  SEG_GEOMETRY(r, first, count, step);
+  (void)first;
+  (void)step;
+  state_t s = st_identity();
+  for (ulong p = 0; p < PARTS; ++p)
+    s = st_combine(s, st_load(part_v, part_i, r * PARTS + p));
+  STORE(r, seg_public(s, count, empty_v));
+}
+
+/* seg_check: flags offsets that do not describe segments of an n-element input: bit 1 when
+ * off[0] != 0, bit 2 when an offset is past n, bit 4 when one decreases. One work-item per
+ * offset (global size >= segments + 1), any local size; *bad is 0 before the launch. */
+kernel void seg_check(global const ulong* off, ulong segments, ulong n, global uint* bad) {
+  const ulong k = get_global_id(0);
+  if (k > segments) return;
+  const ulong o = off[k];
+  if (k == 0 && o != 0) atomic_or(bad, 1u);
+  if (o > n) atomic_or(bad, 2u);
+  if (k > 0 && o < off[k - 1]) atomic_or(bad, 4u);
+}

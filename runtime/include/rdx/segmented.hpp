@@ -1,0 +1,133 @@
+// One result per segment: segments given by offsets (CSR row pointers, reduce_by_key's runs) and
+// reductions along one axis of an N-D array in C order (row sums, column means, per-sample norms).
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "rdx/context.hpp"
+#include "rdx/device_info.hpp"
+#include "rdx/errors.hpp"
+#include "rdx/plan.hpp"
+#include "rdx/types.hpp"
+
+namespace rdx {
+
+// The index argmin/argmax give an empty segment (whose value is 0).
+inline constexpr std::uint64_t kEmptySegmentIndex = ~std::uint64_t{0};
+
+// How a segmented reduction runs: a pure function of the device, types, operator and shape
+// (plan_segments, plan_axis). Each segment is reduced by `lanes` work-items of one work-group
+// (1: a work-item per segment) and split over `parts` work-groups (> 1: a second launch combines
+// the parts in order). docs/segmented.md says which form runs when.
+struct SegmentedPlan {
+  Type type = Type::F32, acc = Type::F32;
+  Op op = Op::Sum;
+  std::uint64_t n = 0;         // input elements
+  std::uint64_t segments = 0;  // results
+  bool by_offsets = false;     // segments from offsets; else the axis form below
+  // The axis form: the input seen as outer x length x inner, reduced along length (segments =
+  // outer * inner); by offsets, length is the mean segment length (n / segments).
+  std::uint64_t length = 0, inner = 1;
+  std::size_t work_group_size = 0;
+  std::uint64_t lanes = 1;  // work-items per segment, a power of two <= work_group_size
+  std::uint64_t parts = 1;  // work-groups per segment
+  // The most operations on a path from an element of a segment of `count` elements to its
+  // result (the float error bound, as Plan::depth).
+  std::uint64_t depth_for(std::uint64_t count) const;
+  std::string describe() const;
+  bool operator==(const SegmentedPlan&) const = default;
+};
+
+// Throws ArgumentError (an operator the type does not allow, acc narrower than the element, a
+// strategy other than "auto", a work-group size the device does not allow, an unknown tunable)
+// or UnsupportedError (f64 without fp64). Options::tuning may set "lanes" and "parts" (powers of
+// two for lanes, at most the work-group size; parts >= 1), for sweeps in `clrdx bench`.
+SegmentedPlan plan_segments(const DeviceInfo& dev, Type type, Op op, std::uint64_t n,
+                            std::uint64_t segments, const Options& opts = {});
+// shape: the array's dimensions in C order (at least one); axis < shape.size().
+SegmentedPlan plan_axis(const DeviceInfo& dev, Type type, Op op,
+                        std::span<const std::uint64_t> shape, std::size_t axis,
+                        const Options& opts = {});
+
+// One value (in the accumulator type) per segment, and for argmin/argmax its index counted from
+// the segment's start (kEmptySegmentIndex for an empty segment). An empty segment's value is the
+// operator's identity (rdx::identity; float min / max: +inf / -inf; argmin/argmax: 0).
+struct SegmentedResult {
+  Type acc = Type::F32;
+  std::vector<unsigned char> values;   // size() * size_of(acc) bytes, the values in order
+  std::vector<std::uint64_t> indices;  // argmin/argmax only
+  SegmentedPlan plan;
+
+  std::uint64_t size() const { return plan.segments; }
+  Scalar value(std::uint64_t k) const {
+    return Scalar::from_bytes(acc, values.data() + k * size_of(acc));
+  }
+  // The values as a vector of A (A must be the accumulator's C++ type).
+  template <class A>
+  std::vector<A> as() const;
+};
+
+// Segments by offsets: segment k is elements offsets[k] .. offsets[k+1] - 1, so there are
+// offsets.size() - 1 segments; offsets start at 0, never decrease and end at most at n
+// (ArgumentError, checked before any kernel runs). Host or device data; the caller's data is
+// never modified.
+SegmentedResult reduce_segments(Context& ctx, Type type, const void* data, std::uint64_t n,
+                                std::span<const std::uint64_t> offsets, Op op,
+                                const Options& opts = {});
+SegmentedResult reduce_segments(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n,
+                                std::span<const std::uint64_t> offsets, Op op,
+                                const Options& opts = {});
+
+// Everything on the device: data (n elements of type), `segments + 1` offsets (cl_ulong) in
+// `offsets`, and the results written into `values` (segments values of the accumulator type) and,
+// for argmin/argmax, `indices` (segments cl_ulong). Offsets are
+// checked on the device before the reduction runs (ArgumentError). Waits for the results;
+// returns the plan that ran.
+SegmentedPlan reduce_segments_into(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n,
+                                   const cl::Buffer& offsets, std::uint64_t segments, Op op,
+                                   const cl::Buffer& values, const cl::Buffer* indices = nullptr,
+                                   const Options& opts = {});
+
+// Along one axis of an N-D array in C order: the result has the input's shape without that axis
+// (rows of a 2-D array: axis 1; columns: axis 0), in C order. An axis of length 0 gives the
+// identity everywhere (argmin/argmax: kEmptySegmentIndex).
+SegmentedResult reduce_axis(Context& ctx, Type type, const void* data,
+                            std::span<const std::uint64_t> shape, std::size_t axis, Op op,
+                            const Options& opts = {});
+SegmentedResult reduce_axis(Context& ctx, Type type, const cl::Buffer& data,
+                            std::span<const std::uint64_t> shape, std::size_t axis, Op op,
+                            const Options& opts = {});
+
+// Typed forms: R, when given, is the accumulator type.
+template <class R = void, class T>
+auto reduce_segments(Context& ctx, std::span<T> data, std::span<const std::uint64_t> offsets, Op op,
+                     Options opts = {}) {
+  using E = std::remove_cv_t<T>;
+  using A = std::conditional_t<std::is_void_v<R>, E, R>;
+  if constexpr (!std::is_void_v<R>) opts.acc = type_of<R>();
+  return reduce_segments(ctx, type_of<E>(), data.data(), data.size(), offsets, op, opts)
+      .template as<A>();
+}
+template <class R = void, class T>
+auto reduce_axis(Context& ctx, std::span<T> data, std::span<const std::uint64_t> shape,
+                 std::size_t axis, Op op, Options opts = {}) {
+  using E = std::remove_cv_t<T>;
+  using A = std::conditional_t<std::is_void_v<R>, E, R>;
+  if constexpr (!std::is_void_v<R>) opts.acc = type_of<R>();
+  return reduce_axis(ctx, type_of<E>(), data.data(), shape, axis, op, opts).template as<A>();
+}
+
+template <class A>
+std::vector<A> SegmentedResult::as() const {
+  if (type_of<A>() != acc)
+    throw ArgumentError("SegmentedResult::as: the accumulator type is " + std::string(name(acc)));
+  std::vector<A> out(size());
+  if (!out.empty()) std::memcpy(out.data(), values.data(), out.size() * sizeof(A));
+  return out;
+}
+
+}  // namespace rdx

@@ -1,0 +1,135 @@
+// The segmented entry points (rdx/segmented.hpp): check the request, move host data to the
+// device, run the plan (exec/run_segmented.cpp), read the results back.
+#include <fmt/format.h>
+
+#include "core/cl_check.hpp"
+#include "core/context_impl.hpp"
+#include "exec/run_plan.hpp"
+#include "exec/run_segmented.hpp"
+#include "rdx/errors.hpp"
+#include "rdx/segmented.hpp"
+
+namespace rdx {
+namespace {
+
+using detail::byte_size;
+
+cl::Buffer device_buffer(Context::Impl& impl, std::uint64_t bytes, const void* init,
+                         const char* what) {
+  cl_int err = CL_SUCCESS;
+  cl::Buffer b(impl.context, init ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE, bytes ? bytes : 1,
+               nullptr, &err);
+  RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of {})", bytes, what));
+  if (init && bytes) RDX_CHECK(impl.queue.enqueueWriteBuffer(b, CL_TRUE, 0, bytes, init));
+  return b;
+}
+
+// Inputs beyond one allocation are not split into chunks yet: a clear error instead of a
+// failed allocation.
+void check_fits(Context& ctx, const SegmentedPlan& p, const char* who) {
+  if (p.n > detail::max_alloc_elements(ctx.device_info(), p.type))
+    throw UnsupportedError(fmt::format(
+        "{}: {} elements of {} exceed the device's largest allocation ({} bytes); segmented "
+        "reductions take inputs of one allocation",
+        who, p.n, name(p.type), ctx.device_info().max_alloc));
+}
+
+// Runs p on device data (offsets, when by offsets, already on the device and checked) and
+// reads the results back.
+SegmentedResult run_to_host(Context& ctx, const SegmentedPlan& p, const cl::Buffer& data,
+                            const cl::Buffer* offsets) {
+  auto& impl = detail::impl_of(ctx);
+  SegmentedResult r;
+  r.acc = p.acc;
+  r.plan = p;
+  r.values.resize(p.segments * size_of(p.acc));
+  if (is_index_op(p.op)) r.indices.resize(p.segments);
+  if (p.segments == 0) return r;
+  const cl::Buffer values = device_buffer(impl, r.values.size(), nullptr, "results");
+  const cl::Buffer indices =
+      is_index_op(p.op) ? device_buffer(impl, p.segments * 8, nullptr, "result indices") : values;
+  r.plan = detail::run_segmented(impl, p, data, offsets, values, &indices);
+  RDX_CHECK(impl.queue.enqueueReadBuffer(values, CL_TRUE, 0, r.values.size(), r.values.data()));
+  if (is_index_op(p.op))
+    RDX_CHECK(impl.queue.enqueueReadBuffer(indices, CL_TRUE, 0, p.segments * 8, r.indices.data()));
+  return r;
+}
+
+SegmentedPlan offsets_plan(Context& ctx, Type type, std::uint64_t n,
+                           std::span<const std::uint64_t> offsets, Op op, const Options& opts) {
+  detail::check_host_offsets(offsets, n);
+  SegmentedPlan p = plan_segments(ctx.device_info(), type, op, n, offsets.size() - 1, opts);
+  check_fits(ctx, p, "reduce_segments");
+  return p;
+}
+
+}  // namespace
+
+SegmentedResult reduce_segments(Context& ctx, Type type, const void* data, std::uint64_t n,
+                                std::span<const std::uint64_t> offsets, Op op,
+                                const Options& opts) {
+  const SegmentedPlan p = offsets_plan(ctx, type, n, offsets, op, opts);
+  if (n && !data) throw ArgumentError("reduce_segments: data is null but n > 0");
+  auto& impl = detail::impl_of(ctx);
+  // Only the elements the segments cover are moved to the device.
+  const std::uint64_t used = offsets.back();
+  const cl::Buffer in = device_buffer(impl, byte_size(type, used), data, "input");
+  const cl::Buffer off = device_buffer(impl, offsets.size() * 8, offsets.data(), "offsets");
+  return run_to_host(ctx, p, in, &off);
+}
+
+SegmentedResult reduce_segments(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n,
+                                std::span<const std::uint64_t> offsets, Op op,
+                                const Options& opts) {
+  const SegmentedPlan p = offsets_plan(ctx, type, n, offsets, op, opts);
+  if (n) detail::check_device_input(ctx, data, type, n, "reduce_segments");
+  auto& impl = detail::impl_of(ctx);
+  const cl::Buffer off = device_buffer(impl, offsets.size() * 8, offsets.data(), "offsets");
+  return run_to_host(ctx, p, data, &off);
+}
+
+SegmentedPlan reduce_segments_into(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n,
+                                   const cl::Buffer& offsets, std::uint64_t segments, Op op,
+                                   const cl::Buffer& values, const cl::Buffer* indices,
+                                   const Options& opts) {
+  const SegmentedPlan p = plan_segments(ctx.device_info(), type, op, n, segments, opts);
+  check_fits(ctx, p, "reduce_segments_into");
+  if (n) detail::check_device_input(ctx, data, type, n, "reduce_segments_into (data)");
+  if (segments == ~std::uint64_t{0}) throw ArgumentError("reduce_segments_into: too many segments");
+  detail::check_device_input(ctx, offsets, Type::U64, segments + 1,
+                             "reduce_segments_into (offsets)");
+  if (segments == 0) return p;
+  detail::check_device_input(ctx, values, p.acc, segments, "reduce_segments_into (values)");
+  if (is_index_op(p.op)) {
+    if (!indices)
+      throw ArgumentError(
+          fmt::format("reduce_segments_into: {} needs a buffer for the indices", name(p.op)));
+    detail::check_device_input(ctx, *indices, Type::U64, segments,
+                               "reduce_segments_into (indices)");
+  }
+  auto& impl = detail::impl_of(ctx);
+  detail::check_device_offsets(impl, p, offsets);
+  return detail::run_segmented(impl, p, data, &offsets, values, indices);
+}
+
+SegmentedResult reduce_axis(Context& ctx, Type type, const void* data,
+                            std::span<const std::uint64_t> shape, std::size_t axis, Op op,
+                            const Options& opts) {
+  const SegmentedPlan p = plan_axis(ctx.device_info(), type, op, shape, axis, opts);
+  check_fits(ctx, p, "reduce_axis");
+  if (p.n && !data) throw ArgumentError("reduce_axis: data is null but the shape has elements");
+  auto& impl = detail::impl_of(ctx);
+  const cl::Buffer in = device_buffer(impl, byte_size(type, p.n), data, "input");
+  return run_to_host(ctx, p, in, nullptr);
+}
+
+SegmentedResult reduce_axis(Context& ctx, Type type, const cl::Buffer& data,
+                            std::span<const std::uint64_t> shape, std::size_t axis, Op op,
+                            const Options& opts) {
+  const SegmentedPlan p = plan_axis(ctx.device_info(), type, op, shape, axis, opts);
+  check_fits(ctx, p, "reduce_axis");
+  if (p.n) detail::check_device_input(ctx, data, type, p.n, "reduce_axis");
+  return run_to_host(ctx, p, data, nullptr);
+}
+
+}  // namespace rdx

@@ -1,0 +1,92 @@
+// The checks every plan makes of a request (plan/request.hpp). Pure.
+#include "plan/request.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string>
+
+#include "rdx/errors.hpp"
+
+namespace rdx::detail {
+namespace {
+
+// The accumulator of a request: the element type, or Options::acc when it widens. An integer
+// widens into a wider integer or a float, a float into a wider float (or itself). min and max
+// return an element's value, so their accumulator must hold every value of the element type
+// exactly: no signed into unsigned, no 64-bit integer into f64, no 32-bit one into f32.
+Type check_acc(Type type, Op op, const std::optional<Type>& requested) {
+  if (!requested) return type;
+  const Type acc = *requested;
+  if (acc == type) return acc;
+  if (is_index_op(op))
+    throw ArgumentError(
+        fmt::format("{} returns an element: its accumulator is the element type {}, "
+                    "not {}",
+                    name(op), name(type), name(acc)));
+  if (is_float(type) && !is_float(acc))
+    throw ArgumentError(fmt::format("accumulator {} cannot hold {} elements (use f32 or f64)",
+                                    name(acc), name(type)));
+  if (is_bitwise(op) && is_float(acc))
+    throw ArgumentError(
+        fmt::format("{} needs an integer accumulator, not {}", name(op), name(acc)));
+  if (size_of(acc) < size_of(type))
+    throw ArgumentError(
+        fmt::format("accumulator {} is narrower than the element type {}: --acc "
+                    "widens, it never narrows",
+                    name(acc), name(type)));
+  if (!is_float(acc) && size_of(acc) == size_of(type))
+    throw ArgumentError(
+        fmt::format("accumulator {} is no wider than the element type {}: --acc widens an "
+                    "integer into a wider integer or a float",
+                    name(acc), name(type)));
+  if ((op == Op::Min || op == Op::Max) && !holds_every_value(acc, type)) {
+    std::string ok;
+    for (Type t : kAllTypes)
+      if (t != type && size_of(t) > size_of(type) && holds_every_value(t, type)) {
+        if (!ok.empty()) ok += ' ';
+        ok += name(t);
+      }
+    throw ArgumentError(fmt::format(
+        "{} returns an element's value, and accumulator {} cannot hold every {} value exactly "
+        "(accumulators that can: {})",
+        name(op), name(acc), name(type), ok.empty() ? "none" : ok));
+  }
+  return acc;
+}
+
+}  // namespace
+
+bool is_pow2(std::size_t x) {
+  return x && !(x & (x - 1));
+}
+
+std::size_t floor_pow2(std::size_t x) {
+  std::size_t p = 1;
+  while (p * 2 <= x)
+    p *= 2;
+  return p;
+}
+
+Type checked_acc(const DeviceInfo& dev, Type type, Op op, const std::optional<Type>& requested) {
+  if (!op_allows(op, type))
+    throw ArgumentError(
+        fmt::format("{} is defined for integer types only, not {}", name(op), name(type)));
+  const Type acc = check_acc(type, op, requested);
+  if ((type == Type::F64 || acc == Type::F64) && !dev.fp64)
+    throw UnsupportedError(
+        fmt::format("f64 needs cl_khr_fp64, which device '{}' does not have", dev.name));
+  return acc;
+}
+
+std::size_t checked_work_group(const DeviceInfo& dev, std::size_t requested) {
+  const std::size_t dev_max = dev.max_work_group ? dev.max_work_group : 1;
+  if (!requested) return std::min<std::size_t>(256, floor_pow2(dev_max));
+  if (!is_pow2(requested) || requested > dev_max)
+    throw ArgumentError(fmt::format(
+        "work-group size {} is not a power of two between 1 and {} (the device's maximum)",
+        requested, floor_pow2(dev_max)));
+  return requested;
+}
+
+}  // namespace rdx::detail

@@ -1,0 +1,24 @@
+// The checks every plan makes of a request, whatever runs it: the operator against the type, the
+// accumulator, fp64, and the work-group size. Pure.
+#pragma once
+#include <cstddef>
+#include <optional>
+
+#include "rdx/device_info.hpp"
+#include "rdx/types.hpp"
+
+namespace rdx::detail {
+
+bool is_pow2(std::size_t x);
+std::size_t floor_pow2(std::size_t x);
+
+// The accumulator of a request (the element type, or `requested` when it widens); throws
+// ArgumentError for an operator the type does not allow or an accumulator that does not hold the
+// result, UnsupportedError for f64 on a device without fp64.
+Type checked_acc(const DeviceInfo& dev, Type type, Op op, const std::optional<Type>& requested);
+
+// `requested` (0: the default, 256 or the device's maximum when smaller) checked against the
+// device (a power of two up to its maximum); ArgumentError otherwise.
+std::size_t checked_work_group(const DeviceInfo& dev, std::size_t requested);
+
+}  // namespace rdx::detail

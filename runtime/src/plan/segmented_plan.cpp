@@ -1,0 +1,138 @@
+// Segmented plans (rdx/segmented.hpp): how many work-items reduce each segment, and over how many
+// work-groups it is split, from the device and the mean segment length. Pure: no OpenCL calls.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "plan/request.hpp"
+#include "rdx/errors.hpp"
+#include "rdx/segmented.hpp"
+
+namespace rdx {
+namespace {
+
+using detail::floor_pow2;
+using detail::is_pow2;
+
+// GPUs: elements each lane of a segment loads before the lanes' tree (the lanes are the mean
+// length over this, a power of two, at most a work-group).
+constexpr std::uint64_t kItemsPerLane = 4;
+// A part (one work-group's share of a segment) gives each lane at least this many elements.
+constexpr std::uint64_t kMinPerLaneInPart = 16;
+// Work-groups per compute unit that a launch aims for before segments are split into parts.
+constexpr std::uint64_t kGroupsPerCu = 8;
+constexpr std::uint64_t kMaxParts = 4096;
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
+  return a / b + (a % b != 0);
+}
+
+std::uint64_t tunable(const Options& opts, std::string_view name, std::uint64_t dflt) {
+  for (const auto& [k, v] : opts.tuning.items())
+    if (k != "lanes" && k != "parts")
+      throw ArgumentError(
+          fmt::format("segmented reductions have the tunables lanes and parts, not '{}'", k));
+  return opts.tuning.get(name).value_or(dflt);
+}
+
+// Fills lanes and parts for a plan whose type, shape and work-group size are set.
+void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
+  const std::uint64_t wg = p.work_group_size;
+  const std::uint64_t mean = p.length;
+  std::uint64_t lanes = 1;
+  if (dev.kind != DeviceKind::CPU)
+    lanes =
+        std::min<std::uint64_t>(floor_pow2(std::max<std::uint64_t>(1, mean / kItemsPerLane)), wg);
+  lanes = tunable(opts, "lanes", lanes);
+  if (!is_pow2(lanes) || lanes > wg)
+    throw ArgumentError(fmt::format(
+        "lanes {} is not a power of two between 1 and the work-group size {}", lanes, wg));
+  const std::uint64_t groups = std::max<std::uint64_t>(1, ceil_div(p.segments * lanes, wg));
+  const std::uint64_t target = std::uint64_t{std::max<std::uint32_t>(dev.compute_units, 1)} *
+                               (dev.kind == DeviceKind::CPU ? 4 : kGroupsPerCu);
+  std::uint64_t parts = 1;
+  if (groups < target)
+    parts =
+        std::clamp<std::uint64_t>(ceil_div(target, groups), 1,
+                                  std::max<std::uint64_t>(1, mean / (lanes * kMinPerLaneInPart)));
+  parts = std::min(tunable(opts, "parts", parts), kMaxParts);
+  if (parts < 1) throw ArgumentError("parts must be at least 1");
+  p.lanes = lanes;
+  p.parts = parts;
+}
+
+SegmentedPlan base_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n,
+                        const Options& opts) {
+  if (!opts.strategy.empty() && opts.strategy != "auto")
+    throw ArgumentError(fmt::format(
+        "segmented reductions choose their own form (strategy auto), not '{}'", opts.strategy));
+  SegmentedPlan p;
+  p.type = type;
+  p.op = op;
+  p.n = n;
+  p.acc = detail::checked_acc(dev, type, op, opts.acc);
+  p.work_group_size = detail::checked_work_group(dev, opts.work_group_size);
+  return p;
+}
+
+}  // namespace
+
+std::uint64_t SegmentedPlan::depth_for(std::uint64_t count) const {
+  const std::uint64_t per_part = ceil_div(ceil_div(count, parts), lanes);
+  std::uint64_t tree = 0;
+  for (std::uint64_t l = lanes; l > 1; l /= 2)
+    ++tree;
+  return per_part + tree + (parts > 1 ? parts : 0);
+}
+
+std::string SegmentedPlan::describe() const {
+  std::string r = fmt::format("segmented {} {} ", name(op), name(type));
+  if (by_offsets)
+    r += fmt::format("segments={} n={}", segments, n);
+  else
+    r += fmt::format("axis length={} inner={} segments={}", length, inner, segments);
+  if (acc != type) r += fmt::format(" acc={}", name(acc));
+  return r + fmt::format(" wg={} lanes={} parts={}", work_group_size, lanes, parts);
+}
+
+SegmentedPlan plan_segments(const DeviceInfo& dev, Type type, Op op, std::uint64_t n,
+                            std::uint64_t segments, const Options& opts) {
+  SegmentedPlan p = base_plan(dev, type, op, n, opts);
+  p.by_offsets = true;
+  p.segments = segments;
+  p.length = segments ? n / segments : 0;
+  choose_grid(dev, p, opts);
+  return p;
+}
+
+SegmentedPlan plan_axis(const DeviceInfo& dev, Type type, Op op,
+                        std::span<const std::uint64_t> shape, std::size_t axis,
+                        const Options& opts) {
+  if (shape.empty()) throw ArgumentError("reduce_axis: the shape has no dimensions");
+  if (axis >= shape.size())
+    throw ArgumentError(
+        fmt::format("reduce_axis: axis {} of a {}-dimensional array", axis, shape.size()));
+  std::uint64_t outer = 1, inner = 1, n = 1;
+  bool overflow = false;
+  const auto mul = [&](std::uint64_t& acc, std::uint64_t d) {
+    if (d && acc > ~std::uint64_t{0} / d) overflow = true;
+    acc *= d;
+  };
+  for (std::size_t k = 0; k < shape.size(); ++k) {
+    mul(n, shape[k]);
+    if (k < axis) mul(outer, shape[k]);
+    if (k > axis) mul(inner, shape[k]);
+  }
+  if (overflow) throw ArgumentError("reduce_axis: the shape's element count overflows 64 bits");
+  std::uint64_t segments = outer;
+  mul(segments, inner);
+  if (overflow) throw ArgumentError("reduce_axis: the shape's result count overflows 64 bits");
+  SegmentedPlan p = base_plan(dev, type, op, n, opts);
+  p.length = shape[axis];
+  p.inner = inner;
+  p.segments = segments;
+  choose_grid(dev, p, opts);
+  return p;
+}
+
+}  // namespace rdx

@@ -1,0 +1,175 @@
+// Segmented reductions (rdx/segmented.hpp): offsets and axes around every boundary of the
+// kernels' forms (a work-item, several, a whole group per segment; segments split over groups),
+// against the host reference of each segment (rdx::check_segments, rdx::check_axis).
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "rdx/rdx.hpp"
+#include "rdx/verify.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+rdx::Context& ctx() {
+  static rdx::Context c(rdx_test::device());
+  return c;
+}
+
+std::uint64_t total(const std::vector<std::uint64_t>& offsets) {
+  return offsets.back();
+}
+
+// The forms the plan picks on this device, and the ones it picks elsewhere, forced: several
+// lanes per segment (the lanes' tree) and segments split into parts (seg_finish).
+std::vector<rdx::Options> forms() {
+  std::vector<rdx::Options> all(4);
+  all[1].tuning.set("lanes", 4);
+  all[2].tuning.set("lanes", 64).set("parts", 3);
+  all[3].tuning.set("lanes", 1).set("parts", 2);
+  return all;
+}
+
+// A buffer of ctx's context holding a copy of `bytes` bytes at p (or uninitialised).
+cl::Buffer buffer(std::size_t bytes, const void* p = nullptr) {
+  cl_int err = CL_SUCCESS;
+  cl::Buffer b(ctx().cl_context(), CL_MEM_READ_WRITE | (p ? CL_MEM_COPY_HOST_PTR : 0), bytes,
+               const_cast<void*>(p), &err);
+  REQUIRE(err == CL_SUCCESS);
+  return b;
+}
+
+bool device_allows(rdx::Type t) {
+  return t != rdx::Type::F64 || ctx().device_info().fp64;
+}
+
+// (type, operator) pairs: every operator on i32 and f32, every type with sum, argmax on u8, min
+// on f64, prod and xor on i64.
+std::vector<std::pair<rdx::Type, rdx::Op>> pairs() {
+  std::vector<std::pair<rdx::Type, rdx::Op>> all;
+  for (rdx::Op op : rdx::kAllOps) {
+    all.emplace_back(rdx::Type::I32, op);
+    if (rdx::op_allows(op, rdx::Type::F32)) all.emplace_back(rdx::Type::F32, op);
+  }
+  for (rdx::Type t : rdx::kAllTypes)
+    if (t != rdx::Type::I32 && t != rdx::Type::F32) all.emplace_back(t, rdx::Op::Sum);
+  all.emplace_back(rdx::Type::U8, rdx::Op::ArgMax);
+  all.emplace_back(rdx::Type::F64, rdx::Op::Min);
+  all.emplace_back(rdx::Type::I64, rdx::Op::Prod);
+  all.emplace_back(rdx::Type::I64, rdx::Op::Xor);
+  return all;
+}
+
+}  // namespace
+
+TEST_CASE("segmented: offsets around every boundary, against each segment's reference") {
+  const std::size_t wg =
+      rdx::plan_segments(ctx().device_info(), rdx::Type::I32, rdx::Op::Sum, 1, 1).work_group_size;
+  const auto layouts = rdx::segment_layouts(wg, 7);
+  for (auto [type, op] : pairs()) {
+    if (!device_allows(type)) continue;
+    // The forced forms with the operators whose state differs (an index; float rules).
+    const bool all_forms = type == rdx::Type::I32 || op == rdx::Op::ArgMin;
+    const auto opts = all_forms ? forms() : std::vector<rdx::Options>(1);
+    for (std::size_t f = 0; f < opts.size(); ++f)
+      for (const auto& off : layouts) {
+        const auto data =
+            rdx::make_case_data(type, op, rdx::Pattern::Random, total(off), off.size());
+        const auto r = rdx::reduce_segments(ctx(), type, data.data(), total(off), off, op, opts[f]);
+        INFO(r.plan.describe());
+        CHECK(rdx::check_segments(r, data.data(), off) == "");
+      }
+  }
+}
+
+TEST_CASE("segmented: every axis of 1-D to 4-D arrays, lengths 0 and 1 among them") {
+  const std::pair<rdx::Type, rdx::Op> cases[] = {{rdx::Type::F32, rdx::Op::Sum},
+                                                 {rdx::Type::I32, rdx::Op::ArgMin},
+                                                 {rdx::Type::F32, rdx::Op::Max},
+                                                 {rdx::Type::U16, rdx::Op::Or}};
+  for (auto [type, op] : cases)
+    for (const auto& shape : rdx::axis_shapes()) {
+      std::uint64_t n = 1;
+      for (auto d : shape)
+        n *= d;
+      const auto data = rdx::make_case_data(type, op, rdx::Pattern::Small, n, shape.size());
+      for (std::size_t axis = 0; axis < shape.size(); ++axis) {
+        const auto r = rdx::reduce_axis(ctx(), type, data.data(), shape, axis, op);
+        INFO(r.plan.describe());
+        CHECK(rdx::check_axis(r, data.data(), shape, axis) == "");
+        if (type == rdx::Type::F32 && op == rdx::Op::Sum) {
+          // The forced forms: several lanes (columns: neighbouring segments per group) and parts.
+          for (const auto& o : forms()) {
+            const auto f = rdx::reduce_axis(ctx(), type, data.data(), shape, axis, op, o);
+            INFO(f.plan.describe());
+            CHECK(rdx::check_axis(f, data.data(), shape, axis) == "");
+          }
+        }
+      }
+    }
+}
+
+TEST_CASE("segmented: typed forms, device buffers, and the results in the caller's buffers") {
+  const std::vector<float> x = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+  const std::vector<std::uint64_t> off = {0, 2, 2, 7, 12};
+  CHECK(rdx::reduce_segments(ctx(), std::span(x), off, rdx::Op::Sum) ==
+        std::vector<float>{3, 0, 25, 50});
+  CHECK(rdx::reduce_segments<double>(ctx(), std::span(x), off, rdx::Op::Max) ==
+        std::vector<double>{2, -INFINITY, 7, 12});
+  const std::vector<std::uint64_t> shape = {3, 4};
+  CHECK(rdx::reduce_axis(ctx(), std::span(x), shape, 1, rdx::Op::Sum) ==
+        std::vector<float>{10, 26, 42});
+  CHECK(rdx::reduce_axis(ctx(), std::span(x), shape, 0, rdx::Op::Sum) ==
+        std::vector<float>{15, 18, 21, 24});
+
+  cl::CommandQueue q = ctx().queue();
+  const cl::Buffer data = buffer(x.size() * 4, x.data());
+  const cl::Buffer offsets = buffer(off.size() * 8, off.data());
+  const cl::Buffer values = buffer(4 * 4), indices = buffer(4 * 8);
+  const auto plan = rdx::reduce_segments_into(ctx(), rdx::Type::F32, data, x.size(), offsets, 4,
+                                              rdx::Op::ArgMin, values, &indices);
+  CHECK(plan.segments == 4);
+  std::vector<float> v(4);
+  std::vector<std::uint64_t> i(4);
+  q.enqueueReadBuffer(values, CL_TRUE, 0, 16, v.data());
+  q.enqueueReadBuffer(indices, CL_TRUE, 0, 32, i.data());
+  CHECK(v == std::vector<float>{1, 0, 3, 8});
+  CHECK(i == std::vector<std::uint64_t>{0, rdx::kEmptySegmentIndex, 0, 0});
+  const auto from_buffer =
+      rdx::reduce_segments(ctx(), rdx::Type::F32, data, x.size(), off, rdx::Op::Min);
+  CHECK(from_buffer.as<float>() == std::vector<float>{1, INFINITY, 3, 8});
+  CHECK(rdx::reduce_axis(ctx(), rdx::Type::F32, data, shape, 0, rdx::Op::Prod).as<float>() ==
+        std::vector<float>{45, 120, 231, 384});
+}
+
+TEST_CASE("segmented: bad offsets and shapes are ArgumentErrors before any kernel runs") {
+  const std::vector<float> x(10, 1.0f);
+  using V = std::vector<std::uint64_t>;
+  for (const V& bad : {V{}, V{1, 4}, V{0, 5, 4}, V{0, 11}})
+    CHECK_THROWS_AS(
+        rdx::reduce_segments(ctx(), rdx::Type::F32, x.data(), x.size(), bad, rdx::Op::Sum),
+        rdx::ArgumentError);
+  const V shape = {2, 5};
+  CHECK_THROWS_AS(rdx::reduce_axis(ctx(), rdx::Type::F32, x.data(), shape, 2, rdx::Op::Sum),
+                  rdx::ArgumentError);
+  CHECK_THROWS_AS(rdx::reduce_axis(ctx(), rdx::Type::F32, x.data(), V{}, 0, rdx::Op::Sum),
+                  rdx::ArgumentError);
+  CHECK_THROWS_AS(rdx::reduce_axis(ctx(), rdx::Type::F32, x.data(), shape, 0, rdx::Op::Xor),
+                  rdx::ArgumentError);
+  // Device offsets: checked by a kernel before the reduction, the caller's buffers unchanged.
+  cl::CommandQueue q = ctx().queue();
+  const cl::Buffer data = buffer(40, x.data());
+  const std::vector<float> sentinel = {-7, -7};
+  const cl::Buffer values = buffer(8, sentinel.data());
+  for (const V& bad : {V{1, 4, 5}, V{0, 5, 4}, V{0, 4, 11}}) {
+    const cl::Buffer offsets = buffer(24, bad.data());
+    CHECK_THROWS_AS(rdx::reduce_segments_into(ctx(), rdx::Type::F32, data, x.size(), offsets, 2,
+                                              rdx::Op::Sum, values),
+                    rdx::ArgumentError);
+  }
+  std::vector<float> after(2);
+  q.enqueueReadBuffer(values, CL_TRUE, 0, 8, after.data());
+  CHECK(after == sentinel);
+}
