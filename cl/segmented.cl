@@ -46,6 +46,20 @@
 #define SEG_LANES LANES
 #endif
 #define SEGS_PER_GROUP (WG / SEG_LANES)
+#ifndef SEG_UNROLL
+#error "SEG_UNROLL (loads in flight per work-item) is defined by the launcher"
+#endif
+
+/* CHECKED (device offsets): seg_check ran first and set *bad for offsets it refuses; then the
+ * kernels below write nothing, and the host reports the error once they are done. */
+#ifdef CHECKED
+#define CHECK_PARAM , global const uint* bad
+#define RETURN_IF_BAD \
+  if (*bad) return
+#else
+#define CHECK_PARAM
+#define RETURN_IF_BAD (void)0
+#endif
 
 /* The result of a segment as the user sees it: an empty one is `empty_v` (the operator's
  * identity, +inf / -inf for float min / max, whose kernel identity is NaN), and a float
@@ -79,7 +93,9 @@ inline state_t seg_public(state_t s, ulong count, ACC empty_v) {
 
 kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(global const T* in,
                                                                        SEG_PARAMS, ulong segments,
-                                                                       ACC empty_v, OUT_PARAMS) {
+                                                                       ACC empty_v,
+                                                                       OUT_PARAMS CHECK_PARAM) {
+  RETURN_IF_BAD; /* the whole group returns: no barrier is reached by only some */
   local state_t scratch[WG];
   const uint lid = get_local_id(0);
   const ulong g = get_group_id(0);
@@ -101,8 +117,21 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(global co
     /* This part's share of the segment: [lo, hi), whole multiples of SEG_LANES but the last. */
     const ulong chunk = ((count + PARTS - 1) / PARTS + SEG_LANES - 1) / SEG_LANES * SEG_LANES;
     const ulong lo = min(count, part * chunk), hi = min(count, lo + chunk);
-    for (ulong k = lo + lane; k < hi; k += SEG_LANES)
-      s = st_combine(s, st_make(to_acc(in[first + k * step]), k));
+    /* SEG_UNROLL loads in flight per work-item (a GPU otherwise waits for each load before the
+     * next: the combine needs it), combined in the order a plain loop would. */
+    const global T* p = in + first;
+    ulong k = lo + lane;
+    for (; k + (SEG_UNROLL - 1) * SEG_LANES < hi; k += SEG_UNROLL * SEG_LANES) {
+      T x[SEG_UNROLL];
+#pragma unroll
+      for (uint u = 0; u < SEG_UNROLL; ++u)
+        x[u] = p[(k + u * SEG_LANES) * step];
+#pragma unroll
+      for (uint u = 0; u < SEG_UNROLL; ++u)
+        s = st_combine(s, st_make(to_acc(x[u]), k + u * SEG_LANES));
+    }
+    for (; k < hi; k += SEG_LANES)
+      s = st_combine(s, st_make(to_acc(p[k * step]), k));
   }
 #if SEG_LANES > 1
   scratch[AT(slot, lane)] = s;
@@ -126,7 +155,8 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(global co
 /* seg_finish: segment r's PARTS partials (part_v/part_i at r * PARTS ..), combined in order,
  * into its result. One work-item per segment: global size >= segments, any local size. */
 kernel void seg_finish(global const ACC* part_v, global const ulong* part_i, SEG_PARAMS,
-                       ulong segments, ACC empty_v, OUT_PARAMS) {
+                       ulong segments, ACC empty_v, OUT_PARAMS CHECK_PARAM) {
+  RETURN_IF_BAD;
   const ulong r = get_global_id(0);
   if (r >= segments) return;
   ulong first, count, step;

@@ -545,6 +545,9 @@ TEST_CASE("segmented plans: lanes from the mean length, parts for few long segme
   CHECK(cols.segments == 64);
   CHECK(cols.length == 1000);
   CHECK(cols.inner == 64);
+  CHECK(cols.lanes == 4);  // 64 neighbouring columns x 4 lanes in a group of 256
+  const std::uint64_t wide[] = {100, 1 << 20};
+  CHECK(plan_axis(gpu, Type::I32, Op::Max, wide, 0).lanes == 1);
   // Depth: the lanes' sequential loads, their tree, and the parts' finish.
   CHECK(one.depth_for(1 << 26) == (1 << 26) / 64 / 256 + 8 + 64);
   CHECK(plan_segments(gpu, Type::F32, Op::Sum, 100, 100).depth_for(1) == 1);
@@ -563,7 +566,7 @@ TEST_CASE("segmented plans: lanes from the mean length, parts for few long segme
   lanes.tuning.set("lanes", 3);
   CHECK_THROWS_AS(plan_segments(gpu, Type::F32, Op::Sum, 10, 1, lanes), ArgumentError);
   Options unknown;
-  unknown.tuning.set("unroll", 2);
+  unknown.tuning.set("groups_per_cu", 2);
   CHECK_THROWS_AS(plan_segments(gpu, Type::F32, Op::Sum, 10, 1, unknown), ArgumentError);
   const std::uint64_t huge[] = {std::uint64_t{1} << 40, std::uint64_t{1} << 40};
   CHECK_THROWS_AS(plan_axis(gpu, Type::F32, Op::Sum, huge, 0), ArgumentError);

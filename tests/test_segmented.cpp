@@ -23,12 +23,13 @@ std::uint64_t total(const std::vector<std::uint64_t>& offsets) {
 }
 
 // The forms the plan picks on this device, and the ones it picks elsewhere, forced: several
-// lanes per segment (the lanes' tree) and segments split into parts (seg_finish).
+// lanes per segment (the lanes' tree), segments split into parts (seg_finish), and loads in
+// flight per work-item from 1 to 16.
 std::vector<rdx::Options> forms() {
   std::vector<rdx::Options> all(4);
   all[1].tuning.set("lanes", 4);
-  all[2].tuning.set("lanes", 64).set("parts", 3);
-  all[3].tuning.set("lanes", 1).set("parts", 2);
+  all[2].tuning.set("lanes", 64).set("parts", 3).set("unroll", 16);
+  all[3].tuning.set("lanes", 1).set("parts", 2).set("unroll", 1);
   return all;
 }
 

@@ -180,6 +180,14 @@ void validate_bench(const BenchArgs& a) {
     throw rdx::ArgumentError(
         fmt::format("bad --peak {}: expected GB/s (0 or none: measure the device)", a.peak));
   check_work_group_size(a.wg);
+  if (!a.layouts.empty()) {
+    parse_layouts(a.layouts);
+    if (!a.map.empty() || a.strategy != "all")
+      throw rdx::ArgumentError("--layouts times segmented reductions: no --map or --strategy");
+    return;
+  }
+  if (a.lanes || a.parts || a.seg_unroll)
+    throw rdx::ArgumentError("--lanes, --parts and --seg-unroll go with --layouts");
   rdx::Options opts;
   opts.work_group_size = a.wg;
   opts.tuning = bench_tuning(a, type);
@@ -320,6 +328,12 @@ void options_bench(CLI::App& sub, App& app) {
   sub.add_option("--inputs", bn.inputs, "Arrays the map reads (1-4), each its own copy")
       ->capture_default_str()
       ->check(CLI::Range(1, 4));
+  sub.add_option("--layouts", bn.layouts,
+                 "Segmented reductions instead: a comma list of uniform:L (segments of L by "
+                 "offsets), powerlaw, rows:W and columns:W (axes of an n/W x W matrix)");
+  sub.add_option("--lanes", bn.lanes, "Segmented: work-items per segment (a power of two)");
+  sub.add_option("--parts", bn.parts, "Segmented: work-groups per segment");
+  sub.add_option("--seg-unroll", bn.seg_unroll, "Segmented: loads in flight per work-item");
 }
 
 void options_tune(CLI::App& sub, App& app) {
@@ -362,7 +376,9 @@ constexpr Command kCommands[] = {
      [](const App& a) { return cmd_verify(a.verify); }},
     {"bench", "Time strategies on device-resident data (element i = i % 7), seed-001 table",
      options_bench, [](const App& a, const CLI::App&) { validate_bench(a.bench); },
-     [](const App& a) { return cmd_bench(a.bench); }},
+     [](const App& a) {
+       return a.bench.layouts.empty() ? cmd_bench(a.bench) : cmd_bench_segmented(a.bench);
+     }},
     {"tune", "Measure auto's grids on a device and store the best in the tuning file", options_tune,
      [](const App& a, const CLI::App&) { validate_tune(a.tune); },
      [](const App& a) { return cmd_tune(a.tune); }},

@@ -155,20 +155,6 @@ class TempFile {
   std::string path_;
 };
 
-// Checks, before anything is measured, that `path` can be written: not a folder, in a folder
-// that exists and takes new files. Throws rdx::ArgumentError with the system's reason.
-void check_writable_location(const std::string& path) {
-  const std::filesystem::path p(path);
-  const std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";
-  std::error_code ec;
-  int err = 0;
-  if (std::filesystem::is_directory(p, ec))
-    err = EISDIR;
-  else if (::access(dir.c_str(), W_OK) != 0)
-    err = errno;
-  if (err) throw rdx::ArgumentError(fmt::format("cannot write {}: {}", path, std::strerror(err)));
-}
-
 struct Row {
   std::string strategy;
   double seconds = 0;

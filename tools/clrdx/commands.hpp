@@ -63,8 +63,12 @@ struct BenchArgs {
   std::string label;  // the strategy column's text (default: the strategy)
   std::string map;    // transform-reduce: --op over this map of --inputs arrays
   unsigned inputs = 1;
+  std::string layouts;  // segmented reductions (cmd_bench_segmented): a comma list
+  std::uint64_t lanes = 0, parts = 0, seg_unroll = 0;  // their tunables (0: the plan's)
 };
 int cmd_bench(const BenchArgs& a);
+// bench --layouts: segmented and axis reductions (cmd_bench_segmented.cpp).
+int cmd_bench_segmented(const BenchArgs& a);
 // bench's tunable overrides (--groups-per-cu, --vw in elements of `type`, --unroll) as the
 // strategies' tunables (Options::tuning); unset flags are left out.
 rdx::Params bench_tuning(const BenchArgs& a, rdx::Type type);

@@ -2,8 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 
 #include "rdx/errors.hpp"
 #include "rdx/strategies.hpp"
@@ -127,6 +132,45 @@ std::vector<std::string> parse_strategy_list(const std::string& sel) {
     rest.remove_prefix(comma + 1);
   }
   return out;
+}
+
+void check_writable_location(const std::string& path) {
+  const std::filesystem::path p(path);
+  const std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";
+  std::error_code ec;
+  int err = 0;
+  if (std::filesystem::is_directory(p, ec))
+    err = EISDIR;
+  else if (::access(dir.c_str(), W_OK) != 0)
+    err = errno;
+  if (err) throw rdx::ArgumentError(fmt::format("cannot write {}: {}", path, std::strerror(err)));
+}
+
+Layout parse_layout(std::string_view s) {
+  Layout l;
+  l.name = std::string(s);
+  if (s == "powerlaw") {
+    l.kind = Layout::Kind::PowerLaw;
+    return l;
+  }
+  const auto colon = s.find(':');
+  const std::string_view kind = s.substr(0, colon);
+  if (colon == std::string_view::npos || (kind != "uniform" && kind != "rows" && kind != "columns"))
+    throw rdx::ArgumentError(
+        fmt::format("bad layout '{}' (expected uniform:L, rows:L, columns:C or powerlaw)", s));
+  l.kind = kind == "uniform" ? Layout::Kind::Uniform
+           : kind == "rows"  ? Layout::Kind::Rows
+                             : Layout::Kind::Columns;
+  l.width = parse_count(s.substr(colon + 1), "a layout's width");
+  if (l.width == 0) throw rdx::ArgumentError(fmt::format("bad layout '{}': width 0", s));
+  return l;
+}
+
+std::vector<Layout> parse_layouts(std::string_view list) {
+  std::vector<Layout> all;
+  for (const std::string& item : split_list(list))
+    all.push_back(parse_layout(item));
+  return all;
 }
 
 }  // namespace clrdx

@@ -35,4 +35,19 @@ std::vector<rdx::Op> parse_op_list(std::string_view list);
 // The devices a --device value names: "all" for every device, else the one selected.
 std::vector<rdx::DeviceInfo> pick_devices(const std::string& selector);
 
+// Checks, before anything is measured, that `path` can be written: not a folder, in a folder
+// that exists and takes new files. Throws rdx::ArgumentError with the system's reason.
+void check_writable_location(const std::string& path);
+
+// bench --layouts: the segmented yardsticks' layouts of n elements. uniform:L (segments of L
+// elements by offsets), powerlaw (lengths 1 << (splitmix64(s) % 17), by offsets), and the axis
+// forms of an (n / W) x W matrix: rows:W (axis 1) and columns:W (axis 0).
+struct Layout {
+  enum class Kind { Uniform, PowerLaw, Rows, Columns } kind = Kind::Uniform;
+  std::uint64_t width = 0;
+  std::string name;
+};
+Layout parse_layout(std::string_view s);
+std::vector<Layout> parse_layouts(std::string_view list);  // a comma list
+
 }  // namespace clrdx

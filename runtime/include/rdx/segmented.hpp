@@ -33,8 +33,9 @@ struct SegmentedPlan {
   // outer * inner); by offsets, length is the mean segment length (n / segments).
   std::uint64_t length = 0, inner = 1;
   std::size_t work_group_size = 0;
-  std::uint64_t lanes = 1;  // work-items per segment, a power of two <= work_group_size
-  std::uint64_t parts = 1;  // work-groups per segment
+  std::uint64_t lanes = 1;   // work-items per segment, a power of two <= work_group_size
+  std::uint64_t parts = 1;   // work-groups per segment
+  std::uint64_t unroll = 4;  // loads each work-item has in flight (1, 2, 4, 8 or 16)
   // The most operations on a path from an element of a segment of `count` elements to its
   // result (the float error bound, as Plan::depth).
   std::uint64_t depth_for(std::uint64_t count) const;
@@ -44,8 +45,8 @@ struct SegmentedPlan {
 
 // Throws ArgumentError (an operator the type does not allow, acc narrower than the element, a
 // strategy other than "auto", a work-group size the device does not allow, an unknown tunable)
-// or UnsupportedError (f64 without fp64). Options::tuning may set "lanes" and "parts" (powers of
-// two for lanes, at most the work-group size; parts >= 1), for sweeps in `clrdx bench`.
+// or UnsupportedError (f64 without fp64). Options::tuning may set "lanes" (a power of two, at most
+// the work-group size), "parts" (>= 1) and "unroll", for sweeps in `clrdx bench`.
 SegmentedPlan plan_segments(const DeviceInfo& dev, Type type, Op op, std::uint64_t n,
                             std::uint64_t segments, const Options& opts = {});
 // shape: the array's dimensions in C order (at least one); axis < shape.size().
@@ -84,9 +85,9 @@ SegmentedResult reduce_segments(Context& ctx, Type type, const cl::Buffer& data,
 
 // Everything on the device: data (n elements of type), `segments + 1` offsets (cl_ulong) in
 // `offsets`, and the results written into `values` (segments values of the accumulator type) and,
-// for argmin/argmax, `indices` (segments cl_ulong). Offsets are
-// checked on the device before the reduction runs (ArgumentError). Waits for the results;
-// returns the plan that ran.
+// for argmin/argmax, `indices` (segments cl_ulong). The offsets are checked on the device, in the
+// same queue, before the reduction: offsets that the host form refuses give ArgumentError, and
+// `values` and `indices` are left as they were. Waits for the results; returns the plan that ran.
 SegmentedPlan reduce_segments_into(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n,
                                    const cl::Buffer& offsets, std::uint64_t segments, Op op,
                                    const cl::Buffer& values, const cl::Buffer* indices = nullptr,
@@ -101,6 +102,12 @@ SegmentedResult reduce_axis(Context& ctx, Type type, const void* data,
 SegmentedResult reduce_axis(Context& ctx, Type type, const cl::Buffer& data,
                             std::span<const std::uint64_t> shape, std::size_t axis, Op op,
                             const Options& opts = {});
+
+// The same, results into the caller's device buffers (as reduce_segments_into); waits for them.
+SegmentedPlan reduce_axis_into(Context& ctx, Type type, const cl::Buffer& data,
+                               std::span<const std::uint64_t> shape, std::size_t axis, Op op,
+                               const cl::Buffer& values, const cl::Buffer* indices = nullptr,
+                               const Options& opts = {});
 
 // Typed forms: R, when given, is the accumulator type.
 template <class R = void, class T>

@@ -44,7 +44,7 @@ SegmentedResult run_to_host(Context& ctx, const SegmentedPlan& p, const cl::Buff
   r.plan = p;
   r.values.resize(p.segments * size_of(p.acc));
   if (is_index_op(p.op)) r.indices.resize(p.segments);
-  if (p.segments == 0) return r;
+  if (p.segments == 0) return r;  // host offsets: checked before
   const cl::Buffer values = device_buffer(impl, r.values.size(), nullptr, "results");
   const cl::Buffer indices =
       is_index_op(p.op) ? device_buffer(impl, p.segments * 8, nullptr, "result indices") : values;
@@ -53,6 +53,18 @@ SegmentedResult run_to_host(Context& ctx, const SegmentedPlan& p, const cl::Buff
   if (is_index_op(p.op))
     RDX_CHECK(impl.queue.enqueueReadBuffer(indices, CL_TRUE, 0, p.segments * 8, r.indices.data()));
   return r;
+}
+
+// The caller's result buffers: p.segments values of p.acc, and indices for argmin/argmax.
+void check_outputs(Context& ctx, const SegmentedPlan& p, const cl::Buffer& values,
+                   const cl::Buffer* indices, const char* who) {
+  detail::check_device_input(ctx, values, p.acc, p.segments,
+                             fmt::format("{} (values)", who).c_str());
+  if (!is_index_op(p.op)) return;
+  if (!indices)
+    throw ArgumentError(fmt::format("{}: {} needs a buffer for the indices", who, name(p.op)));
+  detail::check_device_input(ctx, *indices, Type::U64, p.segments,
+                             fmt::format("{} (indices)", who).c_str());
 }
 
 SegmentedPlan offsets_plan(Context& ctx, Type type, std::uint64_t n,
@@ -98,18 +110,8 @@ SegmentedPlan reduce_segments_into(Context& ctx, Type type, const cl::Buffer& da
   if (segments == ~std::uint64_t{0}) throw ArgumentError("reduce_segments_into: too many segments");
   detail::check_device_input(ctx, offsets, Type::U64, segments + 1,
                              "reduce_segments_into (offsets)");
-  if (segments == 0) return p;
-  detail::check_device_input(ctx, values, p.acc, segments, "reduce_segments_into (values)");
-  if (is_index_op(p.op)) {
-    if (!indices)
-      throw ArgumentError(
-          fmt::format("reduce_segments_into: {} needs a buffer for the indices", name(p.op)));
-    detail::check_device_input(ctx, *indices, Type::U64, segments,
-                               "reduce_segments_into (indices)");
-  }
-  auto& impl = detail::impl_of(ctx);
-  detail::check_device_offsets(impl, p, offsets);
-  return detail::run_segmented(impl, p, data, &offsets, values, indices);
+  if (segments) check_outputs(ctx, p, values, indices, "reduce_segments_into");
+  return detail::run_segmented(detail::impl_of(ctx), p, data, &offsets, values, indices, true);
 }
 
 SegmentedResult reduce_axis(Context& ctx, Type type, const void* data,
@@ -130,6 +132,18 @@ SegmentedResult reduce_axis(Context& ctx, Type type, const cl::Buffer& data,
   check_fits(ctx, p, "reduce_axis");
   if (p.n) detail::check_device_input(ctx, data, type, p.n, "reduce_axis");
   return run_to_host(ctx, p, data, nullptr);
+}
+
+SegmentedPlan reduce_axis_into(Context& ctx, Type type, const cl::Buffer& data,
+                               std::span<const std::uint64_t> shape, std::size_t axis, Op op,
+                               const cl::Buffer& values, const cl::Buffer* indices,
+                               const Options& opts) {
+  const SegmentedPlan p = plan_axis(ctx.device_info(), type, op, shape, axis, opts);
+  check_fits(ctx, p, "reduce_axis_into");
+  if (p.n) detail::check_device_input(ctx, data, type, p.n, "reduce_axis_into (data)");
+  if (p.segments == 0) return p;
+  check_outputs(ctx, p, values, indices, "reduce_axis_into");
+  return detail::run_segmented(detail::impl_of(ctx), p, data, nullptr, values, indices);
 }
 
 }  // namespace rdx

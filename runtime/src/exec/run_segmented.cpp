@@ -33,8 +33,9 @@ Scalar empty_value(const SegmentedPlan& p) {
   return identity(p.op, p.acc);
 }
 
-std::string build_options(const SegmentedPlan& p) {
-  std::string o = fmt::format("-DLANES={} -DPARTS={}", p.lanes, p.parts);
+std::string build_options(const SegmentedPlan& p, bool checked) {
+  std::string o = fmt::format("-DLANES={} -DPARTS={} -DSEG_UNROLL={}", p.lanes, p.parts, p.unroll);
+  if (checked) o += " -DCHECKED";
   if (p.by_offsets) o += " -DOFFSETS";
   if (!p.by_offsets && p.inner > 1) o += " -DCOLUMNS";
   return o;
@@ -66,27 +67,35 @@ void check_host_offsets(std::span<const std::uint64_t> offsets, std::uint64_t n)
   }
 }
 
-void check_device_offsets(Context::Impl& ctx, const SegmentedPlan& p, const cl::Buffer& offsets) {
-  const Plan kp = kernel_plan(p);
-  Exec ex(ctx, kp);
-  Kernel k = ex.kernel("segmented.cl", "seg_check", build_options(p));
-  const cl_uint zero = 0;
-  cl::Buffer bad = ex.buffer(sizeof zero, &zero);
-  ex.args(k, offsets, p.segments, p.n, bad);
-  ex.launch(k, p.segments + 1, std::min<std::size_t>(k.wg, 64));
-  cl_uint flags = 0;
-  ex.read_bytes(bad, 0, sizeof flags, &flags);
-  if (flags) throw ArgumentError("offsets: " + describe_bad_offsets(flags));
-}
-
 SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl::Buffer& in,
                             const cl::Buffer* offsets, const cl::Buffer& values,
-                            const cl::Buffer* indices) {
+                            const cl::Buffer* indices, bool check_offsets) {
   SegmentedPlan ran = p;
-  if (p.segments == 0) return ran;
   const Plan kp = kernel_plan(p);
   Exec ex(ctx, kp);
-  const std::string opts = build_options(p);
+  const std::string opts = build_options(p, check_offsets);
+  // The offsets' check runs first, on the same queue; the kernels after it read its flag.
+  cl::Buffer bad;
+  if (check_offsets) {
+    Kernel check = ex.kernel("segmented.cl", "seg_check", opts);
+    const cl_uint zero = 0;
+    bad = ex.buffer(sizeof zero, &zero);
+    ex.args(check, *offsets, p.segments, p.n, bad);
+    ex.launch(check, p.segments + 1, std::min<std::size_t>(check.wg, 64));
+  }
+  const auto wait = [&] {
+    if (!check_offsets) {
+      RDX_CHECK(ex.queue.finish());
+      return;
+    }
+    cl_uint flags = 0;
+    ex.read_bytes(bad, 0, sizeof flags, &flags);
+    if (flags) throw ArgumentError("offsets: " + describe_bad_offsets(flags));
+  };
+  if (p.segments == 0) {
+    wait();
+    return ran;
+  }
   Kernel reduce = ex.kernel("segmented.cl", "seg_reduce", opts);
   ran.work_group_size = reduce.wg;
   ran.lanes = std::min<std::uint64_t>(p.lanes, reduce.wg);
@@ -97,16 +106,25 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl
   const std::uint64_t per_group = reduce.wg / ran.lanes;
   const std::uint64_t groups = (p.segments + per_group - 1) / per_group * p.parts;
   const States part = p.parts > 1 ? ex.states(p.segments * p.parts) : States{values, out_i, 0};
-  if (p.by_offsets)
-    ex.args(reduce, in, *offsets, p.segments, empty, part.values, part.indices);
-  else
-    ex.args(reduce, in, p.length, p.inner, p.segments, empty, part.values, part.indices);
+  cl_uint i = 0;
+  ex.arg(reduce, i++, in);
+  if (p.by_offsets) {
+    ex.arg(reduce, i++, *offsets);
+  } else {
+    ex.arg(reduce, i++, p.length);
+    ex.arg(reduce, i++, p.inner);
+  }
+  ex.arg(reduce, i++, p.segments);
+  ex.arg(reduce, i++, empty);
+  ex.arg(reduce, i++, part.values);
+  ex.arg(reduce, i++, part.indices);
+  if (check_offsets) ex.arg(reduce, i++, bad);
   ex.launch(reduce, groups * reduce.wg, reduce.wg);
   if (p.parts > 1) {
     Kernel finish = ex.kernel("segmented.cl", "seg_finish", opts);
     ex.arg(finish, 0, part.values);
     ex.arg(finish, 1, part.indices);
-    cl_uint i = 2;
+    i = 2;
     if (p.by_offsets) {
       ex.arg(finish, i++, *offsets);
     } else {
@@ -117,9 +135,10 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl
     ex.arg(finish, i++, empty);
     ex.arg(finish, i++, values);
     ex.arg(finish, i++, out_i);
+    if (check_offsets) ex.arg(finish, i++, bad);
     ex.launch(finish, p.segments, std::min<std::size_t>(finish.wg, 64));
   }
-  RDX_CHECK(ex.queue.finish());
+  wait();
   return ran;
 }
 

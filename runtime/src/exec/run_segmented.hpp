@@ -1,5 +1,5 @@
 // Internal: running a segmented plan (rdx/segmented.hpp) on device buffers: cl/segmented.cl's
-// kernels, the offsets' check on the device, the results into device buffers.
+// kernels, the offsets' check, the results into device buffers.
 #pragma once
 #include <cstdint>
 
@@ -12,13 +12,12 @@ namespace rdx::detail {
 // p.by_offsets, else p's axis form) reduced into `values` (p.segments values of p.acc) and, for
 // argmin/argmax, `indices` (p.segments ulongs). Waits for the results. Returns the plan that
 // ran (its lanes at most the work-group size the kernel was built for).
+// check_offsets (offsets from the caller's device buffer): cl/segmented.cl's seg_check runs
+// first; if the offsets do not start at 0, decrease, or end past p.n, the reduction writes
+// nothing and this throws ArgumentError once the queue is done.
 SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl::Buffer& in,
                             const cl::Buffer* offsets, const cl::Buffer& values,
-                            const cl::Buffer* indices);
-
-// ArgumentError unless the p.segments + 1 offsets in `offsets` start at 0, never decrease and
-// end at most at p.n; checked by a kernel (cl/segmented.cl's seg_check) before any reduction.
-void check_device_offsets(Context::Impl& ctx, const SegmentedPlan& p, const cl::Buffer& offsets);
+                            const cl::Buffer* indices, bool check_offsets = false);
 
 // The same rule for offsets on the host.
 void check_host_offsets(std::span<const std::uint64_t> offsets, std::uint64_t n);

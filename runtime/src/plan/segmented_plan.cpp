@@ -22,6 +22,8 @@ constexpr std::uint64_t kMinPerLaneInPart = 16;
 // Work-groups per compute unit that a launch aims for before segments are split into parts.
 constexpr std::uint64_t kGroupsPerCu = 8;
 constexpr std::uint64_t kMaxParts = 4096;
+// Loads in flight per work-item (a GPU otherwise waits for each before the next).
+constexpr std::uint64_t kUnroll = 4;
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
   return a / b + (a % b != 0);
@@ -29,9 +31,9 @@ std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
 
 std::uint64_t tunable(const Options& opts, std::string_view name, std::uint64_t dflt) {
   for (const auto& [k, v] : opts.tuning.items())
-    if (k != "lanes" && k != "parts")
-      throw ArgumentError(
-          fmt::format("segmented reductions have the tunables lanes and parts, not '{}'", k));
+    if (k != "lanes" && k != "parts" && k != "unroll")
+      throw ArgumentError(fmt::format(
+          "segmented reductions have the tunables lanes, parts and unroll, not '{}'", k));
   return opts.tuning.get(name).value_or(dflt);
 }
 
@@ -40,9 +42,15 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
   const std::uint64_t wg = p.work_group_size;
   const std::uint64_t mean = p.length;
   std::uint64_t lanes = 1;
-  if (dev.kind != DeviceKind::CPU)
+  if (dev.kind != DeviceKind::CPU) {
     lanes =
         std::min<std::uint64_t>(floor_pow2(std::max<std::uint64_t>(1, mean / kItemsPerLane)), wg);
+    // Columns (the axis form with inner > 1): a group's work-items take neighbouring segments
+    // first, as many as there are (up to a group), so that each load of the group reads
+    // neighbouring elements; the lanes are what is left of the group.
+    if (!p.by_offsets && p.inner > 1)
+      lanes = std::min(lanes, wg / std::min<std::uint64_t>(floor_pow2(p.inner), wg));
+  }
   lanes = tunable(opts, "lanes", lanes);
   if (!is_pow2(lanes) || lanes > wg)
     throw ArgumentError(fmt::format(
@@ -59,6 +67,9 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
   if (parts < 1) throw ArgumentError("parts must be at least 1");
   p.lanes = lanes;
   p.parts = parts;
+  p.unroll = tunable(opts, "unroll", kUnroll);
+  if (!is_pow2(p.unroll) || p.unroll > 16)
+    throw ArgumentError(fmt::format("unroll {} is not 1, 2, 4, 8 or 16", p.unroll));
 }
 
 SegmentedPlan base_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n,
@@ -92,7 +103,8 @@ std::string SegmentedPlan::describe() const {
   else
     r += fmt::format("axis length={} inner={} segments={}", length, inner, segments);
   if (acc != type) r += fmt::format(" acc={}", name(acc));
-  return r + fmt::format(" wg={} lanes={} parts={}", work_group_size, lanes, parts);
+  return r +
+         fmt::format(" wg={} lanes={} parts={} unroll={}", work_group_size, lanes, parts, unroll);
 }
 
 SegmentedPlan plan_segments(const DeviceInfo& dev, Type type, Op op, std::uint64_t n,

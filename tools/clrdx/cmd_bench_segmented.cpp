@@ -1,0 +1,183 @@
+// clrdx bench --layouts: segmented and axis reductions timed the way the segmented yardsticks
+// time them (../shared/bench: cub_segmented_reduce.cu, native_cpu_segmented.cpp): data (element
+// i = i % 7), offsets and results stay on the device; one call = every segment reduced, waited
+// for; the median over --repeat calls after warm-up. GB/s counts input bytes only.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iostream>
+
+#include "commands.hpp"
+#include "core/files.hpp"
+#include "json_util.hpp"
+#include "options.hpp"
+#include "rdx/rdx.hpp"
+#include "rdx/verify.hpp"
+#include "timing.hpp"
+
+namespace clrdx {
+namespace {
+
+// The yardsticks' hash for the power-law mix.
+std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+std::vector<std::uint64_t> layout_offsets(const Layout& l, std::uint64_t n) {
+  std::vector<std::uint64_t> off{0};
+  if (l.kind == Layout::Kind::PowerLaw) {
+    for (std::uint64_t s = 0; off.back() < n; ++s)
+      off.push_back(std::min(n, off.back() + (std::uint64_t{1} << (splitmix64(s) % 17))));
+  } else {
+    for (std::uint64_t b = l.width; b <= n; b += l.width)
+      off.push_back(b);
+  }
+  return off;
+}
+
+cl::Buffer device_buffer(rdx::Context& ctx, std::size_t bytes, const void* init) {
+  cl_int err = CL_SUCCESS;
+  cl::Buffer b(ctx.cl_context(), CL_MEM_READ_WRITE, std::max<std::size_t>(bytes, 1), nullptr, &err);
+  if (err != CL_SUCCESS) throw rdx::ClError(err, "clCreateBuffer(bench)");
+  if (init && bytes) {
+    err = ctx.queue().enqueueWriteBuffer(b, CL_TRUE, 0, bytes, init);
+    if (err != CL_SUCCESS) throw rdx::ClError(err, "clEnqueueWriteBuffer(bench)");
+  }
+  return b;
+}
+
+// Up to 200 segments spread over the result (the first and the last among them) against the
+// host reference; "" when they pass.
+std::string check_sample(rdx::Context& ctx, const rdx::SegmentedPlan& p, const cl::Buffer& values,
+                         const cl::Buffer& indices, const std::vector<unsigned char>& host,
+                         const std::vector<std::uint64_t>& off, std::uint64_t width) {
+  rdx::SegmentedResult r;
+  r.acc = p.acc;
+  r.plan = p;
+  r.values.resize(p.segments * rdx::size_of(p.acc));
+  r.indices.resize(rdx::is_index_op(p.op) ? p.segments : 0);
+  cl_int err = ctx.queue().enqueueReadBuffer(values, CL_TRUE, 0, r.values.size(), r.values.data());
+  if (err == CL_SUCCESS && !r.indices.empty())
+    err =
+        ctx.queue().enqueueReadBuffer(indices, CL_TRUE, 0, r.indices.size() * 8, r.indices.data());
+  if (err != CL_SUCCESS) throw rdx::ClError(err, "clEnqueueReadBuffer(bench results)");
+  const std::size_t es = rdx::size_of(p.type);
+  const std::uint64_t step = std::max<std::uint64_t>(1, p.segments / 200);
+  for (std::uint64_t k = 0; k < p.segments;
+       k = k + step < p.segments || k + 1 == p.segments ? k + step : p.segments - 1) {
+    // One segment as a result of its own: its elements gathered, its value and index alone.
+    std::vector<unsigned char> elems;
+    std::uint64_t count = 0;
+    if (p.by_offsets) {
+      count = off[k + 1] - off[k];
+      elems.assign(host.begin() + off[k] * es, host.begin() + off[k + 1] * es);
+    } else {
+      count = p.length;
+      for (std::uint64_t l = 0; l < count; ++l) {
+        const std::uint64_t at = p.inner == 1 ? k * width + l : l * width + k;
+        elems.insert(elems.end(), host.begin() + at * es, host.begin() + (at + 1) * es);
+      }
+    }
+    rdx::SegmentedResult one;
+    one.acc = p.acc;
+    one.plan = p;
+    one.plan.segments = 1;
+    one.values.assign(r.values.begin() + k * rdx::size_of(p.acc),
+                      r.values.begin() + (k + 1) * rdx::size_of(p.acc));
+    if (!r.indices.empty()) one.indices = {r.indices[k]};
+    const std::uint64_t seg[] = {0, count};
+    if (std::string why = rdx::check_segments(one, elems.data(), seg); !why.empty())
+      return fmt::format("segment {}: {}", k, why);
+  }
+  return "";
+}
+
+}  // namespace
+
+int cmd_bench_segmented(const BenchArgs& a) {
+  const rdx::Type type = rdx::parse_type(a.type);
+  const rdx::Op op = rdx::parse_op(a.op);
+  const auto sizes = parse_counts(a.sizes);
+  const auto layouts = parse_layouts(a.layouts);
+  if (!a.json_file.empty()) check_writable_location(a.json_file);
+  std::string json_rows;
+  bool all_ok = true;
+  for (const auto& dev : pick_devices(a.device)) {
+    rdx::Context ctx(std::to_string(dev.index));
+    for (const std::uint64_t n : sizes) {
+      const std::uint64_t bytes = n * rdx::size_of(type);
+      fmt::print("\n{} ({}), segmented {} {} of n = {} ({:.1f} MiB)\n", dev.name, dev.platform,
+                 rdx::name(op), rdx::name(type), n, bytes / 1048576.0);
+      fmt::print("  {:<16} {:>10} {:>12} {:>10}  {}\n", "layout", "segments", "time", "GB/s",
+                 "plan");
+      const auto host = rdx::generate(type, "mod:7", n);
+      const cl::Buffer in = bench_input(ctx, type, n);
+      for (const Layout& l : layouts) {
+        rdx::Options opts;
+        opts.work_group_size = a.wg;
+        if (a.lanes) opts.tuning.set("lanes", a.lanes);
+        if (a.parts) opts.tuning.set("parts", a.parts);
+        if (a.seg_unroll) opts.tuning.set("unroll", a.seg_unroll);
+        std::cerr << fmt::format("bench: {} n={} {}\n", dev.name, n, l.name);
+        std::vector<std::uint64_t> off;
+        std::uint64_t segments = 0;
+        std::vector<std::uint64_t> shape;
+        std::size_t axis = 0;
+        if (l.kind == Layout::Kind::Uniform || l.kind == Layout::Kind::PowerLaw) {
+          off = layout_offsets(l, n);
+          segments = off.size() - 1;
+        } else {
+          shape = {n / l.width, l.width};
+          axis = l.kind == Layout::Kind::Rows ? 1 : 0;
+          segments = l.kind == Layout::Kind::Rows ? n / l.width : l.width;
+        }
+        if (segments == 0 || (!shape.empty() && n % l.width)) {
+          fmt::print("  {:<16} skipped: n is not a multiple of the width\n", l.name);
+          continue;
+        }
+        const cl::Buffer offsets = device_buffer(ctx, off.size() * 8, off.data());
+        const rdx::Type acc = type;
+        const cl::Buffer values = device_buffer(ctx, segments * rdx::size_of(acc), nullptr);
+        const cl::Buffer indices =
+            device_buffer(ctx, rdx::is_index_op(op) ? segments * 8 : 1, nullptr);
+        rdx::SegmentedPlan plan;
+        const Timed timed = time_call(
+            [&] {
+              plan = shape.empty() ? rdx::reduce_segments_into(ctx, type, in, n, offsets, segments,
+                                                               op, values, &indices, opts)
+                                   : rdx::reduce_axis_into(ctx, type, in, shape, axis, op, values,
+                                                           &indices, opts);
+              return rdx::Result{};
+            },
+            a.repeat);
+        const std::string why =
+            check_sample(ctx, plan, values, indices, host, off, shape.empty() ? 0 : l.width);
+        if (!why.empty()) all_ok = false;
+        const double gbps = static_cast<double>(bytes) / timed.seconds / 1e9;
+        fmt::print("  {:<16} {:>10} {:>10.1f} us {:>10.1f}  {}{}\n", l.name, segments,
+                   timed.seconds * 1e6, gbps, plan.describe(), why.empty() ? "" : " WRONG: " + why);
+        json_rows += nlohmann::json{{"impl", "clrdx_segmented"},
+                                    {"device", dev.name},
+                                    {"platform", dev.platform},
+                                    {"op", std::string(rdx::name(op))},
+                                    {"type", std::string(rdx::name(type))},
+                                    {"layout", l.name},
+                                    {"n", n},
+                                    {"segments", segments},
+                                    {"call_us", timed.seconds * 1e6},
+                                    {"GBps", gbps},
+                                    {"plan", plan.describe()},
+                                    {"checked", why.empty()}}
+                         .dump() +
+                     "\n";
+      }
+    }
+  }
+  if (!a.json_file.empty()) rdx::detail::write_file_atomically(a.json_file, json_rows);
+  return all_ok ? 0 : 1;
+}
+
+}  // namespace clrdx
