@@ -129,7 +129,10 @@ c=[r for r in rows if r["strategy"] == "auto" and r["set"] == "composites"]
 assert len(c) == 1 and c[0]["passed"] == 21 and c[0]["failed"] == 0, rows
 # the built-in operators as maps of x: 7 operators on i32 at 3 sizes
 m=[r for r in rows if r["strategy"] == "auto" and r["set"] == "maps"]
-assert len(m) == 1 and m[0]["passed"] == 21 and m[0]["failed"] == 0, rows' "$tmp/out" && ok || bad "verify composites row: $(cat "$tmp/out")"
+assert len(m) == 1 and m[0]["passed"] == 21 and m[0]["failed"] == 0, rows
+# segmented: 9 operators on i32 x (8 offset layouts + 41 axes of the 18 shapes)
+s=[r for r in rows if r["set"] == "segmented"]
+assert len(s) == 1 and s[0]["passed"] == 441 and s[0]["failed"] == 0, s' "$tmp/out" && ok || bad "verify composites row: $(cat "$tmp/out")"
 # On another strategy that runs users reductions; an atomic one runs count and mean (one 8-byte
 # field: its atomic word) and skips the other composites (their states are not 4 or 8 bytes).
 for strat in bottomup atomic_local; do
@@ -226,6 +229,50 @@ for r in rows:
     for k in ("device","strategy","type","op","n","call_us","GBps","result","ok"): assert k in r, k
     assert r["ok"], r' "$tmp/b.jsonl" && ok || bad "bench --json rows"
 expect 2 "bench bad size" -- "$clrdx" bench --device "$dev" --sizes 1Kx
+
+# Segmented reductions: --axis of an N-D .npy, --segments by offsets, --output as .npy
+npy "$tmp/m.npy" "<f4" "(3, 4)" False f 0 1 2 3 4 5 6 7 8 9 10 11
+expect 0 "axis 1" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis 1 --op sum
+same "$(printf '6\n22\n38')" "row sums"
+expect 0 "axis 0 argmax" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis 0 --op argmax
+same "$(printf '8 2\n9 2\n10 2\n11 2')" "column argmax"
+npy "$tmp/off.npy" "<i8" "(5,)" False q 0 2 2 7 12
+expect 0 "segments min" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --segments "$tmp/off.npy" --op min
+same "$(printf '0\ninf\n2\n7')" "segment minima (an empty one: inf)"
+expect 0 "segments argmin" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --segments "$tmp/off.npy" --op argmin
+same "$(printf '0 0\n0 none\n2 0\n7 0')" "segment argmin (indices from each segment's start)"
+expect 0 "axis 0 --output" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis 0 --op sum --acc f64 --output "$tmp/cols.npy"
+python3 -c '
+import struct,sys; b=open(sys.argv[1],"rb").read(); assert b[:6]==b"\x93NUMPY", b[:8]
+n=struct.unpack("<H",b[8:10])[0]; h=b[10:10+n].decode()
+assert "<f8" in h and "(4,)" in h and (10+n)%64==0, h
+assert struct.unpack("<4d",b[10+n:]) == (12,15,18,21), b[10+n:]' "$tmp/cols.npy" && ok || bad "axis --output .npy"
+expect 0 "segments argmin --output" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --segments "$tmp/off.npy" --op argmin --output "$tmp/idx.npy" --json
+python3 -c '
+import struct,sys; b=open(sys.argv[1],"rb").read(); n=struct.unpack("<H",b[8:10])[0]
+assert "<u8" in b[10:10+n].decode()
+assert struct.unpack("<4Q",b[10+n:]) == (0,2**64-1,0,0), b[10+n:]' "$tmp/idx.npy" && ok || bad "argmin --output: the indices"
+npy "$tmp/down.npy" "<i8" "(3,)" False q 0 5 3
+expect 2 "decreasing offsets" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --segments "$tmp/down.npy" --op sum
+says "offset 2 (3) is below offset 1 (5)" "decreasing offsets"
+npy "$tmp/past.npy" "<i8" "(2,)" False q 0 13
+expect 2 "offsets past the data" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --segments "$tmp/past.npy" --op sum
+says "points past the data" "offsets past the data"
+npy "$tmp/neg.npy" "<i8" "(2,)" False q 0 -1
+expect 2 "negative offset" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --segments "$tmp/neg.npy" --op sum
+expect 2 "float offsets" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --segments "$tmp/m.npy" --op sum
+expect 2 "axis out of range" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis 2 --op sum
+says "has 2 dimensions" "axis out of range"
+expect 2 "axis and segments" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis 0 --segments "$tmp/off.npy" --op sum
+expect 2 "axis with a composite" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis 0 --op mean
+expect 2 "--output without a shape" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --op sum --output "$tmp/x.npy"
+expect 2 "--output into a missing folder" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis 0 --op sum --output "$tmp/no/x.npy"
+expect 0 "bench --layouts" -- "$clrdx" bench --device "$dev" --layouts uniform:4,powerlaw,rows:16,columns:16 --sizes 64Ki --repeat 2 --json "$tmp/seg.jsonl"
+python3 -c '
+import json,sys; rows=[json.loads(l) for l in open(sys.argv[1])]
+assert [r["layout"] for r in rows] == ["uniform:4","powerlaw","rows:16","columns:16"], rows
+for r in rows: assert r["checked"] and r["call_us"] > 0 and r["segments"] > 0, r' "$tmp/seg.jsonl" && ok || bad "bench --layouts rows"
+expect 2 "bench bad layout" -- "$clrdx" bench --device "$dev" --layouts diagonal:4
 
 # tune and the tuning file
 expect 0 "tune" -- "$clrdx" tune --device "$dev" --types i32 --ops sum --sizes 4Ki --repeat 2 --file "$tmp/tune.json"

@@ -521,12 +521,13 @@ TEST_CASE("tuning file: saved and loaded back; a malformed file is an ArgumentEr
 TEST_CASE("segmented plans: lanes from the mean length, parts for few long segments") {
   const DeviceInfo gpu = fake_device(DeviceKind::GPU, "gpu");
   const DeviceInfo cpu = fake_device(DeviceKind::CPU, "cpu");
-  // GPUs: about 4 elements per lane, a power of two, at most a work-group.
-  CHECK(plan_segments(gpu, Type::F32, Op::Sum, 1 << 26, 1 << 22).lanes == 4);  // length 16
+  // GPUs: about 8 elements per lane, at most 8 lanes below 4096 elements, a group above.
+  CHECK(plan_segments(gpu, Type::F32, Op::Sum, 1 << 26, 1 << 22).lanes == 2);  // length 16
   CHECK(plan_segments(gpu, Type::F32, Op::Sum, 1 << 26, 1 << 22).parts == 1);
   CHECK(plan_segments(gpu, Type::F32, Op::Sum, 1 << 26, 1 << 24).lanes == 1);  // length 4
-  CHECK(plan_segments(gpu, Type::F32, Op::Sum, 1 << 26, 1 << 20).lanes == 16);
-  CHECK(plan_segments(gpu, Type::F32, Op::Sum, 1 << 26, 1 << 10).lanes == 256);
+  CHECK(plan_segments(gpu, Type::F32, Op::Sum, 1 << 26, 1 << 20).lanes == 8);  // length 64
+  CHECK(plan_segments(gpu, Type::F32, Op::Sum, 1 << 26, 1 << 16).lanes == 8);  // length 1024
+  CHECK(plan_segments(gpu, Type::F32, Op::Sum, 1 << 26, 1 << 14).lanes == 256);
   // Few long segments: split so that the grid has compute units x 8 groups.
   const SegmentedPlan one = plan_segments(gpu, Type::F32, Op::Sum, 1 << 26, 1);
   CHECK(one.lanes == 256);

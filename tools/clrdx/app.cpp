@@ -147,6 +147,23 @@ void validate_reduce(const ReduceArgs& a, GenerateOnly given) {
   for (int k = 0; k < 3; ++k)
     if (!a.inputs[k].empty() && a.input.empty())
       throw rdx::ArgumentError(fmt::format("--input{} needs --input", k + 2));
+  if (a.axis || !a.segments.empty()) {
+    if (a.axis && !a.segments.empty())
+      throw rdx::ArgumentError("--axis and --segments are two ways to segment: give one");
+    const char* what = a.axis ? "--axis" : "--segments";
+    if (a.input.empty()) throw rdx::ArgumentError(fmt::format("{} needs --input FILE", what));
+    if (req.whole_input() || !a.map.empty() || !a.inputs[0].empty())
+      throw rdx::ArgumentError(fmt::format("{} takes a built-in operator ({}) over one input", what,
+                                           names_of(rdx::kAllOps)));
+    check_reduce_strategy(a.strategy);
+    if (a.strategy != "auto")
+      throw rdx::ArgumentError(
+          fmt::format("{} chooses its own form: --strategy must be auto", what));
+    check_work_group_size(a.wg);
+    if (!a.output.empty()) check_writable_location(a.output);
+    return;
+  }
+  if (!a.output.empty()) throw rdx::ArgumentError("--output goes with --axis or --segments");
   check_reduce_strategy(a.strategy);
   check_work_group_size(a.wg);
   if (type && !req.whole_input() && a.map.empty()) check_plan(*type, op, count.value_or(1), opts);
@@ -283,6 +300,15 @@ void options_reduce(CLI::App& sub, App& app) {
                              "Pattern: ones, iota (element i = i), mod:K (i % K) or random");
   sub.add_option("--count", rd.count, "Elements to generate (e.g. 1000, 4Ki, 16Mi, 2^20)");
   sub.add_option("--seed", rd.seed, "Seed of --generate random")->capture_default_str();
+  sub.add_option("--axis", rd.axis,
+                 "Reduce along this axis of an N-D .npy --input (0: the first): one result per "
+                 "position of the other axes");
+  sub.add_option("--segments", rd.segments,
+                 "One result per segment: a 1-D .npy of 64-bit offsets (segments + 1, from 0, "
+                 "never decreasing), or raw u64");
+  sub.add_option("--output", rd.output,
+                 "With --axis or --segments: write the results to this .npy file (argmin/argmax: "
+                 "their indices) instead of printing them");
   sub.add_flag("--json", rd.json, "Print one JSON object");
   input->excludes(gen);
   gen->excludes(input);

@@ -47,6 +47,7 @@ rdx::Result reduce_file(rdx::Context& ctx, InputFile file, rdx::Op op, const rdx
 
 int cmd_reduce(const ReduceArgs& a) {
   const ReduceRequest req = reduce_request(a);
+  if (a.axis || !a.segments.empty()) return cmd_reduce_segmented(a, req);
   if (req.whole_input() || !a.map.empty()) return cmd_reduce_whole(a, req);
   const rdx::Op op = req.op;
   std::optional<rdx::Type> type = req.type;

@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <functional>
@@ -123,6 +124,42 @@ Tally verify_transforms(rdx::Context& ctx, const rdx::Options& opts,
   return t;
 }
 
+// Segmented reductions (rdx/segmented.hpp): every type and operator in the lists on the offsets
+// of rdx::segment_layouts and every axis of rdx::axis_shapes, against each segment's reference.
+Tally verify_segmented(rdx::Context& ctx, std::size_t wg, const std::vector<rdx::Type>& types,
+                       const std::vector<rdx::Op>& ops, std::uint64_t seed) {
+  Tally t;
+  const auto layouts = rdx::segment_layouts(wg, seed);
+  for (rdx::Type type : types)
+    for (rdx::Op op : ops) {
+      if (!rdx::op_allows(op, type)) continue;
+      for (const auto& off : layouts) {
+        const std::string what = fmt::format("segmented {} {} segments={} n={}", rdx::name(op),
+                                             rdx::name(type), off.size() - 1, off.back());
+        t.check(what, [&] {
+          const auto data = rdx::make_case_data(type, op, rdx::Pattern::Random, off.back(), seed);
+          const auto r = rdx::reduce_segments(ctx, type, data.data(), off.back(), off, op);
+          return rdx::check_segments(r, data.data(), off);
+        });
+      }
+      for (const auto& shape : rdx::axis_shapes()) {
+        std::uint64_t n = 1;
+        for (std::uint64_t d : shape)
+          n *= d;
+        const auto data = rdx::make_case_data(type, op, rdx::Pattern::Random, n, seed);
+        for (std::size_t axis = 0; axis < shape.size(); ++axis) {
+          const std::string what = fmt::format("axis {} of {} {} {}", axis, fmt::join(shape, "x"),
+                                               rdx::name(op), rdx::name(type));
+          t.check(what, [&] {
+            const auto r = rdx::reduce_axis(ctx, type, data.data(), shape, axis, op);
+            return rdx::check_axis(r, data.data(), shape, axis);
+          });
+        }
+      }
+    }
+  return t;
+}
+
 int cmd_verify(const VerifyArgs& a) {
   const auto devices = pick_devices(a.device);
   const auto names = pick_strategies(a.strategy);
@@ -174,6 +211,9 @@ int cmd_verify(const VerifyArgs& a) {
         report(dev, strategy, "composites", verify_composites(ctx, opts, types, max_n, seed),
                a.json, total);
     }
+    // Segmented reductions choose their own form: with auto (or all), once per device.
+    if (a.strategy == "all" || a.strategy == "auto")
+      report(dev, "auto", "segmented", verify_segmented(ctx, wg, types, ops, seed), a.json, total);
   }
   if (!a.json)
     fmt::print("verify: {} passed, {} failed, {} skipped\n", total.passed, total.failed,

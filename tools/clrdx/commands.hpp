@@ -27,6 +27,8 @@ struct ReduceArgs {
   std::string type, op, device, strategy = "auto", acc, input, generate, count, seed = "1";
   std::string map, combine, identity;  // transform-reduce and custom reductions
   std::string inputs[3];               // --input2 .. --input4
+  std::optional<std::size_t> axis;     // segmented: along this axis of an N-D .npy input
+  std::string segments, output;        // segmented: the offsets' file; the results' .npy file
   std::size_t wg = 0;
   bool json = false;
 };
@@ -45,6 +47,8 @@ struct ReduceRequest {
 ReduceRequest reduce_request(const ReduceArgs& a);
 // reduce for composites, maps and custom operators: whole inputs in memory (cmd_reduce_whole.cpp).
 int cmd_reduce_whole(const ReduceArgs& a, const ReduceRequest& req);
+// reduce --axis and --segments: one result per segment (cmd_reduce_segmented.cpp).
+int cmd_reduce_segmented(const ReduceArgs& a, const ReduceRequest& req);
 
 struct VerifyArgs {
   std::string device, strategy = "all", max_n = "4Mi", seed = "1", types = "all", ops = "all";

@@ -117,7 +117,8 @@ rdx::Type npy_type(std::string_view descr) {
       ".npy dtype '{}' is not supported (librdx reads i1 u1 i2 u2 i4 u4 i8 u8 f4 f8)", descr));
 }
 
-std::uint64_t npy_count(std::string_view shape) {
+std::vector<std::uint64_t> npy_shape(std::string_view shape) {
+  std::vector<std::uint64_t> dims;
   if (shape.size() < 2 || shape.front() != '(' || shape.back() != ')')
     throw ArgumentError(fmt::format(".npy shape {} is not a tuple", shape));
   shape = shape.substr(1, shape.size() - 2);
@@ -137,10 +138,11 @@ std::uint64_t npy_count(std::string_view shape) {
     }
     if (d && count > UINT64_MAX / d) throw ArgumentError(".npy shape overflows 64 bits");
     count *= d;
+    dims.push_back(d);
     if (comma == std::string_view::npos) break;
     shape.remove_prefix(comma + 1);
   }
-  return count;
+  return dims;
 }
 
 // The first read: enough for any ordinary .npy header.
@@ -220,7 +222,10 @@ NpyHeader parse_npy_header(std::string_view b) {
   NpyHeader h;
   h.type = npy_type(dict_value(dict, "descr"));
   const std::string_view shape = dict_value(dict, "shape");
-  h.count = npy_count(shape);
+  h.shape = npy_shape(shape);
+  h.count = 1;
+  for (std::uint64_t d : h.shape)
+    h.count *= d;  // no overflow: npy_shape checks
   if (const std::size_t es = rdx::size_of(h.type); h.count > UINT64_MAX / es)
     throw ArgumentError(
         fmt::format(".npy shape {} has {} elements of {} bytes, whose byte count overflows 64 bits",
@@ -236,7 +241,8 @@ InputFile::InputFile(InputFile&& o) noexcept
       head(std::move(o.head)),
       data_bytes(o.data_bytes),
       npy(o.npy),
-      npy_count(o.npy_count) {}
+      npy_count(o.npy_count),
+      npy_shape(std::move(o.npy_shape)) {}
 
 InputFile& InputFile::operator=(InputFile&& o) noexcept {
   if (this != &o) {
@@ -248,6 +254,7 @@ InputFile& InputFile::operator=(InputFile&& o) noexcept {
     data_bytes = o.data_bytes;
     npy = o.npy;
     npy_count = o.npy_count;
+    npy_shape = std::move(o.npy_shape);
   }
   return *this;
 }
@@ -304,6 +311,7 @@ InputFile open_input(const std::string& path, std::optional<rdx::Type> type) {
     f.type = h.type;
     f.npy = true;
     f.npy_count = h.count;
+    f.npy_shape = h.shape;
     f.head = head.substr(h.data_offset);
     if (regular) {
       f.data_bytes = static_cast<std::uint64_t>(st.st_size) - h.data_offset;
@@ -321,6 +329,37 @@ InputFile open_input(const std::string& path, std::optional<rdx::Type> type) {
     f.check_data_size(*f.data_bytes);
   }
   return f;
+}
+
+std::string npy_bytes(rdx::Type type, std::span<const std::uint64_t> shape, const void* data) {
+  static constexpr std::pair<rdx::Type, std::string_view> kDescr[] = {
+      {rdx::Type::I8, "|i1"},  {rdx::Type::U8, "|u1"},  {rdx::Type::I16, "<i2"},
+      {rdx::Type::U16, "<u2"}, {rdx::Type::I32, "<i4"}, {rdx::Type::U32, "<u4"},
+      {rdx::Type::I64, "<i8"}, {rdx::Type::U64, "<u8"}, {rdx::Type::F32, "<f4"},
+      {rdx::Type::F64, "<f8"}};
+  std::string_view descr;
+  for (auto [t, d] : kDescr)
+    if (t == type) descr = d;
+  std::string dims;
+  std::uint64_t count = 1;
+  for (std::uint64_t d : shape) {
+    dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+    count *= d;
+  }
+  if (shape.size() == 1) dims += ',';  // (3,) is a tuple, (3) is not
+  std::string dict =
+      fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({}), }}", descr, dims);
+  // Version 1: magic, 2 version bytes, a 2-byte length; the header ends in '\n' and the data
+  // starts at a multiple of 64 bytes.
+  const std::size_t unpadded = 10 + dict.size() + 1;
+  dict.append((64 - unpadded % 64) % 64, ' ');
+  dict += '\n';
+  std::string out("\x93NUMPY\x01\x00", 8);
+  out += static_cast<char>(dict.size() & 0xff);
+  out += static_cast<char>(dict.size() >> 8);
+  out += dict;
+  out.append(static_cast<const char*>(data), count * rdx::size_of(type));
+  return out;
 }
 
 }  // namespace clrdx

@@ -2,8 +2,10 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "rdx/types.hpp"
 
@@ -11,8 +13,9 @@ namespace clrdx {
 
 struct NpyHeader {
   rdx::Type type;
-  std::uint64_t count;      // product of the shape (1 for a 0-d array)
-  std::size_t data_offset;  // where the elements start
+  std::vector<std::uint64_t> shape;  // C order; empty for a 0-d array
+  std::uint64_t count;               // product of the shape (1 for a 0-d array)
+  std::size_t data_offset;           // where the elements start
 };
 
 // Parses the header of a .npy file from its first bytes (all of the file, or at least the
@@ -33,7 +36,8 @@ struct InputFile {
   // devices, the .npy header's promise or nothing (raw).
   std::optional<std::uint64_t> data_bytes;
   bool npy = false;
-  std::uint64_t npy_count = 0;  // the .npy header's element count
+  std::uint64_t npy_count = 0;           // the .npy header's element count
+  std::vector<std::uint64_t> npy_shape;  // and its shape
 
   InputFile() = default;
   InputFile(InputFile&&) noexcept;
@@ -53,5 +57,8 @@ InputFile open_input(const std::string& path, std::optional<rdx::Type> type);
 // Reads from fd into buf until n bytes or the end of the file; returns the bytes read. Throws
 // rdx::ArgumentError naming `path` and the system's reason on a read error.
 std::size_t read_full(int fd, void* buf, std::size_t n, const std::string& path);
+
+// A whole .npy file (format version 1) of `shape` elements of `type` read from `data`.
+std::string npy_bytes(rdx::Type type, std::span<const std::uint64_t> shape, const void* data);
 
 }  // namespace clrdx

@@ -14,16 +14,21 @@ namespace {
 using detail::floor_pow2;
 using detail::is_pow2;
 
-// GPUs: elements each lane of a segment loads before the lanes' tree (the lanes are the mean
-// length over this, a power of two, at most a work-group).
-constexpr std::uint64_t kItemsPerLane = 4;
+// GPUs (tools/results/h200_segmented_sweep.txt): segments shorter than kLongSegment get the mean
+// length over kItemsPerLane lanes, a power of two, at most kShortLanes: the lanes' tree costs
+// barriers, and a lane reading 8 to 128 elements kept the memory busiest (rows of 256: 8 or 16
+// lanes 3.98 TB/s, 64 lanes 1.93). Longer ones get a whole group, as CUB gives a block.
+constexpr std::uint64_t kItemsPerLane = 8;
+constexpr std::uint64_t kShortLanes = 8;
+constexpr std::uint64_t kLongSegment = 4096;
 // A part (one work-group's share of a segment) gives each lane at least this many elements.
 constexpr std::uint64_t kMinPerLaneInPart = 16;
 // Work-groups per compute unit that a launch aims for before segments are split into parts.
 constexpr std::uint64_t kGroupsPerCu = 8;
 constexpr std::uint64_t kMaxParts = 4096;
-// Loads in flight per work-item (a GPU otherwise waits for each before the next).
-constexpr std::uint64_t kUnroll = 4;
+// Loads in flight per work-item (a GPU otherwise waits for each before the next): 16 gave
+// 3.51-3.88 TB/s on long segments against 3.46-3.84 with 8.
+constexpr std::uint64_t kUnroll = 16;
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
   return a / b + (a % b != 0);
@@ -44,7 +49,10 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
   std::uint64_t lanes = 1;
   if (dev.kind != DeviceKind::CPU) {
     lanes =
-        std::min<std::uint64_t>(floor_pow2(std::max<std::uint64_t>(1, mean / kItemsPerLane)), wg);
+        mean >= kLongSegment
+            ? wg
+            : std::min(kShortLanes, floor_pow2(std::max<std::uint64_t>(1, mean / kItemsPerLane)));
+    lanes = std::min<std::uint64_t>(lanes, wg);
     // Columns (the axis form with inner > 1): a group's work-items take neighbouring segments
     // first, as many as there are (up to a group), so that each load of the group reads
     // neighbouring elements; the lanes are what is left of the group.
