@@ -50,6 +50,28 @@
 #error "SEG_UNROLL (loads in flight per work-item) is defined by the launcher"
 #endif
 
+/* SEG_VEC: elements per load, 1 or 4 (4: segments of contiguous elements only, not COLUMNS). */
+#ifndef SEG_VEC
+#error "SEG_VEC (elements per load) is defined by the launcher"
+#endif
+#if SEG_VEC == 4
+#ifdef COLUMNS
+#error "SEG_VEC 4 reads contiguous elements: not with COLUMNS"
+#endif
+#define SEG_CAT_(a, b) a##b
+#define SEG_CAT(a, b) SEG_CAT_(a, b)
+#define SEG_VT SEG_CAT(T, 4)
+/* The four elements of x, the first at position k, combined in order into s. */
+inline state_t seg_combine_vec(state_t s, SEG_VT x, ulong k) {
+  s = st_combine(s, st_make(to_acc(x.s0), k));
+  s = st_combine(s, st_make(to_acc(x.s1), k + 1));
+  s = st_combine(s, st_make(to_acc(x.s2), k + 2));
+  return st_combine(s, st_make(to_acc(x.s3), k + 3));
+}
+#elif SEG_VEC != 1
+#error "SEG_VEC is 1 or 4"
+#endif
+
 /* CHECKED (device offsets): seg_check ran first and set *bad for offsets it refuses; then the
  * kernels below write nothing, and the host reports the error once they are done. */
 #ifdef CHECKED
@@ -118,8 +140,32 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(global co
     const ulong chunk = ((count + PARTS - 1) / PARTS + SEG_LANES - 1) / SEG_LANES * SEG_LANES;
     const ulong lo = min(count, part * chunk), hi = min(count, lo + chunk);
     /* SEG_UNROLL loads in flight per work-item (a GPU otherwise waits for each load before the
-     * next: the combine needs it), combined in the order a plain loop would. */
+     * next: the combine needs it), each load's elements combined in the order of the input. */
     const global T* p = in + first;
+#if SEG_VEC > 1
+    /* Loads of SEG_VEC elements over the part's aligned body [a0, a1) (element a0's address a
+     * multiple of SEG_VEC elements); the fewer than SEG_VEC elements before and after it one by
+     * one. */
+    const ulong a0 = min(hi, lo + (SEG_VEC - (first + lo) % SEG_VEC) % SEG_VEC);
+    const ulong a1 = max(a0, hi - min(hi, (first + hi) % SEG_VEC));
+    for (ulong k = lo + lane; k < a0; k += SEG_LANES)
+      s = st_combine(s, st_make(to_acc(p[k]), k));
+    ulong k = a0 + lane * SEG_VEC;
+    for (; k + ((SEG_UNROLL - 1) * SEG_LANES + 1) * SEG_VEC <= a1;
+         k += SEG_UNROLL * SEG_LANES * SEG_VEC) {
+      SEG_VT x[SEG_UNROLL];
+#pragma unroll
+      for (uint u = 0; u < SEG_UNROLL; ++u)
+        x[u] = *(const global SEG_VT*)(p + k + u * SEG_LANES * SEG_VEC);
+#pragma unroll
+      for (uint u = 0; u < SEG_UNROLL; ++u)
+        s = seg_combine_vec(s, x[u], k + u * SEG_LANES * SEG_VEC);
+    }
+    for (; k + SEG_VEC <= a1; k += SEG_LANES * SEG_VEC)
+      s = seg_combine_vec(s, *(const global SEG_VT*)(p + k), k);
+    for (ulong t = a1 + lane; t < hi; t += SEG_LANES)
+      s = st_combine(s, st_make(to_acc(p[t]), t));
+#else
     ulong k = lo + lane;
     for (; k + (SEG_UNROLL - 1) * SEG_LANES < hi; k += SEG_UNROLL * SEG_LANES) {
       T x[SEG_UNROLL];
@@ -132,6 +178,7 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(global co
     }
     for (; k < hi; k += SEG_LANES)
       s = st_combine(s, st_make(to_acc(p[k * step]), k));
+#endif
   }
 #if SEG_LANES > 1
   scratch[AT(slot, lane)] = s;

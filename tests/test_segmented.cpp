@@ -23,12 +23,17 @@ std::uint64_t total(const std::vector<std::uint64_t>& offsets) {
 }
 
 // The forms the plan picks on this device, and the ones it picks elsewhere, forced: several
-// lanes per segment (the lanes' tree), segments split into parts (seg_finish), and loads in
-// flight per work-item from 1 to 16.
-std::vector<rdx::Options> forms() {
+// lanes per segment (the lanes' tree), segments split into parts (seg_finish), loads in flight
+// per work-item from 1 to 16, and loads of 4 elements.
+// `contiguous`: segments of neighbouring elements (offsets, rows), which vector loads need.
+std::vector<rdx::Options> forms(bool contiguous = true) {
   std::vector<rdx::Options> all(4);
-  all[1].tuning.set("lanes", 4);
-  all[2].tuning.set("lanes", 64).set("parts", 3).set("unroll", 16);
+  all[1].tuning.set("lanes", 4).set("vector", contiguous ? 4 : 1);
+  all[2]
+      .tuning.set("lanes", 64)
+      .set("parts", 3)
+      .set("unroll", 16)
+      .set("vector", contiguous ? 4 : 1);
   all[3].tuning.set("lanes", 1).set("parts", 2).set("unroll", 1);
   return all;
 }
@@ -102,7 +107,10 @@ TEST_CASE("segmented: every axis of 1-D to 4-D arrays, lengths 0 and 1 among the
         CHECK(rdx::check_axis(r, data.data(), shape, axis) == "");
         if (type == rdx::Type::F32 && op == rdx::Op::Sum) {
           // The forced forms: several lanes (columns: neighbouring segments per group) and parts.
-          for (const auto& o : forms()) {
+          std::uint64_t inner = 1;
+          for (std::size_t k = axis + 1; k < shape.size(); ++k)
+            inner *= shape[k];
+          for (const auto& o : forms(inner == 1)) {
             const auto f = rdx::reduce_axis(ctx(), type, data.data(), shape, axis, op, o);
             INFO(f.plan.describe());
             CHECK(rdx::check_axis(f, data.data(), shape, axis) == "");

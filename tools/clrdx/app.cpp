@@ -203,8 +203,8 @@ void validate_bench(const BenchArgs& a) {
       throw rdx::ArgumentError("--layouts times segmented reductions: no --map or --strategy");
     return;
   }
-  if (a.lanes || a.parts || a.seg_unroll)
-    throw rdx::ArgumentError("--lanes, --parts and --seg-unroll go with --layouts");
+  if (a.lanes || a.parts || a.seg_unroll || a.seg_vector)
+    throw rdx::ArgumentError("--lanes, --parts, --seg-unroll and --seg-vector go with --layouts");
   rdx::Options opts;
   opts.work_group_size = a.wg;
   opts.tuning = bench_tuning(a, type);
@@ -360,6 +360,7 @@ void options_bench(CLI::App& sub, App& app) {
   sub.add_option("--lanes", bn.lanes, "Segmented: work-items per segment (a power of two)");
   sub.add_option("--parts", bn.parts, "Segmented: work-groups per segment");
   sub.add_option("--seg-unroll", bn.seg_unroll, "Segmented: loads in flight per work-item");
+  sub.add_option("--seg-vector", bn.seg_vector, "Segmented: elements per load (1 or 4)");
 }
 
 void options_tune(CLI::App& sub, App& app) {

@@ -121,6 +121,7 @@ int cmd_bench_segmented(const BenchArgs& a) {
         if (a.lanes) opts.tuning.set("lanes", a.lanes);
         if (a.parts) opts.tuning.set("parts", a.parts);
         if (a.seg_unroll) opts.tuning.set("unroll", a.seg_unroll);
+        if (a.seg_vector) opts.tuning.set("vector", a.seg_vector);
         std::cerr << fmt::format("bench: {} n={} {}\n", dev.name, n, l.name);
         std::vector<std::uint64_t> off;
         std::uint64_t segments = 0;

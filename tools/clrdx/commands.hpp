@@ -68,7 +68,7 @@ struct BenchArgs {
   std::string map;    // transform-reduce: --op over this map of --inputs arrays
   unsigned inputs = 1;
   std::string layouts;  // segmented reductions (cmd_bench_segmented): a comma list
-  std::uint64_t lanes = 0, parts = 0, seg_unroll = 0;  // their tunables (0: the plan's)
+  std::uint64_t lanes = 0, parts = 0, seg_unroll = 0, seg_vector = 0;  // their tunables (0: plan's)
 };
 int cmd_bench(const BenchArgs& a);
 // bench --layouts: segmented and axis reductions (cmd_bench_segmented.cpp).

@@ -36,6 +36,9 @@ struct SegmentedPlan {
   std::uint64_t lanes = 1;   // work-items per segment, a power of two <= work_group_size
   std::uint64_t parts = 1;   // work-groups per segment
   std::uint64_t unroll = 4;  // loads each work-item has in flight (1, 2, 4, 8 or 16)
+  // Elements per load: 1, or 4 (segments of contiguous elements: offsets and rows, not the axis
+  // form with inner > 1), loaded where their address is a multiple of 4 elements.
+  std::uint64_t vector = 1;
   // The most operations on a path from an element of a segment of `count` elements to its
   // result (the float error bound, as Plan::depth).
   std::uint64_t depth_for(std::uint64_t count) const;
@@ -46,7 +49,7 @@ struct SegmentedPlan {
 // Throws ArgumentError (an operator the type does not allow, acc narrower than the element, a
 // strategy other than "auto", a work-group size the device does not allow, an unknown tunable)
 // or UnsupportedError (f64 without fp64). Options::tuning may set "lanes" (a power of two, at most
-// the work-group size), "parts" (>= 1) and "unroll", for sweeps in `clrdx bench`.
+// the work-group size), "parts" (>= 1), "unroll" and "vector", for sweeps in `clrdx bench`.
 SegmentedPlan plan_segments(const DeviceInfo& dev, Type type, Op op, std::uint64_t n,
                             std::uint64_t segments, const Options& opts = {});
 // shape: the array's dimensions in C order (at least one); axis < shape.size().

@@ -34,7 +34,8 @@ Scalar empty_value(const SegmentedPlan& p) {
 }
 
 std::string build_options(const SegmentedPlan& p, bool checked) {
-  std::string o = fmt::format("-DLANES={} -DPARTS={} -DSEG_UNROLL={}", p.lanes, p.parts, p.unroll);
+  std::string o = fmt::format("-DLANES={} -DPARTS={} -DSEG_UNROLL={} -DSEG_VEC={}", p.lanes,
+                              p.parts, p.unroll, p.vector);
   if (checked) o += " -DCHECKED";
   if (p.by_offsets) o += " -DOFFSETS";
   if (!p.by_offsets && p.inner > 1) o += " -DCOLUMNS";

@@ -26,9 +26,13 @@ constexpr std::uint64_t kMinPerLaneInPart = 16;
 // Work-groups per compute unit that a launch aims for before segments are split into parts.
 constexpr std::uint64_t kGroupsPerCu = 8;
 constexpr std::uint64_t kMaxParts = 4096;
-// Loads in flight per work-item (a GPU otherwise waits for each before the next): 16 gave
-// 3.51-3.88 TB/s on long segments against 3.46-3.84 with 8.
-constexpr std::uint64_t kUnroll = 16;
+// GPUs: elements per load where segments are contiguous, and loads in flight per work-item (a
+// GPU otherwise waits for each before the next). H200, 2^28 f32: 4-element loads 4 in flight
+// gave 3.79-4.26 TB/s on rows of 16 to 4096 and 3.68-3.90 on segments of 4096 or more by
+// offsets; 16 in flight 3.29-3.91 there; 1-element loads 16 in flight 3.02-4.29 and 3.51-3.87.
+constexpr std::uint64_t kVector = 4;
+constexpr std::uint64_t kUnrollVector = 4;
+constexpr std::uint64_t kUnrollScalar = 16;
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
   return a / b + (a % b != 0);
@@ -36,9 +40,9 @@ std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
 
 std::uint64_t tunable(const Options& opts, std::string_view name, std::uint64_t dflt) {
   for (const auto& [k, v] : opts.tuning.items())
-    if (k != "lanes" && k != "parts" && k != "unroll")
+    if (k != "lanes" && k != "parts" && k != "unroll" && k != "vector")
       throw ArgumentError(fmt::format(
-          "segmented reductions have the tunables lanes, parts and unroll, not '{}'", k));
+          "segmented reductions have the tunables lanes, parts, unroll and vector, not '{}'", k));
   return opts.tuning.get(name).value_or(dflt);
 }
 
@@ -75,9 +79,15 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
   if (parts < 1) throw ArgumentError("parts must be at least 1");
   p.lanes = lanes;
   p.parts = parts;
-  p.unroll = tunable(opts, "unroll", kUnroll);
+  const bool contiguous = p.by_offsets || p.inner == 1;
+  p.vector = tunable(opts, "vector", dev.kind != DeviceKind::CPU && contiguous ? kVector : 1);
+  if (p.vector != 1 && p.vector != 4)
+    throw ArgumentError(fmt::format("vector {} is not 1 or 4", p.vector));
+  p.unroll = tunable(opts, "unroll", p.vector > 1 ? kUnrollVector : kUnrollScalar);
   if (!is_pow2(p.unroll) || p.unroll > 16)
     throw ArgumentError(fmt::format("unroll {} is not 1, 2, 4, 8 or 16", p.unroll));
+  if (p.vector == 4 && !contiguous)
+    throw ArgumentError("vector 4 reads contiguous segments: not columns (an inner axis > 1)");
 }
 
 SegmentedPlan base_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n,
@@ -101,7 +111,8 @@ std::uint64_t SegmentedPlan::depth_for(std::uint64_t count) const {
   std::uint64_t tree = 0;
   for (std::uint64_t l = lanes; l > 1; l /= 2)
     ++tree;
-  return per_part + tree + (parts > 1 ? parts : 0);
+  // Vector loads: the elements before and after the aligned body, one more each per lane.
+  return per_part + tree + (parts > 1 ? parts : 0) + (vector > 1 ? 2 : 0);
 }
 
 std::string SegmentedPlan::describe() const {
