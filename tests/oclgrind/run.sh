@@ -4,7 +4,8 @@
 # and a second and third pass or finish (5000), for four kernel families: f32 sum, i32 argmax
 # (a state of value and index), u8 argmin (a widened accumulator) and f64 prod (float products
 # mark input infinities); and two users' reductions (USER_STATE kernels): f32 mean (a struct state
-# of three fields) and u16 count (one u64 field; the atomic strategies' word). Fails on any
+# of three fields) and u16 count (one u64 field; the atomic strategies' word); and the segmented
+# kernels (rows, columns, offsets). Fails on any
 # Oclgrind report, on a clrdx failure, or on an integer result that differs from PoCL's. The
 # control first: a kernel with a real race must be reported.
 # Not run under Oclgrind: users' reductions on amp_sequential (it has none) and auto/fast_* (their last work-group reads the other
@@ -49,6 +50,41 @@ for family in f32:sum i32:argmax u8:argmin f64:prod f32:mean u16:count; do
       fi
     done
   done
+done
+# Segmented reductions (cl/segmented.cl, GPU forms: Oclgrind reports a GPU): rows (several lanes
+# and their tree, 4-element loads with a head and a tail), columns (neighbouring segments per
+# group, parts and seg_finish) and offsets with empty, short and long segments, on i32 data; with
+# --data-races only: Oclgrind's Uninitialized plugin stops on the `freeze` instruction that
+# LLVM 14+ emits for these kernels' paired division and remainder.
+python3 - "$tmp" <<'PY'
+import struct, sys
+def npy(path, descr, shape, fmt, vals):
+    dims = ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "")
+    h = "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }" % (descr, dims)
+    h += " " * (63 - (10 + len(h)) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(h)) + h.encode())
+        f.write(struct.pack("<%d%s" % (len(vals), fmt), *vals))
+d = sys.argv[1]
+npy(d + "/m.npy", "<i4", (7, 301), "i", [(i * 7919) % 1000 - 500 for i in range(7 * 301)])
+npy(d + "/off.npy", "<i8", (6,), "q", [0, 0, 1, 35, 2000, 2107])
+npy(d + "/c.npy", "<i4", (300, 5), "i", [(i * 7919) % 1000 - 500 for i in range(300 * 5)])
+PY
+for seg in "m --axis 1 --op sum" "m --axis 0 --op argmax" "c --axis 0 --op max" \
+           "m --segments $tmp/off.npy --op min" "m --segments $tmp/off.npy --op argmin"; do
+  read -ra extra <<<"$seg"
+  input=$tmp/${extra[0]}.npy
+  extra=("${extra[@]:1}")
+  want=$("$clrdx" reduce --input "$input" "${extra[@]}" --device cpu 2>&1) || want="exit $?"
+  log=$tmp/segmented.$runs.log
+  got=$(oclgrind --data-races --max-errors 5 --log "$log" \
+          "$clrdx" reduce --input "$input" "${extra[@]}" --wg 16 2>&1) || got="exit $?"
+  runs=$((runs + 1))
+  if [ -s "$log" ]; then
+    echo "FAIL segmented $seg: oclgrind reported"; head -20 "$log"; status=1
+  elif [ "$got" != "$want" ]; then
+    echo "FAIL segmented $seg: printed '$(echo "$got" | head -3)', PoCL '$(echo "$want" | head -3)'"; status=1
+  fi
 done
 echo "$runs runs under oclgrind, $( [ $status = 0 ] && echo "no report" || echo "FAILED")"
 exit $status

@@ -122,8 +122,8 @@ std::string SegmentedPlan::describe() const {
   else
     r += fmt::format("axis length={} inner={} segments={}", length, inner, segments);
   if (acc != type) r += fmt::format(" acc={}", name(acc));
-  return r +
-         fmt::format(" wg={} lanes={} parts={} unroll={}", work_group_size, lanes, parts, unroll);
+  return r + fmt::format(" wg={} lanes={} parts={} unroll={} vector={}", work_group_size, lanes,
+                         parts, unroll, vector);
 }
 
 SegmentedPlan plan_segments(const DeviceInfo& dev, Type type, Op op, std::uint64_t n,
