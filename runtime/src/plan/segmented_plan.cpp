@@ -17,7 +17,7 @@ using detail::is_pow2;
 // GPUs (tools/results/h200_segmented_sweep.txt): segments shorter than kLongSegment get the mean
 // length over kItemsPerLane lanes, a power of two, at most kShortLanes: the lanes' tree costs
 // barriers, and a lane reading 8 to 128 elements kept the memory busiest (rows of 256: 8 or 16
-// lanes 3.98 TB/s, 64 lanes 1.93). Longer ones get a whole group, as CUB gives a block.
+// lanes 3.98 TB/s, 64 lanes 1.93-2.45). Longer ones get a whole group, as CUB gives a block.
 constexpr std::uint64_t kItemsPerLane = 8;
 constexpr std::uint64_t kShortLanes = 8;
 constexpr std::uint64_t kLongSegment = 4096;
@@ -29,7 +29,7 @@ constexpr std::uint64_t kMaxParts = 4096;
 // GPUs: elements per load where segments are contiguous, and loads in flight per work-item (a
 // GPU otherwise waits for each before the next). H200, 2^28 f32: 4-element loads 4 in flight
 // gave 3.79-4.26 TB/s on rows of 16 to 4096 and 3.68-3.90 on segments of 4096 or more by
-// offsets; 16 in flight 3.29-3.91 there; 1-element loads 16 in flight 3.02-4.29 and 3.51-3.87.
+// offsets; 16 in flight 3.28-3.91 there; 1-element loads 16 in flight 3.02-4.29 and 3.51-3.87.
 constexpr std::uint64_t kVector = 4;
 constexpr std::uint64_t kUnrollVector = 4;
 constexpr std::uint64_t kUnrollScalar = 16;
