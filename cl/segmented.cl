@@ -68,6 +68,19 @@ inline state_t seg_combine_vec(state_t s, SEG_VT x, ulong k) {
   s = st_combine(s, st_make(to_acc(x.s2), k + 2));
   return st_combine(s, st_make(to_acc(x.s3), k + 3));
 }
+/* SEG_VACC (the host's choice on CPUs, for operators whose lanes combine: VCOMBINE): the body's
+ * loads go into vector accumulators instead of the state one element at a time. */
+#ifdef SEG_VACC
+#ifndef VCOMBINE
+#error "SEG_VACC needs the operator's VCOMBINE"
+#endif
+#define SEG_VACC_T SEG_CAT(ACC, 4)
+#define SEG_TO_VACC SEG_CAT(convert_, SEG_VACC_T)
+#ifndef ACC_IS_FLOAT
+#define AS_VACC SEG_CAT(as_, SEG_VACC_T)
+#define AS_VUACC SEG_CAT(as_, SEG_CAT(UACC, 4))
+#endif
+#endif
 #elif SEG_VEC != 1
 #error "SEG_VEC is 1 or 4"
 #endif
@@ -151,6 +164,28 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(global co
     for (ulong k = lo + lane; k < a0; k += SEG_LANES)
       s = st_combine(s, st_make(to_acc(p[k]), k));
     ulong k = a0 + lane * SEG_VEC;
+#ifdef SEG_VACC
+    /* SEG_UNROLL vector accumulators (independent chains: a CPU's float adds and comparisons do
+     * not wait for each other), folded in order at the end, then their lanes. */
+    SEG_VACC_T v[SEG_UNROLL];
+#pragma unroll
+    for (uint u = 0; u < SEG_UNROLL; ++u)
+      v[u] = (SEG_VACC_T)(IDENTITY_VALUE);
+    for (; k + ((SEG_UNROLL - 1) * SEG_LANES + 1) * SEG_VEC <= a1;
+         k += SEG_UNROLL * SEG_LANES * SEG_VEC) {
+#pragma unroll
+      for (uint u = 0; u < SEG_UNROLL; ++u)
+        v[u] =
+            VCOMBINE(v[u], SEG_TO_VACC(*(const global SEG_VT*)(p + k + u * SEG_LANES * SEG_VEC)));
+    }
+    for (; k + SEG_VEC <= a1; k += SEG_LANES * SEG_VEC)
+      v[0] = VCOMBINE(v[0], SEG_TO_VACC(*(const global SEG_VT*)(p + k)));
+#pragma unroll
+    for (uint u = 1; u < SEG_UNROLL; ++u)
+      v[0] = VCOMBINE(v[0], v[u]);
+    s = combine_values(
+        s, combine_values(combine_values(v[0].s0, v[0].s1), combine_values(v[0].s2, v[0].s3)));
+#else
     for (; k + ((SEG_UNROLL - 1) * SEG_LANES + 1) * SEG_VEC <= a1;
          k += SEG_UNROLL * SEG_LANES * SEG_VEC) {
       SEG_VT x[SEG_UNROLL];
@@ -163,6 +198,7 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(global co
     }
     for (; k + SEG_VEC <= a1; k += SEG_LANES * SEG_VEC)
       s = seg_combine_vec(s, *(const global SEG_VT*)(p + k), k);
+#endif
     for (ulong t = a1 + lane; t < hi; t += SEG_LANES)
       s = st_combine(s, st_make(to_acc(p[t]), t));
 #else

@@ -534,8 +534,16 @@ TEST_CASE("segmented plans: lanes from the mean length, parts for few long segme
   CHECK(one.parts == 64);
   // Parts never leave a lane fewer than 16 elements.
   CHECK(plan_segments(gpu, Type::F32, Op::Sum, 1 << 12, 1).parts == 1);
-  // CPUs: a work-item per segment.
-  CHECK(plan_segments(cpu, Type::F32, Op::Sum, 1 << 26, 1 << 10).lanes == 1);
+  // CPUs: a work-item per segment; from 16 elements 4-element loads into vector accumulators,
+  // for the operators whose lanes combine.
+  const SegmentedPlan cpu_long = plan_segments(cpu, Type::F32, Op::Sum, 1 << 26, 1 << 10);
+  CHECK(cpu_long.lanes == 1);
+  CHECK(cpu_long.vector == 4);
+  CHECK(cpu_long.vector_acc);
+  CHECK_FALSE(plan_segments(cpu, Type::F32, Op::ArgMin, 1 << 26, 1 << 10).vector_acc);
+  CHECK_FALSE(plan_segments(cpu, Type::F32, Op::Prod, 1 << 26, 1 << 10).vector_acc);
+  CHECK(plan_segments(cpu, Type::F32, Op::Sum, 1 << 26, 1 << 24).vector == 1);  // length 4
+  CHECK_FALSE(plan_segments(gpu, Type::F32, Op::Sum, 1 << 26, 1 << 10).vector_acc);
   // Axis form: rows and columns of a 2-D array.
   const std::uint64_t shape[] = {1000, 64};
   const SegmentedPlan rows = plan_axis(gpu, Type::I32, Op::Max, shape, 1);
@@ -550,7 +558,7 @@ TEST_CASE("segmented plans: lanes from the mean length, parts for few long segme
   const std::uint64_t wide[] = {100, 1 << 20};
   CHECK(plan_axis(gpu, Type::I32, Op::Max, wide, 0).lanes == 1);
   // Depth: the lanes' sequential loads, their tree, and the parts' finish.
-  CHECK(one.depth_for(1 << 26) == (1 << 26) / 64 / 256 + 8 + 64 + 2);  // + vector loads
+  CHECK(one.depth_for(1 << 26) == (1 << 26) / 64 / 256 + 8 + 64 + 5);  // + vector loads
   CHECK(plan_segments(cpu, Type::F32, Op::Sum, 100, 100).depth_for(1) == 1);
   // Same facts, same plan.
   CHECK(plan_segments(gpu, Type::U8, Op::ArgMax, 12345, 67) ==

@@ -2,7 +2,6 @@
 // per segment): the results printed one per line, or written to --output as a .npy file.
 #include <fmt/format.h>
 
-#include <fstream>
 #include <iostream>
 
 #include "commands.hpp"
@@ -18,10 +17,8 @@ namespace {
 // The offsets of --segments: a 1-D .npy of 64-bit integers (NumPy's int64 or uint64), or raw
 // little-endian u64. Negative int64 offsets are refused here; the library checks the rest.
 std::vector<std::uint64_t> load_offsets(const std::string& path) {
-  std::string magic(6, '\0');
-  std::ifstream(path, std::ios::binary).read(magic.data(), 6);
-  const bool npy = looks_like_npy(magic) || path.ends_with(".npy");
-  const Loaded l = load_file(path, npy ? std::nullopt : std::optional(rdx::Type::U64));
+  // Opened once, so a pipe works: a .npy file's dtype as it is, a raw file as u64.
+  const Loaded l = load_file(path, rdx::Type::U64, /*raw_default=*/true);
   if (l.type != rdx::Type::I64 && l.type != rdx::Type::U64)
     throw rdx::ArgumentError(
         fmt::format("--segments {}: offsets are 64-bit integers (int64 or uint64), not {}", path,

@@ -281,7 +281,7 @@ void InputFile::check_data_size(std::uint64_t bytes) const {
   }
 }
 
-InputFile open_input(const std::string& path, std::optional<rdx::Type> type) {
+InputFile open_input(const std::string& path, std::optional<rdx::Type> type, bool raw_default) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw ArgumentError(fmt::format("{} is a directory, not a file", path));
@@ -305,7 +305,7 @@ InputFile open_input(const std::string& path, std::optional<rdx::Type> type) {
     } catch (const ArgumentError& e) {
       throw ArgumentError(fmt::format("{}: {}", path, e.what()));
     }
-    if (type && *type != h.type)
+    if (type && *type != h.type && !raw_default)
       throw ArgumentError(fmt::format("{} holds {} elements but --type is {}", path,
                                       rdx::name(h.type), rdx::name(*type)));
     f.type = h.type;
@@ -349,14 +349,16 @@ std::string npy_bytes(rdx::Type type, std::span<const std::uint64_t> shape, cons
   if (shape.size() == 1) dims += ',';  // (3,) is a tuple, (3) is not
   std::string dict =
       fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({}), }}", descr, dims);
-  // Version 1: magic, 2 version bytes, a 2-byte length; the header ends in '\n' and the data
-  // starts at a multiple of 64 bytes.
-  const std::size_t unpadded = 10 + dict.size() + 1;
-  dict.append((64 - unpadded % 64) % 64, ' ');
+  // Version 1: magic, 2 version bytes, a 2-byte length; version 2 (a header over 65535 bytes, from
+  // many dimensions): a 4-byte length. The header ends in '\n' and the data starts at a multiple
+  // of 64 bytes.
+  const bool v2 = 10 + dict.size() + 1 + 63 > 65535;
+  const std::size_t prefix = v2 ? 12 : 10;
+  dict.append((64 - (prefix + dict.size() + 1) % 64) % 64, ' ');
   dict += '\n';
-  std::string out("\x93NUMPY\x01\x00", 8);
-  out += static_cast<char>(dict.size() & 0xff);
-  out += static_cast<char>(dict.size() >> 8);
+  std::string out(v2 ? "\x93NUMPY\x02\x00" : "\x93NUMPY\x01\x00", 8);
+  for (std::size_t b = 0; b < (v2 ? 4u : 2u); ++b)
+    out += static_cast<char>((dict.size() >> (8 * b)) & 0xff);
   out += dict;
   out.append(static_cast<const char*>(data), count * rdx::size_of(type));
   return out;

@@ -52,7 +52,9 @@ struct InputFile {
 // Opens `path`: .npy by its magic or its name (its dtype must agree with `type` when one is
 // given), else raw elements of `type` (required). Throws rdx::ArgumentError for every problem
 // found without reading the data: unreadable path, directory, bad header, size mismatch.
-InputFile open_input(const std::string& path, std::optional<rdx::Type> type);
+// raw_default: `type` is the type of a raw file only, and a .npy file's dtype is taken as it is.
+InputFile open_input(const std::string& path, std::optional<rdx::Type> type,
+                     bool raw_default = false);
 
 // Reads from fd into buf until n bytes or the end of the file; returns the bytes read. Throws
 // rdx::ArgumentError naming `path` and the system's reason on a read error.

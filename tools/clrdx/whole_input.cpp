@@ -63,8 +63,8 @@ const unsigned char* Loaded::data() const {
   return mapped ? mapped->data() : owned.data();
 }
 
-Loaded load_file(const std::string& path, std::optional<rdx::Type> type) {
-  InputFile f = open_input(path, type);
+Loaded load_file(const std::string& path, std::optional<rdx::Type> type, bool raw_default) {
+  InputFile f = open_input(path, type, raw_default);
   Loaded l(f.type);
   struct stat st {};
   if (f.data_bytes && *f.data_bytes > 0 && ::fstat(f.fd, &st) == 0 && S_ISREG(st.st_mode)) {

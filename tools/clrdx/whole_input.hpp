@@ -29,6 +29,7 @@ struct Loaded {
 
 // Opens and checks `path` (open_input) and maps or reads its elements; `shape` is the .npy
 // header's, else one dimension of every element.
-Loaded load_file(const std::string& path, std::optional<rdx::Type> type);
+// raw_default: as open_input's.
+Loaded load_file(const std::string& path, std::optional<rdx::Type> type, bool raw_default = false);
 
 }  // namespace clrdx

@@ -39,6 +39,9 @@ struct SegmentedPlan {
   // Elements per load: 1, or 4 (segments of contiguous elements: offsets and rows, not the axis
   // form with inner > 1), loaded where their address is a multiple of 4 elements.
   std::uint64_t vector = 1;
+  // CPUs, with 4-element loads, for operators whose lanes combine (not argmin/argmax, not float
+  // products): `unroll` vector accumulators per work-item, folded at the end.
+  bool vector_acc = false;
   // The most operations on a path from an element of a segment of `count` elements to its
   // result (the float error bound, as Plan::depth).
   std::uint64_t depth_for(std::uint64_t count) const;

@@ -27,11 +27,17 @@ cl::Buffer device_buffer(Context::Impl& impl, std::uint64_t bytes, const void* i
 // Inputs beyond one allocation are not split into chunks yet: a clear error instead of a
 // failed allocation.
 void check_fits(Context& ctx, const SegmentedPlan& p, const char* who) {
-  if (p.n > detail::max_alloc_elements(ctx.device_info(), p.type))
+  const DeviceInfo& dev = ctx.device_info();
+  if (p.n > detail::max_alloc_elements(dev, p.type))
     throw UnsupportedError(fmt::format(
         "{}: {} elements of {} exceed the device's largest allocation ({} bytes); segmented "
         "reductions take inputs of one allocation",
-        who, p.n, name(p.type), ctx.device_info().max_alloc));
+        who, p.n, name(p.type), dev.max_alloc));
+  // The results (an axis of length 0 may have many), checked the same way; segments < 2^60.
+  if (p.segments > detail::max_alloc_elements(dev, Type::U64))
+    throw UnsupportedError(
+        fmt::format("{}: {} results exceed the device's largest allocation ({} bytes)", who,
+                    p.segments, dev.max_alloc));
 }
 
 // Runs p on device data (offsets, when by offsets, already on the device and checked) and

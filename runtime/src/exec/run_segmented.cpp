@@ -37,6 +37,7 @@ std::string build_options(const SegmentedPlan& p, bool checked) {
   std::string o = fmt::format("-DLANES={} -DPARTS={} -DSEG_UNROLL={} -DSEG_VEC={}", p.lanes,
                               p.parts, p.unroll, p.vector);
   if (checked) o += " -DCHECKED";
+  if (p.vector_acc) o += " -DSEG_VACC";
   if (p.by_offsets) o += " -DOFFSETS";
   if (!p.by_offsets && p.inner > 1) o += " -DCOLUMNS";
   return o;
