@@ -80,8 +80,10 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl
   cl::Buffer bad;
   if (check_offsets) {
     Kernel check = ex.kernel("segmented.cl", "seg_check", opts);
+    // Zeroed by a fill in the queue, not a blocking write: no host round trip before the launch.
     const cl_uint zero = 0;
-    bad = ex.buffer(sizeof zero, &zero);
+    bad = ex.buffer(sizeof zero);
+    RDX_CHECK(ex.queue.enqueueFillBuffer(bad, zero, 0, sizeof zero));
     ex.args(check, *offsets, p.segments, p.n, bad);
     ex.launch(check, p.segments + 1, std::min<std::size_t>(check.wg, 64));
   }
@@ -108,36 +110,29 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl
   const std::uint64_t per_group = reduce.wg / ran.lanes;
   const std::uint64_t groups = (p.segments + per_group - 1) / per_group * p.parts;
   const States part = p.parts > 1 ? ex.states(p.segments * p.parts) : States{values, out_i, 0};
-  cl_uint i = 0;
-  ex.arg(reduce, i++, in);
-  if (p.by_offsets) {
-    ex.arg(reduce, i++, *offsets);
-  } else {
-    ex.arg(reduce, i++, p.length);
-    ex.arg(reduce, i++, p.inner);
-  }
-  ex.arg(reduce, i++, p.segments);
-  ex.arg(reduce, i++, empty);
-  ex.arg(reduce, i++, part.values);
-  ex.arg(reduce, i++, part.indices);
-  if (check_offsets) ex.arg(reduce, i++, bad);
+  // The parameters seg_reduce and seg_finish share after their inputs: the geometry, the segment
+  // count, the empty value, the outputs and, when checked, the offsets' flag.
+  const auto common_args = [&](Kernel& k, cl_uint i, const States& out) {
+    if (p.by_offsets) {
+      ex.arg(k, i++, *offsets);
+    } else {
+      ex.arg(k, i++, p.length);
+      ex.arg(k, i++, p.inner);
+    }
+    ex.arg(k, i++, p.segments);
+    ex.arg(k, i++, empty);
+    ex.arg(k, i++, out.values);
+    ex.arg(k, i++, out.indices);
+    if (check_offsets) ex.arg(k, i++, bad);
+  };
+  ex.arg(reduce, 0, in);
+  common_args(reduce, 1, part);
   ex.launch(reduce, groups * reduce.wg, reduce.wg);
   if (p.parts > 1) {
     Kernel finish = ex.kernel("segmented.cl", "seg_finish", opts);
     ex.arg(finish, 0, part.values);
     ex.arg(finish, 1, part.indices);
-    i = 2;
-    if (p.by_offsets) {
-      ex.arg(finish, i++, *offsets);
-    } else {
-      ex.arg(finish, i++, p.length);
-      ex.arg(finish, i++, p.inner);
-    }
-    ex.arg(finish, i++, p.segments);
-    ex.arg(finish, i++, empty);
-    ex.arg(finish, i++, values);
-    ex.arg(finish, i++, out_i);
-    if (check_offsets) ex.arg(finish, i++, bad);
+    common_args(finish, 2, States{values, out_i, p.segments});
     ex.launch(finish, p.segments, std::min<std::size_t>(finish.wg, 64));
   }
   wait();
