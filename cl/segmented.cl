@@ -16,8 +16,10 @@
  *              `inner` apart (rows: inner = 1; columns of a 2-D array: outer = 1)
  * COLUMNS (the axis form with inner > 1): neighbouring work-items take neighbouring segments, so
  * a group's loads of one position along the axis are contiguous; else a segment's LANES
- * work-items are neighbours. Element positions and argmin/argmax indices count from the
- * segment's start (the axis form: the position along the axis).
+ * work-items are neighbours. On CPUs, columns of 16 or more run seg_columns (below) instead:
+ * a work-item per block of neighbouring columns, walking the rows. Element positions and
+ * argmin/argmax indices count from the segment's start (the axis form: the position along the
+ * axis).
  *
  * Deterministic: a segment's elements are split over parts, lanes and loads by its length and
  * the plan only, and combined in a fixed order.
@@ -234,6 +236,72 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(global co
 #endif
   }
 }
+
+#ifdef COL_BLOCK
+/* seg_columns (CPUs, the axis form with inner >= 16: the native loop's layout): work-item t
+ * (local size 1, so its states live in its group's local memory) takes block
+ * b = (t / PARTS) % blocks of COL_BLOCK neighbouring columns (inner positions) of outer slice
+ * o = t / PARTS / blocks, blocks = ceil(inner / COL_BLOCK), and part t % PARTS of the rows; it
+ * walks its rows in order, so each row's block is one contiguous run, and combines it into the
+ * block's states (SEG_COL_VEC, operators whose lanes combine: 16 columns a load, into 16 states
+ * at once; otherwise one by one). A column's elements are combined in order, as one lane's.
+ * Launch: global size = outer * blocks * PARTS, local size 1; PARTS = 1 stores the results,
+ * PARTS > 1 the partials at r * PARTS + part for seg_finish, as seg_reduce. */
+#ifdef COLUMNS
+#error "seg_columns replaces seg_reduce's COLUMNS form"
+#endif
+#ifdef SEG_COL_VEC
+#ifndef VCOMBINE
+#error "SEG_COL_VEC needs the operator's VCOMBINE"
+#endif
+#define SCV_CAT_(a, b) a##b
+#define SCV_CAT(a, b) SCV_CAT_(a, b)
+#define SCV_ACC SCV_CAT(ACC, 16)
+#define SCV_TO_ACC SCV_CAT(convert_, SCV_ACC)
+#ifndef ACC_IS_FLOAT
+#define AS_VACC SCV_CAT(as_, SCV_ACC)
+#define AS_VUACC SCV_CAT(as_, SCV_CAT(UACC, 16))
+#endif
+/* 16 elements at any element-aligned address: one unaligned load on a CPU. */
+typedef SCV_CAT(T, 16) __attribute__((aligned(sizeof(T)))) seg_col_load_t;
+#endif
+kernel void seg_columns(global const T* in, ulong length, ulong inner, ulong segments, ACC empty_v,
+                        OUT_PARAMS) {
+  local state_t st[COL_BLOCK] __attribute__((aligned(128)));
+  const ulong t = get_group_id(0);
+  const ulong blocks = (inner + COL_BLOCK - 1) / COL_BLOCK;
+  const ulong part = t % PARTS, b = (t / PARTS) % blocks, o = t / PARTS / blocks;
+  const ulong j0 = b * COL_BLOCK;
+  if (o * inner >= segments) return;
+  const uint width = (uint)min((ulong)COL_BLOCK, inner - j0);
+  /* This part's rows: [lo, hi). */
+  const ulong per = (length + PARTS - 1) / PARTS;
+  const ulong lo = min(length, part * per), hi = min(length, lo + per);
+  for (uint c = 0; c < width; ++c)
+    st[c] = st_identity();
+  const global T* base = in + o * length * inner + j0;
+  for (ulong l = lo; l < hi; ++l) {
+    const global T* row = base + l * inner;
+    uint c = 0;
+#ifdef SEG_COL_VEC
+    for (; c + 16 <= width; c += 16) {
+      local ACC* a = (local ACC*)st + c;
+      vstore16(VCOMBINE(vload16(0, a), SCV_TO_ACC(*(const global seg_col_load_t*)(row + c))), 0, a);
+    }
+#endif
+    for (; c < width; ++c)
+      st[c] = st_combine(st[c], st_make(to_acc(row[c]), l));
+  }
+  for (uint c = 0; c < width; ++c) {
+    const ulong r = o * inner + j0 + c;
+#if PARTS == 1
+    STORE(r, seg_public(st[c], length, empty_v));
+#else
+    STORE(r * PARTS + part, st[c]);
+#endif
+  }
+}
+#endif
 
 /* seg_finish: segment r's PARTS partials (part_v/part_i at r * PARTS ..), combined in order,
  * into its result. One work-item per segment: global size >= segments, any local size. */

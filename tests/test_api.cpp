@@ -398,6 +398,18 @@ TEST_CASE("big: 2^32 + 3 u8 elements, beyond one allocation, are reduced in chun
   CHECK(mm.min_index == n - 2);
   CHECK(mm.max == 9);
   CHECK(mm.max_index == 7);
+  // Segments in passes of one allocation each: the long one crosses every pass boundary.
+  const std::vector<std::uint64_t> off = {0, 5, n - 9, n};
+  const auto seg = reduce_segments(ctx, Type::U8, v.data(), n, off, Op::Sum, [] {
+    Options o;
+    o.acc = Type::U64;
+    return o;
+  }());
+  CHECK(seg.plan.in_passes());
+  CHECK(seg.as<std::uint64_t>() == std::vector<std::uint64_t>{5, n - 14 - 1 + 9, 8});
+  const auto at = reduce_segments(ctx, Type::U8, v.data(), n, off, Op::ArgMin);
+  CHECK(at.indices == std::vector<std::uint64_t>{0, 0, 7});
+  CHECK(at.as<std::uint8_t>() == std::vector<std::uint8_t>{1, 1, 0});
 }
 
 TEST_CASE("auto and the fast_* strategies are deterministic: bit-identical results run after run") {

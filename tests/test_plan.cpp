@@ -557,9 +557,52 @@ TEST_CASE("segmented plans: lanes from the mean length, parts for few long segme
   CHECK(cols.lanes == 4);  // 64 neighbouring columns x 4 lanes in a group of 256
   const std::uint64_t wide[] = {100, 1 << 20};
   CHECK(plan_axis(gpu, Type::I32, Op::Max, wide, 0).lanes == 1);
+  // CPUs: columns of 16 or more in blocks of up to 1024 columns per work-item, parts to fill
+  // compute units x 4 work-items (here 8 x 4); fewer columns, rows and GPUs: the group form.
+  CHECK(plan_axis(gpu, Type::I32, Op::Max, shape, 0).column_block == 0);
+  const SegmentedPlan cpu_cols = plan_axis(cpu, Type::I32, Op::Max, shape, 0);
+  CHECK(cpu_cols.column_block == 64);
+  CHECK(cpu_cols.lanes == 1);
+  CHECK(cpu_cols.parts == 32);
+  CHECK(cpu_cols.depth_for(1000) == (1000 + 31) / 32 + 32);
+  CHECK(plan_axis(cpu, Type::I32, Op::Max, wide, 0).column_block == 1024);
+  CHECK(plan_axis(cpu, Type::I32, Op::Max, wide, 0).parts == 1);          // 1024 blocks
+  CHECK(plan_axis(cpu, Type::I32, Op::Max, shape, 1).column_block == 0);  // rows
+  const std::uint64_t narrow[] = {1000, 8};
+  CHECK(plan_axis(cpu, Type::I32, Op::Max, narrow, 0).column_block == 0);
+  Options with_lanes;
+  with_lanes.tuning.set("lanes", 2);
+  CHECK(plan_axis(cpu, Type::I32, Op::Max, shape, 0, with_lanes).column_block == 0);
+  Options blocks;
+  blocks.tuning.set("column_block", 16);
+  CHECK(plan_axis(gpu, Type::I32, Op::Max, shape, 0, blocks).column_block == 16);
+  CHECK_THROWS_AS(plan_axis(cpu, Type::I32, Op::Max, shape, 1, blocks), ArgumentError);
+  CHECK_THROWS_AS(plan_segments(cpu, Type::I32, Op::Max, 100, 4, blocks), ArgumentError);
+  blocks.tuning.set("lanes", 2);
+  CHECK_THROWS_AS(plan_axis(cpu, Type::I32, Op::Max, shape, 0, blocks), ArgumentError);
+  Options too_wide;
+  too_wide.tuning.set("column_block", 8192);
+  CHECK_THROWS_AS(plan_axis(cpu, Type::I32, Op::Max, wide, 0, too_wide), ArgumentError);
   // Depth: the lanes' sequential loads, their tree, and the parts' finish.
   CHECK(one.depth_for(1 << 26) == (1 << 26) / 64 / 256 + 8 + 64 + 5);  // + vector loads
   CHECK(plan_segments(cpu, Type::F32, Op::Sum, 100, 100).depth_for(1) == 1);
+  // Passes: host inputs beyond one allocation (here 2^30 bytes), or the tunable chunk; a
+  // segment's pieces add one combine each after the first.
+  CHECK(one.chunk == (1 << 28));
+  CHECK_FALSE(one.in_passes());
+  CHECK(plan_segments(gpu, Type::F32, Op::Sum, std::uint64_t{1} << 30, 4).in_passes());
+  Options chunked;
+  chunked.tuning.set("chunk", 1000);
+  const SegmentedPlan passes = plan_segments(gpu, Type::F32, Op::Sum, 10000, 10, chunked);
+  const SegmentedPlan whole = plan_segments(gpu, Type::F32, Op::Sum, 10000, 10);
+  CHECK(passes.chunk == 1000);
+  CHECK(passes.in_passes());
+  CHECK(passes.depth_for(2500) == whole.depth_for(1000) + 3);  // at most 4 pieces
+  CHECK(passes.depth_for(1) == whole.depth_for(1));
+  const std::uint64_t grid[] = {10, 400, 30};  // rows of 30: 33 rows per pass of 1000
+  const SegmentedPlan axis_passes = plan_axis(gpu, Type::F32, Op::Sum, grid, 1, chunked);
+  CHECK(axis_passes.depth_for(400) ==
+        plan_axis(gpu, Type::F32, Op::Sum, grid, 1).depth_for(33) + (400 + 32) / 33 - 1);
   // Same facts, same plan.
   CHECK(plan_segments(gpu, Type::U8, Op::ArgMax, 12345, 67) ==
         plan_segments(gpu, Type::U8, Op::ArgMax, 12345, 67));

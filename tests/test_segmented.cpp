@@ -110,7 +110,14 @@ TEST_CASE("segmented: every axis of 1-D to 4-D arrays, lengths 0 and 1 among the
           std::uint64_t inner = 1;
           for (std::size_t k = axis + 1; k < shape.size(); ++k)
             inner *= shape[k];
-          for (const auto& o : forms(inner == 1)) {
+          auto all = forms(inner == 1);
+          if (inner > 1) {
+            // Columns in blocks (CPUs' default from 16 columns), forced on any device: blocks
+            // of 16 split over parts, and blocks of 40 (16-column loads and a tail of 8).
+            all.emplace_back().tuning.set("column_block", 16).set("parts", 3);
+            all.emplace_back().tuning.set("column_block", 40);
+          }
+          for (const auto& o : all) {
             const auto f = rdx::reduce_axis(ctx(), type, data.data(), shape, axis, op, o);
             INFO(f.plan.describe());
             CHECK(rdx::check_axis(f, data.data(), shape, axis) == "");
@@ -181,4 +188,79 @@ TEST_CASE("segmented: bad offsets and shapes are ArgumentErrors before any kerne
   std::vector<float> after(2);
   q.enqueueReadBuffer(values, CL_TRUE, 0, 8, after.data());
   CHECK(after == sentinel);
+}
+
+namespace {
+
+// Passes the axis form of `shape` along `axis` makes with `chunk` elements per pass.
+std::uint64_t axis_passes(const std::vector<std::uint64_t>& shape, std::size_t axis,
+                          std::uint64_t chunk) {
+  std::uint64_t outer = 1, inner = 1;
+  for (std::size_t k = 0; k < shape.size(); ++k)
+    (k < axis ? outer : inner) *= k == axis ? 1 : shape[k];
+  const std::uint64_t slice = shape[axis] * inner;
+  if (slice == 0) return 0;
+  if (slice <= chunk) return (outer + chunk / slice - 1) / (chunk / slice);
+  const std::uint64_t rows = inner <= chunk ? chunk / inner : 1;
+  const std::uint64_t cols = std::min(inner, chunk);
+  return outer * ((shape[axis] + rows - 1) / rows) * ((inner + cols - 1) / cols);
+}
+
+}  // namespace
+
+TEST_CASE("segmented: host inputs in passes (the tunable chunk), segments across passes") {
+  const std::size_t wg =
+      rdx::plan_segments(ctx().device_info(), rdx::Type::I32, rdx::Op::Sum, 1, 1).work_group_size;
+  const std::pair<rdx::Type, rdx::Op> cases[] = {
+      {rdx::Type::I32, rdx::Op::Sum}, {rdx::Type::I32, rdx::Op::ArgMin},
+      {rdx::Type::F32, rdx::Op::Sum}, {rdx::Type::F32, rdx::Op::ArgMax},
+      {rdx::Type::F32, rdx::Op::Max}, {rdx::Type::F32, rdx::Op::Prod}};
+  for (auto [type, op] : cases) {
+    for (const auto& off : rdx::segment_layouts(wg, 3)) {
+      const std::uint64_t n = total(off);
+      // Pieces of 1 element, a few passes, and a pass boundary just past a work-group's segment.
+      std::vector<std::uint64_t> chunks = {n / 3 + 1, wg + 2};
+      if (n <= 64) chunks.push_back(1);
+      if (n <= 4096) chunks.push_back(7);
+      const auto data = rdx::make_case_data(type, op, rdx::Pattern::Random, n, off.size());
+      for (std::uint64_t chunk : chunks) {
+        rdx::Options o;
+        o.tuning.set("chunk", chunk);
+        const auto r = rdx::reduce_segments(ctx(), type, data.data(), n, off, op, o);
+        INFO(r.plan.describe());
+        CHECK(r.plan.chunk == chunk);
+        CHECK(r.plan.in_passes() == (n > chunk));
+        CHECK(rdx::check_segments(r, data.data(), off) == "");
+      }
+    }
+    for (const auto& shape : rdx::axis_shapes()) {
+      std::uint64_t n = 1;
+      for (auto d : shape)
+        n *= d;
+      const auto data = rdx::make_case_data(type, op, rdx::Pattern::Random, n, shape.size());
+      for (std::size_t axis = 0; axis < shape.size(); ++axis)
+        // Whole slices per pass, rows of a slice per pass, and parts of one row.
+        for (std::uint64_t chunk : {n / 2 + 1, n / 5 + 1, std::uint64_t{3}}) {
+          if (axis_passes(shape, axis, chunk) > 400) continue;
+          rdx::Options o;
+          o.tuning.set("chunk", chunk);
+          const auto r = rdx::reduce_axis(ctx(), type, data.data(), shape, axis, op, o);
+          INFO(r.plan.describe());
+          CHECK(rdx::check_axis(r, data.data(), shape, axis) == "");
+        }
+    }
+  }
+  // Data already on the device is one allocation: a chunk below its size is refused.
+  const std::vector<float> x(100, 1.0f);
+  const cl::Buffer data = buffer(400, x.data());
+  rdx::Options o;
+  o.tuning.set("chunk", 10);
+  const std::vector<std::uint64_t> off = {0, 50, 100}, shape = {10, 10};
+  CHECK_THROWS_AS(rdx::reduce_segments(ctx(), rdx::Type::F32, data, 100, off, rdx::Op::Sum, o),
+                  rdx::ArgumentError);
+  CHECK_THROWS_AS(rdx::reduce_axis(ctx(), rdx::Type::F32, data, shape, 0, rdx::Op::Sum, o),
+                  rdx::ArgumentError);
+  o.tuning.set("chunk", 0);
+  CHECK_THROWS_AS(rdx::reduce_segments(ctx(), rdx::Type::F32, x.data(), 100, off, rdx::Op::Sum, o),
+                  rdx::ArgumentError);
 }

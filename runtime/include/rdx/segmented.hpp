@@ -42,17 +42,33 @@ struct SegmentedPlan {
   // CPUs, with 4-element loads, for operators whose lanes combine (not argmin/argmax, not float
   // products): `unroll` vector accumulators per work-item, folded at the end.
   bool vector_acc = false;
+  // CPUs, columns of 16 or more (the axis form with inner >= 16): each work-item (local size 1)
+  // takes this many neighbouring columns and walks the rows in order, its columns' states in
+  // local memory (lanes, unroll and vector are 1); 0: the work-group form above.
+  std::uint64_t column_block = 0;
+  // Host inputs: elements per pass, the device's largest allocation (or the tunable "chunk", which
+  // may only lower it). A longer input is reduced in passes of at most `chunk` elements, in order
+  // (the axis form: whole rows of `inner` elements where one fits); a segment that spans passes
+  // has its pieces combined on the host. Data already on the device runs in one pass.
+  std::uint64_t chunk = 0;
+  bool in_passes() const { return n > chunk; }
   // The most operations on a path from an element of a segment of `count` elements to its
   // result (the float error bound, as Plan::depth).
   std::uint64_t depth_for(std::uint64_t count) const;
   std::string describe() const;
   bool operator==(const SegmentedPlan&) const = default;
+
+ private:
+  std::uint64_t one_pass_depth(std::uint64_t count) const;
 };
 
 // Throws ArgumentError (an operator the type does not allow, acc narrower than the element, a
 // strategy other than "auto", a work-group size the device does not allow, an unknown tunable)
 // or UnsupportedError (f64 without fp64). Options::tuning may set "lanes" (a power of two, at most
-// the work-group size), "parts" (>= 1), "unroll" and "vector", for sweeps in `clrdx bench`.
+// the work-group size), "parts" (>= 1), "unroll" and "vector", for sweeps in `clrdx bench`, and
+// "column_block" (0: the work-group form; else columns per work-item, at most 4096, for the axis
+// form with inner > 1) and "chunk" (>= 1; host inputs only: the device-buffer forms refuse one
+// below n).
 SegmentedPlan plan_segments(const DeviceInfo& dev, Type type, Op op, std::uint64_t n,
                             std::uint64_t segments, const Options& opts = {});
 // shape: the array's dimensions in C order (at least one); axis < shape.size().

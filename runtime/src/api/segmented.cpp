@@ -2,6 +2,7 @@
 // device, run the plan (exec/run_segmented.cpp), read the results back.
 #include <fmt/format.h>
 
+#include "api/segmented_host.hpp"
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
 #include "exec/run_plan.hpp"
@@ -10,9 +11,7 @@
 #include "rdx/segmented.hpp"
 
 namespace rdx {
-namespace {
-
-using detail::byte_size;
+namespace detail {
 
 cl::Buffer device_buffer(Context::Impl& impl, std::uint64_t bytes, const void* init,
                          const char* what) {
@@ -22,22 +21,6 @@ cl::Buffer device_buffer(Context::Impl& impl, std::uint64_t bytes, const void* i
   RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of {})", bytes, what));
   if (init && bytes) RDX_CHECK(impl.queue.enqueueWriteBuffer(b, CL_TRUE, 0, bytes, init));
   return b;
-}
-
-// Inputs beyond one allocation are not split into chunks yet: a clear error instead of a
-// failed allocation.
-void check_fits(Context& ctx, const SegmentedPlan& p, const char* who) {
-  const DeviceInfo& dev = ctx.device_info();
-  if (p.n > detail::max_alloc_elements(dev, p.type))
-    throw UnsupportedError(fmt::format(
-        "{}: {} elements of {} exceed the device's largest allocation ({} bytes); segmented "
-        "reductions take inputs of one allocation",
-        who, p.n, name(p.type), dev.max_alloc));
-  // The results (an axis of length 0 may have many), checked the same way; segments < 2^60.
-  if (p.segments > detail::max_alloc_elements(dev, Type::U64))
-    throw UnsupportedError(
-        fmt::format("{}: {} results exceed the device's largest allocation ({} bytes)", who,
-                    p.segments, dev.max_alloc));
 }
 
 // Runs p on device data (offsets, when by offsets, already on the device and checked) and
@@ -59,6 +42,33 @@ SegmentedResult run_to_host(Context& ctx, const SegmentedPlan& p, const cl::Buff
   if (is_index_op(p.op))
     RDX_CHECK(impl.queue.enqueueReadBuffer(indices, CL_TRUE, 0, p.segments * 8, r.indices.data()));
   return r;
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::byte_size;
+using detail::device_buffer;
+using detail::run_to_host;
+
+// Data already on the device runs in one pass: the tunable chunk splits host inputs only.
+void check_one_pass(const SegmentedPlan& p, const char* who) {
+  if (p.in_passes())
+    throw ArgumentError(fmt::format(
+        "{}: chunk {} splits host inputs into passes; data on the device ({} elements) runs in "
+        "one",
+        who, p.chunk, p.n));
+}
+
+// The results (an axis of length 0 may have many) within one allocation; segments < 2^60.
+// Inputs beyond one are reduced in passes (host data); a device buffer holds one allocation.
+void check_fits(Context& ctx, const SegmentedPlan& p, const char* who) {
+  const DeviceInfo& dev = ctx.device_info();
+  if (p.segments > detail::max_alloc_elements(dev, Type::U64))
+    throw UnsupportedError(
+        fmt::format("{}: {} results exceed the device's largest allocation ({} bytes)", who,
+                    p.segments, dev.max_alloc));
 }
 
 // The caller's result buffers: p.segments values of p.acc, and indices for argmin/argmax.
@@ -88,9 +98,10 @@ SegmentedResult reduce_segments(Context& ctx, Type type, const void* data, std::
                                 const Options& opts) {
   const SegmentedPlan p = offsets_plan(ctx, type, n, offsets, op, opts);
   if (n && !data) throw ArgumentError("reduce_segments: data is null but n > 0");
-  auto& impl = detail::impl_of(ctx);
   // Only the elements the segments cover are moved to the device.
   const std::uint64_t used = offsets.back();
+  if (used > p.chunk) return detail::segments_in_passes(ctx, p, data, offsets);
+  auto& impl = detail::impl_of(ctx);
   const cl::Buffer in = device_buffer(impl, byte_size(type, used), data, "input");
   const cl::Buffer off = device_buffer(impl, offsets.size() * 8, offsets.data(), "offsets");
   return run_to_host(ctx, p, in, &off);
@@ -101,6 +112,7 @@ SegmentedResult reduce_segments(Context& ctx, Type type, const cl::Buffer& data,
                                 const Options& opts) {
   const SegmentedPlan p = offsets_plan(ctx, type, n, offsets, op, opts);
   if (n) detail::check_device_input(ctx, data, type, n, "reduce_segments");
+  check_one_pass(p, "reduce_segments");
   auto& impl = detail::impl_of(ctx);
   const cl::Buffer off = device_buffer(impl, offsets.size() * 8, offsets.data(), "offsets");
   return run_to_host(ctx, p, data, &off);
@@ -112,6 +124,7 @@ SegmentedPlan reduce_segments_into(Context& ctx, Type type, const cl::Buffer& da
                                    const Options& opts) {
   const SegmentedPlan p = plan_segments(ctx.device_info(), type, op, n, segments, opts);
   check_fits(ctx, p, "reduce_segments_into");
+  check_one_pass(p, "reduce_segments_into");
   if (n) detail::check_device_input(ctx, data, type, n, "reduce_segments_into (data)");
   if (segments == ~std::uint64_t{0}) throw ArgumentError("reduce_segments_into: too many segments");
   detail::check_device_input(ctx, offsets, Type::U64, segments + 1,
@@ -126,6 +139,7 @@ SegmentedResult reduce_axis(Context& ctx, Type type, const void* data,
   const SegmentedPlan p = plan_axis(ctx.device_info(), type, op, shape, axis, opts);
   check_fits(ctx, p, "reduce_axis");
   if (p.n && !data) throw ArgumentError("reduce_axis: data is null but the shape has elements");
+  if (p.in_passes()) return detail::axis_in_passes(ctx, p, data);
   auto& impl = detail::impl_of(ctx);
   const cl::Buffer in = device_buffer(impl, byte_size(type, p.n), data, "input");
   return run_to_host(ctx, p, in, nullptr);
@@ -137,6 +151,7 @@ SegmentedResult reduce_axis(Context& ctx, Type type, const cl::Buffer& data,
   const SegmentedPlan p = plan_axis(ctx.device_info(), type, op, shape, axis, opts);
   check_fits(ctx, p, "reduce_axis");
   if (p.n) detail::check_device_input(ctx, data, type, p.n, "reduce_axis");
+  check_one_pass(p, "reduce_axis");
   return run_to_host(ctx, p, data, nullptr);
 }
 
@@ -146,6 +161,7 @@ SegmentedPlan reduce_axis_into(Context& ctx, Type type, const cl::Buffer& data,
                                const Options& opts) {
   const SegmentedPlan p = plan_axis(ctx.device_info(), type, op, shape, axis, opts);
   check_fits(ctx, p, "reduce_axis_into");
+  check_one_pass(p, "reduce_axis_into");
   if (p.n) detail::check_device_input(ctx, data, type, p.n, "reduce_axis_into (data)");
   if (p.segments == 0) return p;
   check_outputs(ctx, p, values, indices, "reduce_axis_into");

@@ -43,11 +43,6 @@ Result empty_result(const Plan& plan) {
   return {identity(plan.op, plan.acc), std::nullopt, plan};
 }
 
-std::uint64_t max_alloc_elements(const DeviceInfo& dev, Type type) {
-  const std::uint64_t cap = std::max<std::uint64_t>(dev.max_alloc, 1 << 20);
-  return std::max<std::uint64_t>(cap / size_of(type) / 4096, 1) * 4096;
-}
-
 std::uint64_t byte_size(Type type, std::uint64_t n) {
   if (n > std::numeric_limits<std::uint64_t>::max() / size_of(type))
     throw ArgumentError(

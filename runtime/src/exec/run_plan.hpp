@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 
+#include "plan/request.hpp"  // max_alloc_elements
 #include "rdx/reduce.hpp"
 
 namespace rdx::detail {
@@ -20,10 +21,6 @@ Result publish(Result r);
 
 // The result of an empty input: the identity; ArgumentError for argmin/argmax.
 Result empty_result(const Plan& plan);
-
-// Elements of `type` that fit the device's largest single allocation (1 GiB on PoCL here), a
-// multiple of 4096.
-std::uint64_t max_alloc_elements(const DeviceInfo& dev, Type type);
 
 // n * size_of(type), or ArgumentError when that overflows 64 bits.
 std::uint64_t byte_size(Type type, std::uint64_t n);

@@ -39,7 +39,12 @@ std::string build_options(const SegmentedPlan& p, bool checked) {
   if (checked) o += " -DCHECKED";
   if (p.vector_acc) o += " -DSEG_VACC";
   if (p.by_offsets) o += " -DOFFSETS";
-  if (!p.by_offsets && p.inner > 1) o += " -DCOLUMNS";
+  if (p.column_block) {
+    o += fmt::format(" -DCOL_BLOCK={}", p.column_block);
+    if (lanes_combine(p.op, p.acc)) o += " -DSEG_COL_VEC";
+  } else if (!p.by_offsets && p.inner > 1) {
+    o += " -DCOLUMNS";
+  }
   return o;
 }
 
@@ -100,7 +105,7 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl
     wait();
     return ran;
   }
-  Kernel reduce = ex.kernel("segmented.cl", "seg_reduce", opts);
+  Kernel reduce = ex.kernel("segmented.cl", p.column_block ? "seg_columns" : "seg_reduce", opts);
   ran.work_group_size = reduce.wg;
   ran.lanes = std::min<std::uint64_t>(p.lanes, reduce.wg);
   const bool indexed = is_index_op(p.op);
@@ -109,6 +114,11 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl
 
   const std::uint64_t per_group = reduce.wg / ran.lanes;
   const std::uint64_t groups = (p.segments + per_group - 1) / per_group * p.parts;
+  // seg_columns: a work-item (local size 1) per block of columns of an outer slice, per part.
+  const std::uint64_t column_tasks =
+      p.column_block
+          ? p.segments / p.inner * ((p.inner + p.column_block - 1) / p.column_block) * p.parts
+          : 0;
   const States part = p.parts > 1 ? ex.states(p.segments * p.parts) : States{values, out_i, 0};
   // The parameters seg_reduce and seg_finish share after their inputs: the geometry, the segment
   // count, the empty value, the outputs and, when checked, the offsets' flag.
@@ -127,7 +137,10 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl
   };
   ex.arg(reduce, 0, in);
   common_args(reduce, 1, part);
-  ex.launch(reduce, groups * reduce.wg, reduce.wg);
+  if (p.column_block)
+    ex.launch(reduce, column_tasks, 1);
+  else
+    ex.launch(reduce, groups * reduce.wg, reduce.wg);
   if (p.parts > 1) {
     Kernel finish = ex.kernel("segmented.cl", "seg_finish", opts);
     ex.arg(finish, 0, part.values);

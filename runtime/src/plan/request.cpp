@@ -89,4 +89,9 @@ std::size_t checked_work_group(const DeviceInfo& dev, std::size_t requested) {
   return requested;
 }
 
+std::uint64_t max_alloc_elements(const DeviceInfo& dev, Type type) {
+  const std::uint64_t cap = std::max<std::uint64_t>(dev.max_alloc, 1 << 20);
+  return std::max<std::uint64_t>(cap / size_of(type) / 4096, 1) * 4096;
+}
+
 }  // namespace rdx::detail

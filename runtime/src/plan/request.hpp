@@ -2,6 +2,7 @@
 // accumulator, fp64, and the work-group size. Pure.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 
 #include "rdx/device_info.hpp"
@@ -20,5 +21,9 @@ Type checked_acc(const DeviceInfo& dev, Type type, Op op, const std::optional<Ty
 // `requested` (0: the default, 256 or the device's maximum when smaller) checked against the
 // device (a power of two up to its maximum); ArgumentError otherwise.
 std::size_t checked_work_group(const DeviceInfo& dev, std::size_t requested);
+
+// Elements of `type` that fit the device's largest single allocation (1 GiB on PoCL here), a
+// multiple of 4096: host inputs beyond it are reduced in passes.
+std::uint64_t max_alloc_elements(const DeviceInfo& dev, Type type);
 
 }  // namespace rdx::detail

@@ -38,6 +38,13 @@ constexpr std::uint64_t kUnrollScalar = 16;
 // elements (sum 9.0-25.4 GB/s against 5.3-12.1 one by one at 16-128, max 2.5-20.3 against
 // 1.4-1.9); below, one by one (segments of 4: 5 GB/s against 2.1).
 constexpr std::uint64_t kCpuVectorMin = 16;
+// CPUs, columns (the axis form) of at least kColumnBlockMin inner positions: seg_columns, a
+// work-item per block of up to kColumnBlock neighbouring columns walking the rows (the native
+// loop's layout), its parts at least kMinRowsInPart rows.
+constexpr std::uint64_t kColumnBlockMin = 16;
+constexpr std::uint64_t kColumnBlock = 1024;
+constexpr std::uint64_t kMaxColumnBlock = 4096;
+constexpr std::uint64_t kMinRowsInPart = 16;
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
   return a / b + (a % b != 0);
@@ -45,14 +52,57 @@ std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
 
 std::uint64_t tunable(const Options& opts, std::string_view name, std::uint64_t dflt) {
   for (const auto& [k, v] : opts.tuning.items())
-    if (k != "lanes" && k != "parts" && k != "unroll" && k != "vector")
-      throw ArgumentError(fmt::format(
-          "segmented reductions have the tunables lanes, parts, unroll and vector, not '{}'", k));
+    if (k != "lanes" && k != "parts" && k != "unroll" && k != "vector" && k != "chunk" &&
+        k != "column_block")
+      throw ArgumentError(
+          fmt::format("segmented reductions have the tunables lanes, parts, unroll, vector, "
+                      "column_block and chunk, not '{}'",
+                      k));
   return opts.tuning.get(name).value_or(dflt);
+}
+
+std::uint64_t target_groups(const DeviceInfo& dev) {
+  return std::uint64_t{std::max<std::uint32_t>(dev.compute_units, 1)} *
+         (dev.kind == DeviceKind::CPU ? 4 : kGroupsPerCu);
+}
+
+// The most columns per work-item: its states (an index too for argmin/argmax) in local memory.
+std::uint64_t max_column_block(const DeviceInfo& dev, const SegmentedPlan& p) {
+  const std::uint64_t state = is_index_op(p.op) ? 16 : size_of(p.acc);
+  return std::max<std::uint64_t>(1, std::min(kMaxColumnBlock, dev.local_mem / state));
+}
+
+// The column-block form (seg_columns): lanes 1, 1-element loads, parts to fill the device.
+void choose_column_blocks(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
+  if (p.column_block > max_column_block(dev, p))
+    throw ArgumentError(fmt::format("column_block {} is above {} (local memory: {} bytes)",
+                                    p.column_block, max_column_block(dev, p), dev.local_mem));
+  if (p.by_offsets || p.inner < 2)
+    throw ArgumentError("column_block reduces columns (the axis form with an inner axis > 1)");
+  for (const char* k : {"lanes", "unroll", "vector"})
+    if (tunable(opts, k, 1) != 1)
+      throw ArgumentError(fmt::format("the column-block form takes no {} but 1", k));
+  p.lanes = p.unroll = p.vector = 1;
+  p.vector_acc = false;
+  const std::uint64_t outer = p.segments / p.inner;
+  const std::uint64_t tasks = std::max<std::uint64_t>(1, outer * ceil_div(p.inner, p.column_block));
+  std::uint64_t parts = 1;
+  if (tasks < target_groups(dev))
+    parts = std::clamp<std::uint64_t>(ceil_div(target_groups(dev), tasks), 1,
+                                      std::max<std::uint64_t>(1, p.length / kMinRowsInPart));
+  p.parts = std::min(tunable(opts, "parts", parts), kMaxParts);
+  if (p.parts < 1) throw ArgumentError("parts must be at least 1");
 }
 
 // Fills lanes and parts for a plan whose type, shape and work-group size are set.
 void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
+  // CPUs: columns in blocks, unless the tuning asks for lanes (the work-group form).
+  const bool blocks = dev.kind == DeviceKind::CPU && !p.by_offsets && p.inner >= kColumnBlockMin &&
+                      !opts.tuning.get("lanes");
+  p.column_block =
+      tunable(opts, "column_block",
+              blocks ? std::min({kColumnBlock, p.inner, max_column_block(dev, p)}) : 0);
+  if (p.column_block) return choose_column_blocks(dev, p, opts);
   const std::uint64_t wg = p.work_group_size;
   const std::uint64_t mean = p.length;
   std::uint64_t lanes = 1;
@@ -73,8 +123,7 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
     throw ArgumentError(fmt::format(
         "lanes {} is not a power of two between 1 and the work-group size {}", lanes, wg));
   const std::uint64_t groups = std::max<std::uint64_t>(1, ceil_div(p.segments, wg / lanes));
-  const std::uint64_t target = std::uint64_t{std::max<std::uint32_t>(dev.compute_units, 1)} *
-                               (dev.kind == DeviceKind::CPU ? 4 : kGroupsPerCu);
+  const std::uint64_t target = target_groups(dev);
   std::uint64_t parts = 1;
   if (groups < target)
     parts =
@@ -97,6 +146,13 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
     throw ArgumentError("vector 4 reads contiguous segments: not columns (an inner axis > 1)");
 }
 
+// Elements per pass of host inputs.
+void choose_chunk(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
+  const std::uint64_t most = detail::max_alloc_elements(dev, p.type);
+  p.chunk = std::min(tunable(opts, "chunk", most), most);
+  if (p.chunk < 1) throw ArgumentError("chunk must be at least 1");
+}
+
 SegmentedPlan base_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n,
                         const Options& opts) {
   if (!opts.strategy.empty() && opts.strategy != "auto")
@@ -114,6 +170,20 @@ SegmentedPlan base_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n
 }  // namespace
 
 std::uint64_t SegmentedPlan::depth_for(std::uint64_t count) const {
+  if (!in_passes()) return one_pass_depth(count);
+  // Passes: a segment's pieces (at most `piece` elements each) are combined in order on the host,
+  // so the first piece's result goes through pieces - 1 more combines.
+  std::uint64_t piece = chunk, pieces = 1;
+  if (by_offsets) {
+    pieces = count > 1 ? ceil_div(count - 1, chunk) + 1 : 1;
+  } else if (length * inner > chunk) {
+    piece = inner <= chunk ? chunk / inner : 1;  // rows per pass
+    pieces = ceil_div(count, piece);
+  }
+  return one_pass_depth(std::min(count, piece)) + std::max<std::uint64_t>(pieces, 1) - 1;
+}
+
+std::uint64_t SegmentedPlan::one_pass_depth(std::uint64_t count) const {
   const std::uint64_t per_part = ceil_div(ceil_div(count, parts), lanes);
   std::uint64_t tree = 0;
   for (std::uint64_t l = lanes; l > 1; l /= 2)
@@ -134,8 +204,12 @@ std::string SegmentedPlan::describe() const {
   else
     r += fmt::format("axis length={} inner={} segments={}", length, inner, segments);
   if (acc != type) r += fmt::format(" acc={}", name(acc));
-  return r + fmt::format(" wg={} lanes={} parts={} unroll={} vector={}{}", work_group_size, lanes,
-                         parts, unroll, vector, vector_acc ? " vector_acc=1" : "");
+  if (column_block)
+    r += fmt::format(" column_block={} parts={}", column_block, parts);
+  else
+    r += fmt::format(" wg={} lanes={} parts={} unroll={} vector={}{}", work_group_size, lanes,
+                     parts, unroll, vector, vector_acc ? " vector_acc=1" : "");
+  return in_passes() ? r + fmt::format(" chunk={}", chunk) : r;
 }
 
 SegmentedPlan plan_segments(const DeviceInfo& dev, Type type, Op op, std::uint64_t n,
@@ -145,6 +219,7 @@ SegmentedPlan plan_segments(const DeviceInfo& dev, Type type, Op op, std::uint64
   p.segments = segments;
   p.length = segments ? n / segments : 0;
   choose_grid(dev, p, opts);
+  choose_chunk(dev, p, opts);
   return p;
 }
 
@@ -178,6 +253,7 @@ SegmentedPlan plan_axis(const DeviceInfo& dev, Type type, Op op,
   p.inner = inner;
   p.segments = segments;
   choose_grid(dev, p, opts);
+  choose_chunk(dev, p, opts);
   return p;
 }
 

@@ -1,0 +1,175 @@
+// Host inputs larger than one pass (SegmentedPlan::chunk, the device's largest allocation): the
+// input reduced in passes of at most `chunk` elements through one device buffer, in order. A pass
+// reduces the pieces of the segments it holds with the plan's own form; a segment that spans
+// passes has its pieces combined on the host (ops/operators.hpp's combine_states, argmin/argmax's
+// index moved by the piece's start within its segment, ties to the first).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "api/segmented_host.hpp"
+#include "core/cl_check.hpp"
+#include "exec/run_plan.hpp"
+#include "ops/operators.hpp"
+#include "rdx/errors.hpp"
+
+namespace rdx::detail {
+namespace {
+
+// The results of a whole input, which its passes fill in: every segment starts empty.
+class PassResults {
+ public:
+  explicit PassResults(const SegmentedPlan& p) : p_(p), size_(size_of(p.acc)) {
+    r_.acc = p.acc;
+    r_.plan = p;
+    r_.values.resize(p.segments * size_);
+    if (is_index_op(p.op)) r_.indices.assign(p.segments, kEmptySegmentIndex);
+    // An empty segment's value: the identity; argmin/argmax: 0 (the bytes are zero already).
+    if (!is_index_op(p.op)) {
+      const Scalar id = identity(p.op, p.acc);
+      for (std::uint64_t k = 0; k < p.segments; ++k)
+        std::memcpy(r_.values.data() + k * size_, &id.bits, size_);  // little-endian
+    }
+  }
+
+  // Piece j of a pass's result r, the part of segment k that starts `skip` elements into it
+  // (0: the segment's first piece, which replaces the empty value).
+  void add(std::uint64_t k, const SegmentedResult& r, std::uint64_t j, std::uint64_t skip) {
+    unsigned char* to = r_.values.data() + k * size_;
+    const unsigned char* from = r.values.data() + j * size_;
+    const bool indexed = is_index_op(p_.op);
+    if (skip == 0) {
+      std::memcpy(to, from, size_);
+      if (indexed) r_.indices[k] = moved(r.indices[j], skip);
+      return;
+    }
+    visit_type(p_.acc, [&](auto z) {
+      using A = decltype(z);
+      TypedState<A> a{A{}, indexed ? r_.indices[k] : 0}, b{A{}, 0};
+      std::memcpy(&a.value, to, sizeof(A));
+      std::memcpy(&b.value, from, sizeof(A));
+      if (indexed) b.index = moved(r.indices[j], skip);
+      const TypedState<A> c = combine_states<A>(p_.op, a, b);
+      std::memcpy(to, &c.value, sizeof(A));
+      if (indexed) r_.indices[k] = c.index;
+    });
+  }
+
+  SegmentedResult take() { return std::move(r_); }
+
+ private:
+  static std::uint64_t moved(std::uint64_t index, std::uint64_t skip) {
+    return index == kEmptySegmentIndex ? index : index + skip;
+  }
+
+  const SegmentedPlan& p_;
+  std::size_t size_;
+  SegmentedResult r_;
+};
+
+// p's form for one pass of n elements and `segments` results (axis form: length x inner).
+SegmentedPlan pass_plan(const SegmentedPlan& p, std::uint64_t n, std::uint64_t segments,
+                        std::uint64_t length, std::uint64_t inner) {
+  SegmentedPlan q = p;
+  q.n = n;
+  q.segments = segments;
+  q.length = length;
+  q.inner = inner;
+  q.chunk = std::max(n, std::uint64_t{1});
+  return q;
+}
+
+// One device buffer for every pass's input, written before each pass.
+class PassInput {
+ public:
+  PassInput(Context& ctx, const SegmentedPlan& p, const void* data)
+      : impl_(impl_of(ctx)),
+        base_(static_cast<const unsigned char*>(data)),
+        size_(size_of(p.type)),
+        buf_(device_buffer(impl_, byte_size(p.type, std::min(p.chunk, p.n)), nullptr,
+                           "input pass")) {}
+
+  // Elements first .. first + count - 1 of the input (count <= the plan's chunk).
+  const cl::Buffer& load(std::uint64_t first, std::uint64_t count) {
+    if (count)
+      RDX_CHECK(
+          impl_.queue.enqueueWriteBuffer(buf_, CL_TRUE, 0, count * size_, base_ + first * size_));
+    return buf_;
+  }
+
+ private:
+  Context::Impl& impl_;
+  const unsigned char* base_;
+  std::size_t size_;
+  cl::Buffer buf_;
+};
+
+}  // namespace
+
+SegmentedResult segments_in_passes(Context& ctx, const SegmentedPlan& p, const void* data,
+                                   std::span<const std::uint64_t> offsets) {
+  PassResults out(p);
+  PassInput input(ctx, p, data);
+  auto& impl = impl_of(ctx);
+  const std::uint64_t used = offsets.back();
+  std::vector<std::uint64_t> local;
+  for (std::uint64_t c0 = 0; c0 < used; c0 += p.chunk) {
+    const std::uint64_t c1 = std::min(used, c0 + p.chunk);
+    // Segments a .. b - 1 hold elements of [c0, c1): a is the last to start at or before c0
+    // (offsets[0] = 0), b the first to start at or after c1.
+    const std::uint64_t a =
+        std::upper_bound(offsets.begin(), offsets.end(), c0) - offsets.begin() - 1;
+    const std::uint64_t b =
+        std::lower_bound(offsets.begin() + a, offsets.end(), c1) - offsets.begin();
+    local.resize(b - a + 1);
+    for (std::uint64_t k = a; k <= b; ++k)
+      local[k - a] = std::clamp(offsets[k], c0, c1) - c0;
+    const cl::Buffer off = device_buffer(impl, local.size() * 8, local.data(), "pass offsets");
+    const SegmentedPlan q = pass_plan(p, c1 - c0, b - a, (c1 - c0) / (b - a), 1);
+    const SegmentedResult r = run_to_host(ctx, q, input.load(c0, c1 - c0), &off);
+    for (std::uint64_t k = a; k < b; ++k)
+      if (local[k - a] != local[k - a + 1])
+        out.add(k, r, k - a, std::max(offsets[k], c0) - offsets[k]);
+  }
+  return out.take();
+}
+
+SegmentedResult axis_in_passes(Context& ctx, const SegmentedPlan& p, const void* data) {
+  PassResults out(p);
+  PassInput input(ctx, p, data);
+  const std::uint64_t length = p.length, inner = p.inner, outer = p.segments / inner;
+  const std::uint64_t slice = length * inner;  // <= n: no overflow
+  if (slice <= p.chunk) {
+    // Whole slices (outer indices) per pass: their results are the input's, in order.
+    const std::uint64_t per = p.chunk / slice;
+    for (std::uint64_t o0 = 0; o0 < outer; o0 += per) {
+      const std::uint64_t o = std::min(per, outer - o0);
+      const SegmentedPlan q = pass_plan(p, o * slice, o * inner, length, inner);
+      const SegmentedResult r = run_to_host(ctx, q, input.load(o0 * slice, o * slice), nullptr);
+      for (std::uint64_t j = 0; j < o * inner; ++j)
+        out.add(o0 * inner + j, r, j, 0);
+    }
+    return out.take();
+  }
+  // A slice larger than a pass: `rows` rows of it per pass, or, where one row of `inner`
+  // elements is larger still, a part of one row (a pass of length 1).
+  const std::uint64_t rows = inner <= p.chunk ? p.chunk / inner : 1;
+  const std::uint64_t cols = inner <= p.chunk ? inner : p.chunk;
+  for (std::uint64_t o = 0; o < outer; ++o)
+    for (std::uint64_t l0 = 0; l0 < length; l0 += rows) {
+      const std::uint64_t l = std::min(rows, length - l0);
+      for (std::uint64_t j0 = 0; j0 < inner; j0 += cols) {
+        const std::uint64_t c = std::min(cols, inner - j0);
+        const SegmentedPlan q = pass_plan(p, l * c, c, l, c);
+        const std::uint64_t first = o * slice + l0 * inner + j0;
+        const SegmentedResult r = run_to_host(ctx, q, input.load(first, l * c), nullptr);
+        for (std::uint64_t j = 0; j < c; ++j)
+          out.add(o * inner + j0 + j, r, j, l0);
+      }
+    }
+  return out.take();
+}
+
+}  // namespace rdx::detail
