@@ -244,7 +244,8 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(global co
  * o = t / PARTS / blocks, blocks = ceil(inner / COL_BLOCK), and part t % PARTS of the rows; it
  * walks its rows in order, so each row's block is one contiguous run, and combines it into the
  * block's states (SEG_COL_VEC, operators whose lanes combine: 16 columns a load, into 16 states
- * at once; otherwise one by one). A column's elements are combined in order, as one lane's.
+ * at once; otherwise one by one). A column's elements are combined in order, as one lane's,
+ * except with SEG_COL_FOLD (below: fewer than 16 columns that divide 16).
  * Launch: global size = outer * blocks * PARTS, local size 1; PARTS = 1 stores the results,
  * PARTS > 1 the partials at r * PARTS + part for seg_finish, as seg_reduce. */
 #ifdef COLUMNS
@@ -280,18 +281,49 @@ kernel void seg_columns(global const T* in, ulong length, ulong inner, ulong seg
   for (uint c = 0; c < width; ++c)
     st[c] = st_identity();
   const global T* base = in + o * length * inner + j0;
+#ifdef SEG_COL_FOLD
+  /* SEG_COL_FOLD columns (2, 4 or 8: inner, one block): the part's rows are one contiguous run,
+   * and each of its 16-element loads starts at a row, so lane k of 4 vector accumulators holds
+   * column k % SEG_COL_FOLD; the lanes are folded in order at the end, then the rows left. */
+  {
+#if !defined(SEG_COL_VEC) || COL_BLOCK != SEG_COL_FOLD || 16 % SEG_COL_FOLD
+#error "SEG_COL_FOLD: a block of all inner columns, a divisor of 16, for operators with VCOMBINE"
+#endif
+    const global T* p = base + lo * SEG_COL_FOLD;
+    const ulong n = (hi - lo) * SEG_COL_FOLD;
+    SCV_ACC v[4];
+#pragma unroll
+    for (uint u = 0; u < 4; ++u)
+      v[u] = (SCV_ACC)(IDENTITY_VALUE);
+    ulong k = 0;
+    for (; k + 64 <= n; k += 64) {
+#pragma unroll
+      for (uint u = 0; u < 4; ++u)
+        v[u] = VCOMBINE(v[u], SCV_TO_ACC(*(const global seg_col_load_t*)(p + k + 16 * u)));
+    }
+    for (; k + 16 <= n; k += 16)
+      v[0] = VCOMBINE(v[0], SCV_TO_ACC(*(const global seg_col_load_t*)(p + k)));
+    ACC lane[16];
+    vstore16(VCOMBINE(VCOMBINE(v[0], v[1]), VCOMBINE(v[2], v[3])), 0, lane);
+    for (uint c = 0; c < 16; ++c)
+      st[c % SEG_COL_FOLD] = combine_values(st[c % SEG_COL_FOLD], lane[c]);
+    for (; k < n; ++k)
+      st[k % SEG_COL_FOLD] = combine_values(st[k % SEG_COL_FOLD], to_acc(p[k]));
+  }
+#else
   for (ulong l = lo; l < hi; ++l) {
     const global T* row = base + l * inner;
     uint c = 0;
 #ifdef SEG_COL_VEC
     for (; c + 16 <= width; c += 16) {
-      local ACC* a = (local ACC*)st + c;
-      vstore16(VCOMBINE(vload16(0, a), SCV_TO_ACC(*(const global seg_col_load_t*)(row + c))), 0, a);
+      local SCV_ACC* a = (local SCV_ACC*)(st + c); /* 16-state aligned: st is, c is a multiple */
+      *a = VCOMBINE(*a, SCV_TO_ACC(*(const global seg_col_load_t*)(row + c)));
     }
 #endif
     for (; c < width; ++c)
       st[c] = st_combine(st[c], st_make(to_acc(row[c]), l));
   }
+#endif
   for (uint c = 0; c < width; ++c) {
     const ulong r = o * inner + j0 + c;
 #if PARTS == 1

@@ -405,7 +405,7 @@ TEST_CASE("big: 2^32 + 3 u8 elements, beyond one allocation, are reduced in chun
     o.acc = Type::U64;
     return o;
   }());
-  CHECK(seg.plan.in_passes());
+  if (ctx.device_info().max_alloc < n) CHECK(seg.plan.in_passes());
   CHECK(seg.as<std::uint64_t>() == std::vector<std::uint64_t>{5, n - 14 - 1 + 9, 8});
   const auto at = reduce_segments(ctx, Type::U8, v.data(), n, off, Op::ArgMin);
   CHECK(at.indices == std::vector<std::uint64_t>{0, 0, 7});

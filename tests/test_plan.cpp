@@ -568,8 +568,15 @@ TEST_CASE("segmented plans: lanes from the mean length, parts for few long segme
   CHECK(plan_axis(cpu, Type::I32, Op::Max, wide, 0).column_block == 1024);
   CHECK(plan_axis(cpu, Type::I32, Op::Max, wide, 0).parts == 1);          // 1024 blocks
   CHECK(plan_axis(cpu, Type::I32, Op::Max, shape, 1).column_block == 0);  // rows
-  const std::uint64_t narrow[] = {1000, 8};
-  CHECK(plan_axis(cpu, Type::I32, Op::Max, narrow, 0).column_block == 0);
+  // Fewer than 16 columns: blocks where they fold (2, 4, 8 columns, vector accumulators).
+  const std::uint64_t narrow[] = {1000, 8}, three[] = {1000, 3};
+  const SegmentedPlan fold = plan_axis(cpu, Type::I32, Op::Max, narrow, 0);
+  CHECK(fold.column_block == 8);
+  CHECK(fold.column_fold());
+  CHECK(fold.depth_for(1000) == (1000 + 31) / 32 + 32 + 22);
+  CHECK_FALSE(cpu_cols.column_fold());
+  CHECK(plan_axis(cpu, Type::I32, Op::ArgMax, narrow, 0).column_block == 0);
+  CHECK(plan_axis(cpu, Type::I32, Op::Max, three, 0).column_block == 0);
   Options with_lanes;
   with_lanes.tuning.set("lanes", 2);
   CHECK(plan_axis(cpu, Type::I32, Op::Max, shape, 0, with_lanes).column_block == 0);

@@ -86,5 +86,20 @@ for seg in "m --axis 1 --op sum" "m --axis 0 --op argmax" "c --axis 0 --op max" 
     echo "FAIL segmented $seg: printed '$(echo "$got" | head -3)', PoCL '$(echo "$want" | head -3)'"; status=1
   fi
 done
+# seg_columns (the CPUs' column blocks, forced): 16-column loads and a tail, parts, the fold of 4
+# columns, and argmin/argmax one column at a time; bench checks its results against the host.
+for run in "sum 40 16" "argmax 40 16" "sum 4 4"; do
+  read -r op width block <<<"$run"
+  log=$tmp/columns.$runs.log
+  out=$(oclgrind --data-races --max-errors 5 --log "$log" "$clrdx" bench --type i32 --op "$op" \
+          --layouts "columns:$width" --sizes 2400 --column-block "$block" --parts 3 --repeat 1 \
+          --wg 16 2>&1) || { echo "FAIL columns $run: exit $?: $(echo "$out" | tail -3)"; status=1; }
+  runs=$((runs + 1))
+  if [ -s "$log" ]; then
+    echo "FAIL columns $run: oclgrind reported"; head -20 "$log"; status=1
+  elif ! grep -q "column_block=$block" <<<"$out"; then
+    echo "FAIL columns $run: not the column-block form: $(echo "$out" | tail -2)"; status=1
+  fi
+done
 echo "$runs runs under oclgrind, $( [ $status = 0 ] && echo "no report" || echo "FAILED")"
 exit $status

@@ -203,8 +203,9 @@ void validate_bench(const BenchArgs& a) {
       throw rdx::ArgumentError("--layouts times segmented reductions: no --map or --strategy");
     return;
   }
-  if (a.lanes || a.parts || a.seg_unroll || a.seg_vector)
-    throw rdx::ArgumentError("--lanes, --parts, --seg-unroll and --seg-vector go with --layouts");
+  if (a.lanes || a.parts || a.seg_unroll || a.seg_vector || a.column_block)
+    throw rdx::ArgumentError(
+        "--lanes, --parts, --seg-unroll, --seg-vector and --column-block go with --layouts");
   rdx::Options opts;
   opts.work_group_size = a.wg;
   opts.tuning = bench_tuning(a, type);
@@ -361,6 +362,8 @@ void options_bench(CLI::App& sub, App& app) {
   sub.add_option("--parts", bn.parts, "Segmented: work-groups per segment");
   sub.add_option("--seg-unroll", bn.seg_unroll, "Segmented: loads in flight per work-item");
   sub.add_option("--seg-vector", bn.seg_vector, "Segmented: elements per load (1 or 4)");
+  sub.add_option("--column-block", bn.column_block,
+                 "Segmented, columns: neighbouring columns per work-item (0: the work-group form)");
 }
 
 void options_tune(CLI::App& sub, App& app) {

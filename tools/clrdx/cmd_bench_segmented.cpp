@@ -122,6 +122,7 @@ int cmd_bench_segmented(const BenchArgs& a) {
         if (a.parts) opts.tuning.set("parts", a.parts);
         if (a.seg_unroll) opts.tuning.set("unroll", a.seg_unroll);
         if (a.seg_vector) opts.tuning.set("vector", a.seg_vector);
+        if (a.column_block) opts.tuning.set("column_block", *a.column_block);
         std::cerr << fmt::format("bench: {} n={} {}\n", dev.name, n, l.name);
         std::vector<std::uint64_t> off;
         std::uint64_t segments = 0;

@@ -69,6 +69,7 @@ struct BenchArgs {
   unsigned inputs = 1;
   std::string layouts;  // segmented reductions (cmd_bench_segmented): a comma list
   std::uint64_t lanes = 0, parts = 0, seg_unroll = 0, seg_vector = 0;  // their tunables (0: plan's)
+  std::optional<std::uint64_t> column_block;  // 0: the work-group form; unset: the plan's
 };
 int cmd_bench(const BenchArgs& a);
 // bench --layouts: segmented and axis reductions (cmd_bench_segmented.cpp).

@@ -42,10 +42,16 @@ struct SegmentedPlan {
   // CPUs, with 4-element loads, for operators whose lanes combine (not argmin/argmax, not float
   // products): `unroll` vector accumulators per work-item, folded at the end.
   bool vector_acc = false;
-  // CPUs, columns of 16 or more (the axis form with inner >= 16): each work-item (local size 1)
-  // takes this many neighbouring columns and walks the rows in order, its columns' states in
-  // local memory (lanes, unroll and vector are 1); 0: the work-group form above.
+  // CPUs, columns (the axis form) of 16 or more, or of 2, 4 or 8 with vector accumulators: each
+  // work-item (local size 1) takes this many neighbouring columns and walks the rows in order,
+  // its columns' states in local memory (lanes, unroll and vector are 1; vector_acc: 16 columns
+  // combined at once); 0: the work-group form above.
   std::uint64_t column_block = 0;
+  // The column-block form over all of 2, 4 or 8 columns with vector accumulators: a part's rows
+  // read as one contiguous run of 16-element loads, each lane one column, folded at the end.
+  bool column_fold() const {
+    return column_block && vector_acc && column_block == inner && inner < 16 && 16 % inner == 0;
+  }
   // Host inputs: elements per pass, the device's largest allocation (or the tunable "chunk", which
   // may only lower it). A longer input is reduced in passes of at most `chunk` elements, in order
   // (the axis form: whole rows of `inner` elements where one fits); a segment that spans passes

@@ -41,7 +41,8 @@ std::string build_options(const SegmentedPlan& p, bool checked) {
   if (p.by_offsets) o += " -DOFFSETS";
   if (p.column_block) {
     o += fmt::format(" -DCOL_BLOCK={}", p.column_block);
-    if (lanes_combine(p.op, p.acc)) o += " -DSEG_COL_VEC";
+    if (p.vector_acc) o += " -DSEG_COL_VEC";
+    if (p.column_fold()) o += fmt::format(" -DSEG_COL_FOLD={}", p.inner);
   } else if (!p.by_offsets && p.inner > 1) {
     o += " -DCOLUMNS";
   }

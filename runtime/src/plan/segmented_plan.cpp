@@ -83,7 +83,7 @@ void choose_column_blocks(const DeviceInfo& dev, SegmentedPlan& p, const Options
     if (tunable(opts, k, 1) != 1)
       throw ArgumentError(fmt::format("the column-block form takes no {} but 1", k));
   p.lanes = p.unroll = p.vector = 1;
-  p.vector_acc = false;
+  p.vector_acc = detail::lanes_combine(p.op, p.acc);
   const std::uint64_t outer = p.segments / p.inner;
   const std::uint64_t tasks = std::max<std::uint64_t>(1, outer * ceil_div(p.inner, p.column_block));
   std::uint64_t parts = 1;
@@ -96,9 +96,11 @@ void choose_column_blocks(const DeviceInfo& dev, SegmentedPlan& p, const Options
 
 // Fills lanes and parts for a plan whose type, shape and work-group size are set.
 void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
-  // CPUs: columns in blocks, unless the tuning asks for lanes (the work-group form).
-  const bool blocks = dev.kind == DeviceKind::CPU && !p.by_offsets && p.inner >= kColumnBlockMin &&
-                      !opts.tuning.get("lanes");
+  // CPUs: columns in blocks, unless the tuning asks for lanes (the work-group form); fewer than
+  // 16 only where they fold (2, 4, 8, with vector accumulators).
+  const bool folds = p.inner > 1 && 16 % p.inner == 0 && detail::lanes_combine(p.op, p.acc);
+  const bool blocks = dev.kind == DeviceKind::CPU && !p.by_offsets &&
+                      (p.inner >= kColumnBlockMin || folds) && !opts.tuning.get("lanes");
   p.column_block =
       tunable(opts, "column_block",
               blocks ? std::min({kColumnBlock, p.inner, max_column_block(dev, p)}) : 0);
@@ -193,6 +195,10 @@ std::uint64_t SegmentedPlan::one_pass_depth(std::uint64_t count) const {
   // 4-element loads: a lane may take up to 3 more of the body (its last load) and the head's and
   // the tail's elements (up to 3 each, fewer than 4 lanes: 1 each with 4 or more).
   const std::uint64_t edges = lanes >= 4 ? 2 : 6;
+  // Column blocks: a column's elements in order (vector accumulators: 16 columns at once); the
+  // fold: each lane's chain is shorter than per_part, then 3 accumulator combines, up to 8
+  // lanes per column and fewer than 16 elements left.
+  if (column_block) return per_part + (parts > 1 ? parts : 0) + (column_fold() ? 22 : 0);
   return per_part + tree + (parts > 1 ? parts : 0) + (vector > 1 ? 3 + edges : 0) +
          (vector_acc ? unroll + 2 : 0);
 }
@@ -205,7 +211,8 @@ std::string SegmentedPlan::describe() const {
     r += fmt::format("axis length={} inner={} segments={}", length, inner, segments);
   if (acc != type) r += fmt::format(" acc={}", name(acc));
   if (column_block)
-    r += fmt::format(" column_block={} parts={}", column_block, parts);
+    r += fmt::format(" column_block={} parts={}{}", column_block, parts,
+                     vector_acc ? " vector_acc=1" : "");
   else
     r += fmt::format(" wg={} lanes={} parts={} unroll={} vector={}{}", work_group_size, lanes,
                      parts, unroll, vector, vector_acc ? " vector_acc=1" : "");
