@@ -101,9 +101,11 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
   const bool folds = p.inner > 1 && 16 % p.inner == 0 && detail::lanes_combine(p.op, p.acc);
   const bool blocks = dev.kind == DeviceKind::CPU && !p.by_offsets &&
                       (p.inner >= kColumnBlockMin || folds) && !opts.tuning.get("lanes");
-  p.column_block =
-      tunable(opts, "column_block",
-              blocks ? std::min({kColumnBlock, p.inner, max_column_block(dev, p)}) : 0);
+  // The block is a build constant: one size (a block's last columns may be fewer) keeps the
+  // programs few, except the folds, whose block is all their columns.
+  const std::uint64_t block =
+      p.inner < kColumnBlockMin ? p.inner : std::min(kColumnBlock, max_column_block(dev, p));
+  p.column_block = tunable(opts, "column_block", blocks ? block : 0);
   if (p.column_block) return choose_column_blocks(dev, p, opts);
   const std::uint64_t wg = p.work_group_size;
   const std::uint64_t mean = p.length;
