@@ -24,6 +24,11 @@
  * Deterministic: a segment's elements are split over parts, lanes and loads by its length and
  * the plan only, and combined in a fixed order.
  *
+ * A user's reduction (USER_STATE, cl/common.h): one element per load (SEG_VEC 1, no SEG_VACC or
+ * SEG_COL_VEC), each element mapped with every input's element at the same flat index (the map's
+ * i: rdx_base plus that index); the kernels that read elements end their parameters with
+ * ELEM_PARAMS, and take no empty_v (an empty segment's state is the identity).
+ *
  * Launch rules (seg_reduce): local size WG; global size = groups * WG with
  * groups = ceil(segments * LANES / WG) * PARTS; group g covers segments
  * [(g / PARTS) * (WG / LANES), ...) and part g % PARTS of each. PARTS = 1 stores each segment's
@@ -55,6 +60,9 @@
 /* SEG_VEC: elements per load, 1 or 4 (4: segments of contiguous elements only, not COLUMNS). */
 #ifndef SEG_VEC
 #error "SEG_VEC (elements per load) is defined by the launcher"
+#endif
+#if defined(USER_STATE) && (SEG_VEC != 1 || defined(SEG_VACC) || defined(SEG_COL_VEC))
+#error "a user's reduction loads one element at a time"
 #endif
 #if SEG_VEC == 4
 #ifdef COLUMNS
@@ -100,7 +108,14 @@ inline state_t seg_combine_vec(state_t s, SEG_VT x, ulong k) {
 
 /* The result of a segment as the user sees it: an empty one is `empty_v` (the operator's
  * identity, +inf / -inf for float min / max, whose kernel identity is NaN), and a float
- * product's input-infinity mark is an infinity. */
+ * product's input-infinity mark is an infinity. A user's reduction: the state itself (an empty
+ * segment's is the identity). */
+#ifdef USER_STATE
+#define EMPTY_PARAM
+#define SEG_PUBLIC(s, count) (s)
+#else
+#define EMPTY_PARAM ACC empty_v,
+#define SEG_PUBLIC(s, count) seg_public((s), (count), empty_v)
 inline state_t seg_public(state_t s, ulong count, ACC empty_v) {
   if (count == 0) return st_make(empty_v, NO_INDEX);
 #if OP == OP_PROD && defined(ACC_IS_FLOAT)
@@ -108,6 +123,15 @@ inline state_t seg_public(state_t s, ulong count, ACC empty_v) {
 #endif
   return s;
 }
+#endif
+
+/* SEG_ELEM(at, pos): the state of input element `at` (an index into `in`), at position `pos` of
+ * its segment (argmin/argmax's index); a user's reduction maps element `at` of every input. */
+#ifdef USER_STATE
+#define SEG_ELEM(at, pos) USER_MAP_FROM(in, (at))
+#else
+#define SEG_ELEM(at, pos) st_make(to_acc(in[(at)]), (pos))
+#endif
 
 /* Segment r: its first element, how many, and how far apart. */
 #ifdef OFFSETS
@@ -128,10 +152,9 @@ inline state_t seg_public(state_t s, ulong count, ACC empty_v) {
   } while (0)
 #endif
 
-kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(global const T* in,
-                                                                       SEG_PARAMS, ulong segments,
-                                                                       ACC empty_v,
-                                                                       OUT_PARAMS CHECK_PARAM) {
+kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(
+    global const T* in, SEG_PARAMS, ulong segments,
+    EMPTY_PARAM OUT_PARAMS CHECK_PARAM ELEM_PARAMS) {
   RETURN_IF_BAD; /* the whole group returns: no barrier is reached by only some */
   local state_t scratch[WG];
   const uint lid = get_local_id(0);
@@ -204,18 +227,19 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(global co
     for (ulong t = a1 + lane; t < hi; t += SEG_LANES)
       s = st_combine(s, st_make(to_acc(p[t]), t));
 #else
+    (void)p;
     ulong k = lo + lane;
     for (; k + (SEG_UNROLL - 1) * SEG_LANES < hi; k += SEG_UNROLL * SEG_LANES) {
-      T x[SEG_UNROLL];
+      state_t x[SEG_UNROLL];
 #pragma unroll
       for (uint u = 0; u < SEG_UNROLL; ++u)
-        x[u] = p[(k + u * SEG_LANES) * step];
+        x[u] = SEG_ELEM(first + (k + u * SEG_LANES) * step, k + u * SEG_LANES);
 #pragma unroll
       for (uint u = 0; u < SEG_UNROLL; ++u)
-        s = st_combine(s, st_make(to_acc(x[u]), k + u * SEG_LANES));
+        s = st_combine(s, x[u]);
     }
     for (; k < hi; k += SEG_LANES)
-      s = st_combine(s, st_make(to_acc(p[k * step]), k));
+      s = st_combine(s, SEG_ELEM(first + k * step, k));
 #endif
   }
 #if SEG_LANES > 1
@@ -230,7 +254,7 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(global co
 #endif
   if (lane == 0 && r < segments) {
 #if PARTS == 1
-    STORE(r, seg_public(s, count, empty_v));
+    STORE(r, SEG_PUBLIC(s, count));
 #else
     STORE(r * PARTS + part, s);
 #endif
@@ -266,8 +290,8 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(global co
 /* 16 elements at any element-aligned address: one unaligned load on a CPU. */
 typedef SCV_CAT(T, 16) __attribute__((aligned(sizeof(T)))) seg_col_load_t;
 #endif
-kernel void seg_columns(global const T* in, ulong length, ulong inner, ulong segments, ACC empty_v,
-                        OUT_PARAMS) {
+kernel void seg_columns(global const T* in, ulong length, ulong inner, ulong segments,
+                        EMPTY_PARAM OUT_PARAMS ELEM_PARAMS) {
   local state_t st[COL_BLOCK] __attribute__((aligned(128)));
   const ulong t = get_group_id(0);
   const ulong blocks = (inner + COL_BLOCK - 1) / COL_BLOCK;
@@ -312,22 +336,23 @@ kernel void seg_columns(global const T* in, ulong length, ulong inner, ulong seg
   }
 #else
   for (ulong l = lo; l < hi; ++l) {
-    const global T* row = base + l * inner;
     uint c = 0;
 #ifdef SEG_COL_VEC
+    const global T* row = base + l * inner;
     for (; c + 16 <= width; c += 16) {
       local SCV_ACC* a = (local SCV_ACC*)(st + c); /* 16-state aligned: st is, c is a multiple */
       *a = VCOMBINE(*a, SCV_TO_ACC(*(const global seg_col_load_t*)(row + c)));
     }
 #endif
+    const ulong at = (ulong)(base - in) + l * inner;
     for (; c < width; ++c)
-      st[c] = st_combine(st[c], st_make(to_acc(row[c]), l));
+      st[c] = st_combine(st[c], SEG_ELEM(at + c, l));
   }
 #endif
   for (uint c = 0; c < width; ++c) {
     const ulong r = o * inner + j0 + c;
 #if PARTS == 1
-    STORE(r, seg_public(st[c], length, empty_v));
+    STORE(r, SEG_PUBLIC(st[c], length));
 #else
     STORE(r * PARTS + part, st[c]);
 #endif
@@ -338,7 +363,7 @@ kernel void seg_columns(global const T* in, ulong length, ulong inner, ulong seg
 /* seg_finish: segment r's PARTS partials (part_v/part_i at r * PARTS ..), combined in order,
  * into its result. One work-item per segment: global size >= segments, any local size. */
 kernel void seg_finish(global const ACC* part_v, global const ulong* part_i, SEG_PARAMS,
-                       ulong segments, ACC empty_v, OUT_PARAMS CHECK_PARAM) {
+                       ulong segments, EMPTY_PARAM OUT_PARAMS CHECK_PARAM) {
   RETURN_IF_BAD;
   const ulong r = get_global_id(0);
   if (r >= segments) return;
@@ -346,11 +371,28 @@ kernel void seg_finish(global const ACC* part_v, global const ulong* part_i, SEG
   SEG_GEOMETRY(r, first, count, step);
   (void)first;
   (void)step;
+  (void)count; /* a user's reduction: SEG_PUBLIC does not read it */
   state_t s = st_identity();
   for (ulong p = 0; p < PARTS; ++p)
     s = st_combine(s, st_load(part_v, part_i, r * PARTS + p));
-  STORE(r, seg_public(s, count, empty_v));
+  STORE(r, SEG_PUBLIC(s, count));
 }
+
+#ifdef USER_STATE
+/* seg_identity and seg_merge (a user's reduction over host inputs in passes: its states combine
+ * on the device only): seg_identity sets states [0, count) of `out` to the identity;
+ * seg_merge combines states [0, count) of `piece` into states [first, first + count) of `out`,
+ * out's on the left. One work-item per state: global size >= count, any local size. */
+kernel void seg_identity(global ACC* out, ulong count) {
+  const ulong k = get_global_id(0);
+  if (k < count) out[k] = st_identity();
+}
+
+kernel void seg_merge(global ACC* out, ulong first, global const ACC* piece, ulong count) {
+  const ulong k = get_global_id(0);
+  if (k < count) out[first + k] = st_combine(out[first + k], piece[k]);
+}
+#endif
 
 /* seg_check: flags offsets that do not describe segments of an n-element input: bit 1 when
  * off[0] != 0, bit 2 when an offset is past n, bit 4 when one decreases. One work-item per

@@ -264,7 +264,22 @@ expect 2 "float offsets" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy"
 expect 2 "axis out of range" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis 2 --op sum
 says "has 2 dimensions" "axis out of range"
 expect 2 "axis and segments" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis 0 --segments "$tmp/off.npy" --op sum
-expect 2 "axis with a composite" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis 0 --op mean
+# The composites, maps, custom operators and further inputs, segmented alike
+expect 0 "axis 0 mean" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis 0 --op mean
+same "$(printf '4\n5\n6\n7')" "column means"
+expect 0 "segments minmax" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --segments "$tmp/off.npy" --op minmax
+same "$(printf '0 0 1 1\n0 none 0 none\n2 0 6 4\n7 0 11 4')" "segment minmax (an empty one: 0, none)"
+expect 0 "axis 1 custom" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis 1 --combine "max(a, b)" --identity 0 --map "x * x"
+same "$(printf '9\n49\n121')" "row maxima of x*x"
+expect 0 "segments dot" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --input2 "$tmp/m.npy" --segments "$tmp/off.npy" --op dot
+same "$(printf '1\n0\n90\n415')" "segment dot products"
+expect 0 "segments minmax --output" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --segments "$tmp/off.npy" --op minmax --output "$tmp/mm.npy"
+python3 -c '
+import struct,sys; b=open(sys.argv[1],"rb").read(); n=struct.unpack("<H",b[8:10])[0]; h=b[10:10+n].decode()
+assert "<f4" in h and "(4, 2)" in h, h
+assert struct.unpack("<8f",b[10+n:]) == (0,1,0,0,2,6,7,11), b[10+n:]' "$tmp/mm.npy" && ok || bad "minmax --output: minima and maxima"
+expect 2 "a second input to a built-in operator" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --input2 "$tmp/m.npy" --axis 0 --op sum
+says "reads one input" "a second input to a built-in operator"
 expect 2 "--output without a shape" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --op sum --output "$tmp/x.npy"
 expect 2 "--output into a missing folder" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis 0 --op sum --output "$tmp/no/x.npy"
 expect 0 "bench --layouts" -- "$clrdx" bench --device "$dev" --layouts uniform:4,powerlaw,rows:16,columns:16 --sizes 64Ki --repeat 2 --json "$tmp/seg.jsonl"

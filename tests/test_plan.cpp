@@ -630,3 +630,48 @@ TEST_CASE("segmented plans: lanes from the mean length, parts for few long segme
   const std::uint64_t huge[] = {std::uint64_t{1} << 40, std::uint64_t{1} << 40};
   CHECK_THROWS_AS(plan_axis(gpu, Type::F32, Op::Sum, huge, 0), ArgumentError);
 }
+
+TEST_CASE("segmented plans of users' reductions: one element per load, the state's size") {
+  const DeviceInfo gpu = fake_device(DeviceKind::GPU, "gpu");
+  const DeviceInfo cpu = fake_device(DeviceKind::CPU, "cpu");
+  Reduction r = Reduction::simple(Type::F32, "a + b", "0");
+  r.name = "mine";
+  const Type f32[] = {Type::F32};
+  const SegmentedPlan p = plan_segments(cpu, r, f32, 1 << 26, 1 << 10);
+  CHECK(p.user());
+  CHECK(p.reduction == "mine");
+  CHECK(p.state_bytes == 4);
+  CHECK(p.vector == 1);  // the built-in sum's plan loads 4 (above)
+  CHECK_FALSE(p.vector_acc);
+  CHECK(p.describe().find("segmented mine f32") == 0);
+  // The grid is the built-in operators' for the same shape.
+  CHECK(plan_segments(gpu, r, f32, 1 << 26, 1 << 20).lanes ==
+        plan_segments(gpu, Type::F32, Op::Sum, 1 << 26, 1 << 20).lanes);
+  // CPU columns: blocks of up to 1024 columns, no fold (it needs vector accumulators).
+  const std::uint64_t shape[] = {1000, 64}, narrow[] = {1000, 8};
+  CHECK(plan_axis(cpu, r, f32, shape, 0).column_block == 1024);
+  CHECK_FALSE(plan_axis(cpu, r, f32, shape, 0).vector_acc);
+  CHECK(plan_axis(cpu, r, f32, narrow, 0).column_block == 0);
+  // A wide state holds fewer columns in local memory.
+  Reduction wide;
+  for (const char* f : {"a0", "a1", "a2", "a3"})
+    wide.fields.push_back({f, Type::F64, "0", "x", std::string("a.") + f + " + b." + f});
+  DeviceInfo small = cpu;
+  small.local_mem = 16384;
+  CHECK(plan_axis(small, wide, f32, shape, 0).state_bytes == 32);
+  CHECK(plan_axis(small, wide, f32, shape, 0).column_block == 512);
+  // Refused: an accumulator option, vector loads, f64 without fp64.
+  Options acc;
+  acc.acc = Type::F64;
+  CHECK_THROWS_AS(plan_segments(cpu, r, f32, 100, 4, acc), ArgumentError);
+  Options vec;
+  vec.tuning.set("vector", 4);
+  CHECK_THROWS_AS(plan_segments(cpu, r, f32, 100, 4, vec), ArgumentError);
+  DeviceInfo no_fp64 = cpu;
+  no_fp64.fp64 = false;
+  CHECK_THROWS_AS(plan_axis(no_fp64, wide, f32, shape, 0), UnsupportedError);
+  // Passes: the smallest chunk of the inputs' types.
+  const Type mixed[] = {Type::F32, Type::F64};
+  CHECK(plan_segments(gpu, r, mixed, 1, 1).chunk ==
+        plan_segments(gpu, Type::F64, Op::Sum, 1, 1).chunk);
+}

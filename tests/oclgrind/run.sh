@@ -70,8 +70,11 @@ npy(d + "/m.npy", "<i4", (7, 301), "i", [(i * 7919) % 1000 - 500 for i in range(
 npy(d + "/off.npy", "<i8", (6,), "q", [0, 0, 1, 35, 2000, 2107])
 npy(d + "/c.npy", "<i4", (300, 5), "i", [(i * 7919) % 1000 - 500 for i in range(300 * 5)])
 PY
+# The last three are users' reductions (their states, several fields, a map of two inputs).
 for seg in "m --axis 1 --op sum" "m --axis 0 --op argmax" "c --axis 0 --op max" \
-           "m --segments $tmp/off.npy --op min" "m --segments $tmp/off.npy --op argmin"; do
+           "m --segments $tmp/off.npy --op min" "m --segments $tmp/off.npy --op argmin" \
+           "m --segments $tmp/off.npy --op minmax" "m --axis 0 --op mean" \
+           "c --axis 1 --input2 $tmp/c.npy --combine max(a,b) --identity INT_MIN --map x0*x1"; do
   read -ra extra <<<"$seg"
   input=$tmp/${extra[0]}.npy
   extra=("${extra[@]:1}")

@@ -152,9 +152,6 @@ void validate_reduce(const ReduceArgs& a, GenerateOnly given) {
       throw rdx::ArgumentError("--axis and --segments are two ways to segment: give one");
     const char* what = a.axis ? "--axis" : "--segments";
     if (a.input.empty()) throw rdx::ArgumentError(fmt::format("{} needs --input FILE", what));
-    if (req.whole_input() || !a.map.empty() || !a.inputs[0].empty())
-      throw rdx::ArgumentError(fmt::format("{} takes a built-in operator ({}) over one input", what,
-                                           names_of(rdx::kAllOps)));
     check_reduce_strategy(a.strategy);
     if (a.strategy != "auto")
       throw rdx::ArgumentError(

@@ -40,10 +40,27 @@ std::string index_text(std::uint64_t i) {
   return i == rdx::kEmptySegmentIndex ? "none" : std::to_string(i);
 }
 
+// What a segmented request gives, whatever computed it: one value per segment, and for
+// argmin/argmax and minmax their indexes; minmax also its maxima.
+struct Results {
+  rdx::Type type = rdx::Type::F32;
+  const unsigned char* values = nullptr;
+  const std::uint64_t* indices = nullptr;     // argmin/argmax, minmax
+  const unsigned char* max_values = nullptr;  // minmax
+  const std::uint64_t* max_indices = nullptr;
+  std::uint64_t size = 0;
+  std::string plan;
+
+  rdx::Scalar value(const unsigned char* v, std::uint64_t k) const {
+    return rdx::Scalar::from_bytes(type, v + k * rdx::size_of(type));
+  }
+};
+
 }  // namespace
 
 int cmd_reduce_segmented(const ReduceArgs& a, const ReduceRequest& req) {
-  const Loaded in = load_file(a.input, req.type);
+  const std::vector<Loaded> in = load_inputs(a, req);
+  const std::vector<rdx::Array> arrays = arrays_of(in);
   std::vector<std::uint64_t> out_shape;
   std::vector<std::uint64_t> offsets;
   if (!a.segments.empty()) {
@@ -53,53 +70,117 @@ int cmd_reduce_segmented(const ReduceArgs& a, const ReduceRequest& req) {
           "--segments {}: no offsets (segments + 1 are needed, the first 0)", a.segments));
     out_shape = {offsets.size() - 1};
   } else {
-    if (*a.axis >= in.shape.size())
+    if (*a.axis >= in[0].shape.size())
       throw rdx::ArgumentError(fmt::format("--axis {}: {} has {} dimension{}", *a.axis, a.input,
-                                           in.shape.size(), in.shape.size() == 1 ? "" : "s"));
-    out_shape = in.shape;
+                                           in[0].shape.size(), in[0].shape.size() == 1 ? "" : "s"));
+    out_shape = in[0].shape;
     out_shape.erase(out_shape.begin() + static_cast<std::ptrdiff_t>(*a.axis));
   }
+  const std::vector<std::uint64_t>& shape = in[0].shape;
+  const std::uint64_t n = in[0].count();
+  const bool by_axis = a.segments.empty();
 
   rdx::Context ctx(a.device);
-  const rdx::SegmentedResult r =
-      a.segments.empty()
-          ? rdx::reduce_axis(ctx, in.type, in.data(), in.shape, *a.axis, req.op, req.opts)
-          : rdx::reduce_segments(ctx, in.type, in.data(), in.count(), offsets, req.op, req.opts);
-  const bool indexed = rdx::is_index_op(req.op);
+  // One of the three forms; `r` points into whichever ran.
+  Results r;
+  rdx::SegmentedResult builtin;
+  rdx::SegmentedStats stats;
+  rdx::SegmentedStates states;
+  std::string what;
+  if (req.stat) {
+    stats = by_axis ? rdx::reduce_axis(ctx, *req.stat, arrays, shape, *a.axis, req.opts, a.map)
+                    : rdx::reduce_segments(ctx, *req.stat, arrays, n, offsets, req.opts, a.map);
+    r = {stats.type,   stats.values.data(),  nullptr, nullptr, nullptr,
+         stats.size(), stats.plan.describe()};
+    if (*req.stat == rdx::Stat::MinMax) {
+      r.indices = stats.indices.data();
+      r.max_values = stats.max_values.data();
+      r.max_indices = stats.max_indices.data();
+    }
+    what = rdx::name(*req.stat);
+  } else if (req.custom || !a.map.empty()) {
+    const rdx::Reduction red = reduction_of(a, req, in[0].type);
+    states = by_axis ? rdx::reduce_axis(ctx, red, arrays, shape, *a.axis, req.opts)
+                     : rdx::reduce_segments(ctx, red, arrays, n, offsets, req.opts);
+    r = {states.types[0], states.fields[0].data(), nullptr, nullptr, nullptr,
+         states.size(),   states.plan.describe()};
+    what = req.custom ? "custom" : std::string(rdx::name(req.op));
+  } else {
+    if (in.size() > 1)
+      throw rdx::ArgumentError(fmt::format(
+          "{} reads one input (--input2.. go with --map, --combine, dot)", rdx::name(req.op)));
+    builtin =
+        by_axis ? rdx::reduce_axis(ctx, in[0].type, in[0].data(), shape, *a.axis, req.op, req.opts)
+                : rdx::reduce_segments(ctx, in[0].type, in[0].data(), n, offsets, req.op, req.opts);
+    r = {builtin.acc,    builtin.values.data(),  nullptr, nullptr, nullptr,
+         builtin.size(), builtin.plan.describe()};
+    if (rdx::is_index_op(req.op)) r.indices = builtin.indices.data();
+    what = rdx::name(req.op);
+  }
 
   if (!a.output.empty()) {
-    // argmin/argmax: the indices, as NumPy's argmin(axis) gives them (empty segments: 2^64 - 1).
-    rdx::detail::write_file_atomically(
-        a.output, indexed ? npy_bytes(rdx::Type::U64, out_shape, r.indices.data())
-                          : npy_bytes(r.acc, out_shape, r.values.data()));
+    // argmin/argmax: the indices, as NumPy's argmin(axis) gives them (empty segments: 2^64 - 1);
+    // minmax: the minima and maxima, one more axis of 2.
+    std::string bytes;
+    if (r.indices && !r.max_values) {
+      bytes = npy_bytes(rdx::Type::U64, out_shape, r.indices);
+    } else if (r.max_values) {
+      const std::size_t size = rdx::size_of(r.type);
+      std::vector<unsigned char> pairs(r.size * 2 * size);
+      for (std::uint64_t k = 0; k < r.size; ++k) {
+        std::memcpy(pairs.data() + 2 * k * size, r.values + k * size, size);
+        std::memcpy(pairs.data() + (2 * k + 1) * size, r.max_values + k * size, size);
+      }
+      std::vector<std::uint64_t> pair_shape = out_shape;
+      pair_shape.push_back(2);
+      bytes = npy_bytes(r.type, pair_shape, pairs.data());
+    } else {
+      bytes = npy_bytes(r.type, out_shape, r.values);
+    }
+    rdx::detail::write_file_atomically(a.output, bytes);
   }
+  const auto index_json = [](std::uint64_t i) {
+    return i == rdx::kEmptySegmentIndex ? nlohmann::json(nullptr) : nlohmann::json(i);
+  };
   if (a.json) {
-    nlohmann::json values = nlohmann::json::array(), indices = nlohmann::json::array();
-    for (std::uint64_t k = 0; k < r.size(); ++k) {
-      values.push_back(to_json(r.value(k)));
-      if (indexed)
-        indices.push_back(r.indices[k] == rdx::kEmptySegmentIndex ? nlohmann::json(nullptr)
-                                                                  : nlohmann::json(r.indices[k]));
+    nlohmann::json values = nlohmann::json::array(), indices = nlohmann::json::array(),
+                   maxima = nlohmann::json::array(), max_indices = nlohmann::json::array();
+    for (std::uint64_t k = 0; k < r.size; ++k) {
+      values.push_back(to_json(r.value(r.values, k)));
+      if (r.indices) indices.push_back(index_json(r.indices[k]));
+      if (r.max_values) {
+        maxima.push_back(to_json(r.value(r.max_values, k)));
+        max_indices.push_back(index_json(r.max_indices[k]));
+      }
     }
     nlohmann::json j = {{"device", ctx.device_info().name},
-                        {"type", std::string(rdx::name(in.type))},
-                        {"acc", std::string(rdx::name(r.acc))},
-                        {"op", std::string(rdx::name(req.op))},
-                        {"count", in.count()},
+                        {"type", std::string(rdx::name(in[0].type))},
+                        {"acc", std::string(rdx::name(r.type))},
+                        {"op", what},
+                        {"count", n},
                         {"shape", out_shape},
-                        {"plan", r.plan.describe()}};
+                        {"plan", r.plan}};
+    if (!a.map.empty()) j["map"] = a.map;
     if (a.output.empty()) {
       j["results"] = values;
-      if (indexed) j["indices"] = indices;
+      if (r.indices) j["indices"] = indices;
+      if (r.max_values) {
+        j["max"] = maxima;
+        j["max_indices"] = max_indices;
+      }
     } else {
       j["output"] = a.output;
     }
     std::cout << j.dump() << "\n";
   } else if (a.output.empty()) {
     std::string text;
-    for (std::uint64_t k = 0; k < r.size(); ++k)
-      text += indexed ? fmt::format("{} {}\n", r.value(k).to_string(), index_text(r.indices[k]))
-                      : r.value(k).to_string() + "\n";
+    for (std::uint64_t k = 0; k < r.size; ++k) {
+      text += r.value(r.values, k).to_string();
+      if (r.indices) text += " " + index_text(r.indices[k]);
+      if (r.max_values)
+        text += " " + r.value(r.max_values, k).to_string() + " " + index_text(r.max_indices[k]);
+      text += "\n";
+    }
     std::cout << text;
   }
   return 0;

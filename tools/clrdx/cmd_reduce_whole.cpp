@@ -26,7 +26,7 @@
 
 namespace clrdx {
 
-int cmd_reduce_whole(const ReduceArgs& a, const ReduceRequest& req) {
+std::vector<Loaded> load_inputs(const ReduceArgs& a, const ReduceRequest& req) {
   std::vector<Loaded> in;
   if (!a.input.empty()) {
     in.push_back(load_file(a.input, req.type));
@@ -43,15 +43,33 @@ int cmd_reduce_whole(const ReduceArgs& a, const ReduceRequest& req) {
     }
   }
   const std::uint64_t n = in[0].count();
-  std::vector<rdx::Array> arrays;
-  for (std::size_t k = 0; k < in.size(); ++k) {
+  for (std::size_t k = 0; k < in.size(); ++k)
     if (in[k].count() != n)
       throw rdx::ArgumentError(
           fmt::format("the inputs differ in length: {} has {} elements, "
                       "the first {}",
                       k == 0 ? "--input" : fmt::format("--input{}", k + 1), in[k].count(), n));
-    arrays.push_back({in[k].type, in[k].data()});
-  }
+  return in;
+}
+
+std::vector<rdx::Array> arrays_of(const std::vector<Loaded>& in) {
+  std::vector<rdx::Array> arrays;
+  for (const Loaded& l : in)
+    arrays.push_back({l.type, l.data()});
+  return arrays;
+}
+
+rdx::Reduction reduction_of(const ReduceArgs& a, const ReduceRequest& req, rdx::Type first) {
+  const rdx::Type acc = req.opts.acc.value_or(first);
+  return req.custom
+             ? rdx::Reduction::simple(acc, a.combine, a.identity, a.map.empty() ? "x" : a.map)
+             : rdx::Reduction::transform(req.op, acc, a.map);
+}
+
+int cmd_reduce_whole(const ReduceArgs& a, const ReduceRequest& req) {
+  const std::vector<Loaded> in = load_inputs(a, req);
+  const std::uint64_t n = in[0].count();
+  const std::vector<rdx::Array> arrays = arrays_of(in);
 
   rdx::Context ctx(a.device);
   const auto t0 = std::chrono::steady_clock::now();
@@ -61,11 +79,8 @@ int cmd_reduce_whole(const ReduceArgs& a, const ReduceRequest& req) {
     r = rdx::reduce(ctx, *req.stat, arrays, n, req.opts, a.map);
     what = rdx::name(*req.stat);
   } else {
-    const rdx::Type acc = req.opts.acc.value_or(in[0].type);
-    const rdx::Reduction red =
-        req.custom ? rdx::Reduction::simple(acc, a.combine, a.identity, a.map.empty() ? "x" : a.map)
-                   : rdx::Reduction::transform(req.op, acc, a.map);
-    const rdx::StateResult s = rdx::reduce(ctx, red, arrays, n, req.opts);
+    const rdx::StateResult s =
+        rdx::reduce(ctx, reduction_of(a, req, in[0].type), arrays, n, req.opts);
     r.value = s.fields.at(0);
     r.plan = s.plan;
     what = req.custom ? "custom" : std::string(rdx::name(req.op));

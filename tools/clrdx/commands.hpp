@@ -6,9 +6,11 @@
 #include <string>
 #include <vector>
 
+#include "rdx/custom.hpp"
 #include "rdx/plan.hpp"
 #include "rdx/stats.hpp"
 #include "rdx/types.hpp"
+#include "whole_input.hpp"
 
 namespace clrdx {
 
@@ -47,6 +49,13 @@ struct ReduceRequest {
 ReduceRequest reduce_request(const ReduceArgs& a);
 // reduce for composites, maps and custom operators: whole inputs in memory (cmd_reduce_whole.cpp).
 int cmd_reduce_whole(const ReduceArgs& a, const ReduceRequest& req);
+// --input and --input2.. (or --generate: dot's two arrays from consecutive seeds), all of the
+// first's length (ArgumentError otherwise), and the library's view of them (cmd_reduce_whole.cpp).
+std::vector<Loaded> load_inputs(const ReduceArgs& a, const ReduceRequest& req);
+std::vector<rdx::Array> arrays_of(const std::vector<Loaded>& in);
+// The user's reduction of --combine/--identity (custom) or --map with a built-in operator, in
+// --acc or the first input's type.
+rdx::Reduction reduction_of(const ReduceArgs& a, const ReduceRequest& req, rdx::Type first);
 // reduce --axis and --segments: one result per segment (cmd_reduce_segmented.cpp).
 int cmd_reduce_segmented(const ReduceArgs& a, const ReduceRequest& req);
 

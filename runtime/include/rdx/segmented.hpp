@@ -1,6 +1,7 @@
 // One result per segment: segments given by offsets (CSR row pointers, reduce_by_key's runs) and
 // reductions along one axis of an N-D array in C order (row sums, column means, per-sample norms).
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -26,6 +27,11 @@ inline constexpr std::uint64_t kEmptySegmentIndex = ~std::uint64_t{0};
 struct SegmentedPlan {
   Type type = Type::F32, acc = Type::F32;
   Op op = Op::Sum;
+  // A user's reduction (rdx/segmented_custom.hpp): its name (never empty; op is unused, acc is
+  // its first field's type) and its state's bytes. Empty for a built-in operator.
+  std::string reduction;
+  std::size_t state_bytes = 0;
+  bool user() const { return !reduction.empty(); }
   std::uint64_t n = 0;         // input elements
   std::uint64_t segments = 0;  // results
   bool by_offsets = false;     // segments from offsets; else the axis form below
@@ -36,11 +42,13 @@ struct SegmentedPlan {
   std::uint64_t lanes = 1;   // work-items per segment, a power of two <= work_group_size
   std::uint64_t parts = 1;   // work-groups per segment
   std::uint64_t unroll = 4;  // loads each work-item has in flight (1, 2, 4, 8 or 16)
-  // Elements per load: 1, or 4 (segments of contiguous elements: offsets and rows, not the axis
-  // form with inner > 1), loaded where their address is a multiple of 4 elements.
+  // Elements per load: 1, or 4 (built-in operators over segments of contiguous elements: offsets
+  // and rows, not the axis form with inner > 1), loaded where their address is a multiple of 4
+  // elements.
   std::uint64_t vector = 1;
   // CPUs, with 4-element loads, for operators whose lanes combine (not argmin/argmax, not float
-  // products): `unroll` vector accumulators per work-item, folded at the end.
+  // products, not users' reductions): `unroll` vector accumulators per work-item, folded at the
+  // end.
   bool vector_acc = false;
   // CPUs, columns (the axis form) of 16 or more, or of 2, 4 or 8 with vector accumulators: each
   // work-item (local size 1) takes this many neighbouring columns and walks the rows in order,

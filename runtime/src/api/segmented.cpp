@@ -44,15 +44,6 @@ SegmentedResult run_to_host(Context& ctx, const SegmentedPlan& p, const cl::Buff
   return r;
 }
 
-}  // namespace detail
-
-namespace {
-
-using detail::byte_size;
-using detail::device_buffer;
-using detail::run_to_host;
-
-// Data already on the device runs in one pass: the tunable chunk splits host inputs only.
 void check_one_pass(const SegmentedPlan& p, const char* who) {
   if (p.in_passes())
     throw ArgumentError(fmt::format(
@@ -61,15 +52,25 @@ void check_one_pass(const SegmentedPlan& p, const char* who) {
         who, p.chunk, p.n));
 }
 
-// The results (an axis of length 0 may have many) within one allocation; segments < 2^60.
-// Inputs beyond one are reduced in passes (host data); a device buffer holds one allocation.
 void check_fits(Context& ctx, const SegmentedPlan& p, const char* who) {
   const DeviceInfo& dev = ctx.device_info();
-  if (p.segments > detail::max_alloc_elements(dev, Type::U64))
+  // The largest result buffer: a user's states, else argmin/argmax's 8-byte indices at most.
+  const std::uint64_t bytes = p.user() ? p.state_bytes : 8;
+  if (p.segments > detail::max_alloc_elements(dev, Type::U64) * 8 / bytes)
     throw UnsupportedError(
         fmt::format("{}: {} results exceed the device's largest allocation ({} bytes)", who,
                     p.segments, dev.max_alloc));
 }
+
+}  // namespace detail
+
+namespace {
+
+using detail::byte_size;
+using detail::check_fits;
+using detail::check_one_pass;
+using detail::device_buffer;
+using detail::run_to_host;
 
 // The caller's result buffers: p.segments values of p.acc, and indices for argmin/argmax.
 void check_outputs(Context& ctx, const SegmentedPlan& p, const cl::Buffer& values,
@@ -100,7 +101,7 @@ SegmentedResult reduce_segments(Context& ctx, Type type, const void* data, std::
   if (n && !data) throw ArgumentError("reduce_segments: data is null but n > 0");
   // Only the elements the segments cover are moved to the device.
   const std::uint64_t used = offsets.back();
-  if (used > p.chunk) return detail::segments_in_passes(ctx, p, data, offsets);
+  if (used > p.chunk) return detail::in_passes(ctx, p, data, offsets);
   auto& impl = detail::impl_of(ctx);
   const cl::Buffer in = device_buffer(impl, byte_size(type, used), data, "input");
   const cl::Buffer off = device_buffer(impl, offsets.size() * 8, offsets.data(), "offsets");
@@ -139,7 +140,7 @@ SegmentedResult reduce_axis(Context& ctx, Type type, const void* data,
   const SegmentedPlan p = plan_axis(ctx.device_info(), type, op, shape, axis, opts);
   check_fits(ctx, p, "reduce_axis");
   if (p.n && !data) throw ArgumentError("reduce_axis: data is null but the shape has elements");
-  if (p.in_passes()) return detail::axis_in_passes(ctx, p, data);
+  if (p.in_passes()) return detail::in_passes(ctx, p, data);
   auto& impl = detail::impl_of(ctx);
   const cl::Buffer in = device_buffer(impl, byte_size(type, p.n), data, "input");
   return run_to_host(ctx, p, in, nullptr);

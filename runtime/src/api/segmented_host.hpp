@@ -2,6 +2,7 @@
 // larger than one allocation (api/segmented_passes.cpp) share.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <span>
 
 #include "core/context_impl.hpp"
@@ -13,16 +14,54 @@ namespace rdx::detail {
 cl::Buffer device_buffer(Context::Impl& impl, std::uint64_t bytes, const void* init,
                          const char* what);
 
+// Data already on the device runs in one pass: ArgumentError when p.in_passes() (the tunable
+// chunk splits host inputs only).
+void check_one_pass(const SegmentedPlan& p, const char* who);
+
+// The results (an axis of length 0 may have many) within one allocation: UnsupportedError
+// otherwise. Inputs beyond one are reduced in passes (host data); a device buffer holds one
+// allocation.
+void check_fits(Context& ctx, const SegmentedPlan& p, const char* who);
+
 // Runs p on device data (offsets, when by offsets, already on the device and checked) and reads
 // the results back.
 SegmentedResult run_to_host(Context& ctx, const SegmentedPlan& p, const cl::Buffer& data,
                             const cl::Buffer* offsets);
 
-// p on host data of more than p.chunk elements, in passes of at most p.chunk elements: offsets
-// (checked) for p.by_offsets, else p's axis form. Each pass runs p's form (lanes, parts, loads)
-// on its own elements.
-SegmentedResult segments_in_passes(Context& ctx, const SegmentedPlan& p, const void* data,
-                                   std::span<const std::uint64_t> offsets);
-SegmentedResult axis_in_passes(Context& ctx, const SegmentedPlan& p, const void* data);
+// One pass over host data larger than one allocation: elements [first, first + q.n) of the
+// input, reduced with plan q (p's form on the pass's own elements and shape), whose results are
+// the pieces of segments [segment, segment + q.segments).
+struct Pass {
+  std::uint64_t first = 0, segment = 0;
+  SegmentedPlan q;
+  std::span<const std::uint64_t> offsets;  // by offsets: the pass's (q.segments + 1, from 0)
+  // How far into its segment each piece starts: the first piece, and the others.
+  std::uint64_t skip_first = 0, skip = 0;
+};
+
+// The passes of plan p (p.n > p.chunk) in order: of offsets (checked) for p.by_offsets, else of
+// p's axis form; at most p.chunk elements each. A segment that spans passes has a piece in each,
+// and a pass's pieces of one segment are never more than one.
+void for_each_pass(const SegmentedPlan& p, std::span<const std::uint64_t> offsets,
+                   const std::function<void(const Pass&)>& visit);
+
+// One device buffer for every pass's elements of one host input, written before each pass.
+class PassInput {
+ public:
+  PassInput(Context& ctx, Type type, std::uint64_t chunk, std::uint64_t n, const void* data);
+  // Elements first .. first + count - 1 of the input (count <= chunk).
+  const cl::Buffer& load(std::uint64_t first, std::uint64_t count);
+
+ private:
+  Context::Impl& impl_;
+  const unsigned char* base_;
+  std::size_t size_;
+  cl::Buffer buf_;
+};
+
+// p (a built-in operator) on host data of more than p.chunk elements, in passes (for_each_pass),
+// the pieces of a segment combined on the host in order. offsets: p.by_offsets only.
+SegmentedResult in_passes(Context& ctx, const SegmentedPlan& p, const void* data,
+                          std::span<const std::uint64_t> offsets = {});
 
 }  // namespace rdx::detail

@@ -1,12 +1,14 @@
 // Host inputs larger than one pass (SegmentedPlan::chunk, the device's largest allocation): the
-// input reduced in passes of at most `chunk` elements through one device buffer, in order. A pass
-// reduces the pieces of the segments it holds with the plan's own form; a segment that spans
-// passes has its pieces combined on the host (ops/operators.hpp's combine_states, argmin/argmax's
-// index moved by the piece's start within its segment, ties to the first).
+// input reduced in passes of at most `chunk` elements through one device buffer, in order
+// (for_each_pass, which users' reductions share: api/segmented_custom.cpp). A pass reduces the
+// pieces of the segments it holds with the plan's own form; for a built-in operator, a segment
+// that spans passes has its pieces combined on the host (ops/operators.hpp's combine_states,
+// argmin/argmax's index moved by the piece's start within its segment, ties to the first).
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "api/segmented_host.hpp"
@@ -69,6 +71,24 @@ class PassResults {
   SegmentedResult r_;
 };
 
+}  // namespace
+
+PassInput::PassInput(Context& ctx, Type type, std::uint64_t chunk, std::uint64_t n,
+                     const void* data)
+    : impl_(impl_of(ctx)),
+      base_(static_cast<const unsigned char*>(data)),
+      size_(size_of(type)),
+      buf_(device_buffer(impl_, byte_size(type, std::min(chunk, n)), nullptr, "input pass")) {}
+
+const cl::Buffer& PassInput::load(std::uint64_t first, std::uint64_t count) {
+  if (count)
+    RDX_CHECK(
+        impl_.queue.enqueueWriteBuffer(buf_, CL_TRUE, 0, count * size_, base_ + first * size_));
+  return buf_;
+}
+
+namespace {
+
 // p's form for one pass of n elements and `segments` results (axis form: length x inner).
 SegmentedPlan pass_plan(const SegmentedPlan& p, std::uint64_t n, std::uint64_t segments,
                         std::uint64_t length, std::uint64_t inner) {
@@ -81,64 +101,35 @@ SegmentedPlan pass_plan(const SegmentedPlan& p, std::uint64_t n, std::uint64_t s
   return q;
 }
 
-// One device buffer for every pass's input, written before each pass.
-class PassInput {
- public:
-  PassInput(Context& ctx, const SegmentedPlan& p, const void* data)
-      : impl_(impl_of(ctx)),
-        base_(static_cast<const unsigned char*>(data)),
-        size_(size_of(p.type)),
-        buf_(device_buffer(impl_, byte_size(p.type, std::min(p.chunk, p.n)), nullptr,
-                           "input pass")) {}
-
-  // Elements first .. first + count - 1 of the input (count <= the plan's chunk).
-  const cl::Buffer& load(std::uint64_t first, std::uint64_t count) {
-    if (count)
-      RDX_CHECK(
-          impl_.queue.enqueueWriteBuffer(buf_, CL_TRUE, 0, count * size_, base_ + first * size_));
-    return buf_;
-  }
-
- private:
-  Context::Impl& impl_;
-  const unsigned char* base_;
-  std::size_t size_;
-  cl::Buffer buf_;
-};
-
 }  // namespace
 
-SegmentedResult segments_in_passes(Context& ctx, const SegmentedPlan& p, const void* data,
-                                   std::span<const std::uint64_t> offsets) {
-  PassResults out(p);
-  PassInput input(ctx, p, data);
-  auto& impl = impl_of(ctx);
-  const std::uint64_t used = offsets.back();
-  std::vector<std::uint64_t> local;
-  for (std::uint64_t c0 = 0; c0 < used; c0 += p.chunk) {
-    const std::uint64_t c1 = std::min(used, c0 + p.chunk);
-    // Segments a .. b - 1 hold elements of [c0, c1): a is the last to start at or before c0
-    // (offsets[0] = 0), b the first to start at or after c1.
-    const std::uint64_t a =
-        std::upper_bound(offsets.begin(), offsets.end(), c0) - offsets.begin() - 1;
-    const std::uint64_t b =
-        std::lower_bound(offsets.begin() + a, offsets.end(), c1) - offsets.begin();
-    local.resize(b - a + 1);
-    for (std::uint64_t k = a; k <= b; ++k)
-      local[k - a] = std::clamp(offsets[k], c0, c1) - c0;
-    const cl::Buffer off = device_buffer(impl, local.size() * 8, local.data(), "pass offsets");
-    const SegmentedPlan q = pass_plan(p, c1 - c0, b - a, (c1 - c0) / (b - a), 1);
-    const SegmentedResult r = run_to_host(ctx, q, input.load(c0, c1 - c0), &off);
-    for (std::uint64_t k = a; k < b; ++k)
-      if (local[k - a] != local[k - a + 1])
-        out.add(k, r, k - a, std::max(offsets[k], c0) - offsets[k]);
+void for_each_pass(const SegmentedPlan& p, std::span<const std::uint64_t> offsets,
+                   const std::function<void(const Pass&)>& visit) {
+  Pass pass;
+  if (p.by_offsets) {
+    const std::uint64_t used = offsets.back();
+    std::vector<std::uint64_t> local;
+    for (std::uint64_t c0 = 0; c0 < used; c0 += p.chunk) {
+      const std::uint64_t c1 = std::min(used, c0 + p.chunk);
+      // Segments a .. b - 1 hold elements of [c0, c1): a is the last to start at or before c0
+      // (offsets[0] = 0), b the first to start at or after c1; only a may start before c0.
+      const std::uint64_t a =
+          std::upper_bound(offsets.begin(), offsets.end(), c0) - offsets.begin() - 1;
+      const std::uint64_t b =
+          std::lower_bound(offsets.begin() + a, offsets.end(), c1) - offsets.begin();
+      local.resize(b - a + 1);
+      for (std::uint64_t k = a; k <= b; ++k)
+        local[k - a] = std::clamp(offsets[k], c0, c1) - c0;
+      pass.first = c0;
+      pass.segment = a;
+      pass.q = pass_plan(p, c1 - c0, b - a, (c1 - c0) / (b - a), 1);
+      pass.offsets = local;
+      pass.skip_first = c0 - offsets[a];
+      pass.skip = 0;
+      visit(pass);
+    }
+    return;
   }
-  return out.take();
-}
-
-SegmentedResult axis_in_passes(Context& ctx, const SegmentedPlan& p, const void* data) {
-  PassResults out(p);
-  PassInput input(ctx, p, data);
   const std::uint64_t length = p.length, inner = p.inner, outer = p.segments / inner;
   const std::uint64_t slice = length * inner;  // <= n: no overflow
   if (slice <= p.chunk) {
@@ -146,12 +137,12 @@ SegmentedResult axis_in_passes(Context& ctx, const SegmentedPlan& p, const void*
     const std::uint64_t per = p.chunk / slice;
     for (std::uint64_t o0 = 0; o0 < outer; o0 += per) {
       const std::uint64_t o = std::min(per, outer - o0);
-      const SegmentedPlan q = pass_plan(p, o * slice, o * inner, length, inner);
-      const SegmentedResult r = run_to_host(ctx, q, input.load(o0 * slice, o * slice), nullptr);
-      for (std::uint64_t j = 0; j < o * inner; ++j)
-        out.add(o0 * inner + j, r, j, 0);
+      pass.first = o0 * slice;
+      pass.segment = o0 * inner;
+      pass.q = pass_plan(p, o * slice, o * inner, length, inner);
+      visit(pass);
     }
-    return out.take();
+    return;
   }
   // A slice larger than a pass: `rows` rows of it per pass, or, where one row of `inner`
   // elements is larger still, a part of one row (a pass of length 1).
@@ -162,13 +153,30 @@ SegmentedResult axis_in_passes(Context& ctx, const SegmentedPlan& p, const void*
       const std::uint64_t l = std::min(rows, length - l0);
       for (std::uint64_t j0 = 0; j0 < inner; j0 += cols) {
         const std::uint64_t c = std::min(cols, inner - j0);
-        const SegmentedPlan q = pass_plan(p, l * c, c, l, c);
-        const std::uint64_t first = o * slice + l0 * inner + j0;
-        const SegmentedResult r = run_to_host(ctx, q, input.load(first, l * c), nullptr);
-        for (std::uint64_t j = 0; j < c; ++j)
-          out.add(o * inner + j0 + j, r, j, l0);
+        pass.first = o * slice + l0 * inner + j0;
+        pass.segment = o * inner + j0;
+        pass.q = pass_plan(p, l * c, c, l, c);
+        pass.skip_first = pass.skip = l0;
+        visit(pass);
       }
     }
+}
+
+SegmentedResult in_passes(Context& ctx, const SegmentedPlan& p, const void* data,
+                          std::span<const std::uint64_t> offsets) {
+  PassResults out(p);
+  PassInput input(ctx, p.type, p.chunk, p.n, data);
+  auto& impl = impl_of(ctx);
+  for_each_pass(p, offsets, [&](const Pass& pass) {
+    const cl::Buffer& in = input.load(pass.first, pass.q.n);
+    std::optional<cl::Buffer> off;
+    if (p.by_offsets)
+      off = device_buffer(impl, pass.offsets.size() * 8, pass.offsets.data(), "pass offsets");
+    const SegmentedResult r = run_to_host(ctx, pass.q, in, off ? &*off : nullptr);
+    for (std::uint64_t j = 0; j < pass.q.segments; ++j)
+      if (!p.by_offsets || pass.offsets[j] != pass.offsets[j + 1])  // else empty: as it was
+        out.add(pass.segment + j, r, j, j == 0 ? pass.skip_first : pass.skip);
+  });
   return out.take();
 }
 

@@ -63,7 +63,7 @@ States Exec::states(std::uint64_t count) {
   return s;
 }
 
-void Exec::user_args(Kernel& k, cl_uint first) {
+void Exec::set_user_args(Kernel& k, cl_uint first) {
   const auto tail = static_cast<cl_uint>(1 + user->inputs.size());
   if (k.num_args == first) return;  // a kernel that reads states only
   if (k.num_args != first + tail)

@@ -118,12 +118,17 @@ class Exec {
   void args(Kernel& k, const A&... a) {
     cl_uint i = 0;
     (set_arg(k, i++, a), ...);
-    if (user) user_args(k, i);
+    user_args(k, i);
   }
   // Argument i alone (kernels whose argument list depends on the definitions).
   template <class A>
   void arg(Kernel& k, cl_uint i, const A& a) {
     set_arg(k, i, a);
+  }
+  // For a user's reduction, a kernel that reads input elements: the UserRun's base and further
+  // inputs from argument `first` on (what args() appends); nothing otherwise.
+  void user_args(Kernel& k, cl_uint first) {
+    if (user) set_user_args(k, first);
   }
 
   // Enqueues k over `global` work-items (rounded up to a multiple of `local`), after `wait`.
@@ -169,7 +174,7 @@ class Exec {
   void set_arg(Kernel& k, cl_uint i, std::uint64_t v);
   void set_arg(Kernel& k, cl_uint i, const cl::LocalSpaceArg& local);
   void set_arg(Kernel& k, cl_uint i, const Scalar& v);  // a value argument of v's type
-  void user_args(Kernel& k, cl_uint first);
+  void set_user_args(Kernel& k, cl_uint first);
   void no_user(const char* what) const;  // throws for a host-side combine of a user's states
   std::size_t state_bytes() const { return user ? user->state_bytes : size_of(plan.acc); }
   bool indexed() const { return !user && is_index_op(plan.op); }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "core/cl_check.hpp"
 #include "exec/exec.hpp"
@@ -77,10 +78,13 @@ void check_host_offsets(std::span<const std::uint64_t> offsets, std::uint64_t n)
 
 SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl::Buffer& in,
                             const cl::Buffer* offsets, const cl::Buffer& values,
-                            const cl::Buffer* indices, bool check_offsets) {
+                            const cl::Buffer* indices, bool check_offsets, const UserRun* user) {
+  if (p.user() != (user != nullptr))
+    throw std::logic_error("run_segmented: a user's plan runs with its UserRun, and only it");
   SegmentedPlan ran = p;
   const Plan kp = kernel_plan(p);
   Exec ex(ctx, kp);
+  if (user) ex.user = *user;
   const std::string opts = build_options(p, check_offsets);
   // The offsets' check runs first, on the same queue; the kernels after it read its flag.
   cl::Buffer bad;
@@ -109,9 +113,8 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl
   Kernel reduce = ex.kernel("segmented.cl", p.column_block ? "seg_columns" : "seg_reduce", opts);
   ran.work_group_size = reduce.wg;
   ran.lanes = std::min<std::uint64_t>(p.lanes, reduce.wg);
-  const bool indexed = is_index_op(p.op);
+  const bool indexed = !user && is_index_op(p.op);
   const cl::Buffer& out_i = indexed ? *indices : values;
-  const Scalar empty = empty_value(p);
 
   const std::uint64_t per_group = reduce.wg / ran.lanes;
   const std::uint64_t groups = (p.segments + per_group - 1) / per_group * p.parts;
@@ -122,7 +125,8 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl
           : 0;
   const States part = p.parts > 1 ? ex.states(p.segments * p.parts) : States{values, out_i, 0};
   // The parameters seg_reduce and seg_finish share after their inputs: the geometry, the segment
-  // count, the empty value, the outputs and, when checked, the offsets' flag.
+  // count, the empty value (not for a user's reduction), the outputs and, when checked, the
+  // offsets' flag. Returns the next argument's index.
   const auto common_args = [&](Kernel& k, cl_uint i, const States& out) {
     if (p.by_offsets) {
       ex.arg(k, i++, *offsets);
@@ -131,13 +135,14 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl
       ex.arg(k, i++, p.inner);
     }
     ex.arg(k, i++, p.segments);
-    ex.arg(k, i++, empty);
+    if (!user) ex.arg(k, i++, empty_value(p));
     ex.arg(k, i++, out.values);
     ex.arg(k, i++, out.indices);
     if (check_offsets) ex.arg(k, i++, bad);
+    return i;
   };
   ex.arg(reduce, 0, in);
-  common_args(reduce, 1, part);
+  ex.user_args(reduce, common_args(reduce, 1, part));  // a user's further inputs
   if (p.column_block)
     ex.launch(reduce, column_tasks, 1);
   else
@@ -146,11 +151,34 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl
     Kernel finish = ex.kernel("segmented.cl", "seg_finish", opts);
     ex.arg(finish, 0, part.values);
     ex.arg(finish, 1, part.indices);
-    common_args(finish, 2, States{values, out_i, p.segments});
+    ex.user_args(finish, common_args(finish, 2, States{values, out_i, p.segments}));
     ex.launch(finish, p.segments, std::min<std::size_t>(finish.wg, 64));
   }
   wait();
   return ran;
+}
+
+void identity_states(Context::Impl& ctx, const SegmentedPlan& p, const UserRun& user,
+                     const cl::Buffer& out, std::uint64_t count) {
+  if (count == 0) return;
+  const Plan kp = kernel_plan(p);
+  Exec ex(ctx, kp);
+  ex.user = user;
+  Kernel k = ex.kernel("segmented.cl", "seg_identity", build_options(p, false));
+  ex.args(k, out, count);
+  ex.launch(k, count, std::min<std::size_t>(k.wg, 64));
+}
+
+void merge_states(Context::Impl& ctx, const SegmentedPlan& p, const UserRun& user,
+                  const cl::Buffer& out, std::uint64_t first, const cl::Buffer& piece,
+                  std::uint64_t count) {
+  if (count == 0) return;
+  const Plan kp = kernel_plan(p);
+  Exec ex(ctx, kp);
+  ex.user = user;
+  Kernel k = ex.kernel("segmented.cl", "seg_merge", build_options(p, false));
+  ex.args(k, out, first, piece, count);
+  ex.launch(k, count, std::min<std::size_t>(k.wg, 64));
 }
 
 }  // namespace rdx::detail

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "core/context_impl.hpp"
+#include "exec/exec.hpp"
 #include "rdx/segmented.hpp"
 
 namespace rdx::detail {
@@ -15,9 +16,22 @@ namespace rdx::detail {
 // check_offsets (offsets from the caller's device buffer): cl/segmented.cl's seg_check runs
 // first; if the offsets do not start at 0, decrease, or end past p.n, the reduction writes
 // nothing and this throws ArgumentError once the queue is done.
+// A user's reduction (p.user()) runs with `user` (its definitions, state size, the index base and
+// further inputs of its map); `values` then receives p.segments states of user->state_bytes.
 SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl::Buffer& in,
                             const cl::Buffer* offsets, const cl::Buffer& values,
-                            const cl::Buffer* indices, bool check_offsets = false);
+                            const cl::Buffer* indices, bool check_offsets = false,
+                            const UserRun* user = nullptr);
+
+// A user's reduction's states on the device, for host inputs in passes (its combine runs on the
+// device only), with the kernels of plan p: identity_states sets states [0, count) of `out` to
+// the identity; merge_states combines states [0, count) of `piece` into out's states [first,
+// first + count), out's on the left. Both wait for their kernel.
+void identity_states(Context::Impl& ctx, const SegmentedPlan& p, const UserRun& user,
+                     const cl::Buffer& out, std::uint64_t count);
+void merge_states(Context::Impl& ctx, const SegmentedPlan& p, const UserRun& user,
+                  const cl::Buffer& out, std::uint64_t first, const cl::Buffer& piece,
+                  std::uint64_t count);
 
 // The same rule for offsets on the host.
 void check_host_offsets(std::span<const std::uint64_t> offsets, std::uint64_t n);

@@ -28,18 +28,6 @@
 namespace rdx::detail {
 namespace {
 
-// A reduction over inputs of these types, validated and turned into its definitions once per
-// context: later calls of the same reduction do neither again.
-struct Prepared {
-  std::mutex mutex;
-  bool ready = false;
-  std::string definitions;
-  StateLayout layout;
-  bool vector_form = false;  // has_vector_form
-  // Its vector form failed to build on this context's device: later plans do not try it again.
-  mutable std::atomic<bool> vector_failed{false};
-};
-
 // The reduction's texts and the inputs' types, each text length-prefixed (unambiguous); not its
 // name (reductions that differ only in their names share their definitions and programs).
 std::string reduction_key(const Reduction& r, std::span<const Type> inputs) {
@@ -54,6 +42,8 @@ std::string reduction_key(const Reduction& r, std::span<const Type> inputs) {
   }
   return k;
 }
+
+}  // namespace
 
 std::shared_ptr<const Prepared> prepare(const Context& ctx, const Reduction& r,
                                         std::span<const Type> inputs) {
@@ -74,6 +64,8 @@ std::shared_ptr<const Prepared> prepare(const Context& ctx, const Reduction& r,
   }
   return p;
 }
+
+namespace {
 
 struct UserSlot {
   std::mutex mutex;

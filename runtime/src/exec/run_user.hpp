@@ -1,14 +1,35 @@
 // Internal: running a user's reduction (rdx/custom.hpp) on the device: the layer under the
 // custom and composite entry points.
 #pragma once
+#include <atomic>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "ops/user_reduction.hpp"
 #include "rdx/custom.hpp"
 
 namespace rdx::detail {
+
+// A reduction over inputs of these types, validated and turned into its definitions once per
+// context: later calls of the same reduction do neither again.
+struct Prepared {
+  std::mutex mutex;
+  bool ready = false;
+  std::string definitions;
+  StateLayout layout;
+  bool vector_form = false;  // has_vector_form
+  // Its vector form failed to build on this context's device: later plans do not try it again.
+  mutable std::atomic<bool> vector_failed{false};
+};
+
+// r over inputs of these types, prepared once per context (validate first: ArgumentError).
+std::shared_ptr<const Prepared> prepare(const Context& ctx, const Reduction& r,
+                                        std::span<const Type> inputs);
 
 // Where a reduction's inputs are: host arrays or device buffers (one of the two), and their types.
 struct UserInputs {

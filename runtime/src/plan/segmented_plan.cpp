@@ -5,9 +5,11 @@
 #include <algorithm>
 
 #include "ops/operators.hpp"
+#include "ops/user_reduction.hpp"
 #include "plan/request.hpp"
 #include "rdx/errors.hpp"
 #include "rdx/segmented.hpp"
+#include "rdx/segmented_custom.hpp"
 
 namespace rdx {
 namespace {
@@ -66,9 +68,16 @@ std::uint64_t target_groups(const DeviceInfo& dev) {
          (dev.kind == DeviceKind::CPU ? 4 : kGroupsPerCu);
 }
 
-// The most columns per work-item: its states (an index too for argmin/argmax) in local memory.
+// Whether the plan's states combine lane by lane in vectors (VCOMBINE): a built-in operator
+// (ops/operators.hpp, lanes_combine); never a user's reduction.
+bool vector_lanes(const SegmentedPlan& p) {
+  return !p.user() && detail::lanes_combine(p.op, p.acc);
+}
+
+// The most columns per work-item: its states (an index too for argmin/argmax; a user's state) in
+// local memory.
 std::uint64_t max_column_block(const DeviceInfo& dev, const SegmentedPlan& p) {
-  const std::uint64_t state = is_index_op(p.op) ? 16 : size_of(p.acc);
+  const std::uint64_t state = p.user() ? p.state_bytes : is_index_op(p.op) ? 16 : size_of(p.acc);
   return std::max<std::uint64_t>(1, std::min(kMaxColumnBlock, dev.local_mem / state));
 }
 
@@ -83,7 +92,7 @@ void choose_column_blocks(const DeviceInfo& dev, SegmentedPlan& p, const Options
     if (tunable(opts, k, 1) != 1)
       throw ArgumentError(fmt::format("the column-block form takes no {} but 1", k));
   p.lanes = p.unroll = p.vector = 1;
-  p.vector_acc = detail::lanes_combine(p.op, p.acc);
+  p.vector_acc = vector_lanes(p);
   const std::uint64_t outer = p.segments / p.inner;
   const std::uint64_t tasks = std::max<std::uint64_t>(1, outer * ceil_div(p.inner, p.column_block));
   std::uint64_t parts = 1;
@@ -98,7 +107,7 @@ void choose_column_blocks(const DeviceInfo& dev, SegmentedPlan& p, const Options
 void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
   // CPUs: columns in blocks, unless the tuning asks for lanes (the work-group form); fewer than
   // 16 only where they fold (2, 4, 8, with vector accumulators).
-  const bool folds = p.inner > 1 && 16 % p.inner == 0 && detail::lanes_combine(p.op, p.acc);
+  const bool folds = p.inner > 1 && 16 % p.inner == 0 && vector_lanes(p);
   const bool blocks = dev.kind == DeviceKind::CPU && !p.by_offsets &&
                       (p.inner >= kColumnBlockMin || folds) && !opts.tuning.get("lanes");
   // The block is a build constant: one size (a block's last columns may be fewer) keeps the
@@ -139,10 +148,12 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
   p.parts = parts;
   const bool contiguous = p.by_offsets || p.inner == 1;
   const bool cpu_short = dev.kind == DeviceKind::CPU && mean < kCpuVectorMin;
-  p.vector = tunable(opts, "vector", contiguous && !cpu_short ? kVector : 1);
+  p.vector = tunable(opts, "vector", contiguous && !cpu_short && !p.user() ? kVector : 1);
   if (p.vector != 1 && p.vector != 4)
     throw ArgumentError(fmt::format("vector {} is not 1 or 4", p.vector));
-  p.vector_acc = dev.kind == DeviceKind::CPU && p.vector > 1 && detail::lanes_combine(p.op, p.acc);
+  if (p.vector != 1 && p.user())
+    throw ArgumentError("a user's reduction loads one element at a time: vector 1");
+  p.vector_acc = dev.kind == DeviceKind::CPU && p.vector > 1 && vector_lanes(p);
   p.unroll = tunable(opts, "unroll", p.vector > 1 ? kUnrollVector : kUnrollScalar);
   if (!is_pow2(p.unroll) || p.unroll > 16)
     throw ArgumentError(fmt::format("unroll {} is not 1, 2, 4, 8 or 16", p.unroll));
@@ -150,9 +161,12 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
     throw ArgumentError("vector 4 reads contiguous segments: not columns (an inner axis > 1)");
 }
 
-// Elements per pass of host inputs.
-void choose_chunk(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
-  const std::uint64_t most = detail::max_alloc_elements(dev, p.type);
+// Elements per pass of host inputs: of every input (a user's reduction may read several).
+void choose_chunk(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts,
+                  std::span<const Type> inputs) {
+  std::uint64_t most = detail::max_alloc_elements(dev, p.type);
+  for (Type t : inputs)
+    most = std::min(most, detail::max_alloc_elements(dev, t));
   p.chunk = std::min(tunable(opts, "chunk", most), most);
   if (p.chunk < 1) throw ArgumentError("chunk must be at least 1");
 }
@@ -168,6 +182,79 @@ SegmentedPlan base_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n
   p.n = n;
   p.acc = detail::checked_acc(dev, type, op, opts.acc);
   p.work_group_size = detail::checked_work_group(dev, opts.work_group_size);
+  return p;
+}
+
+// A user's reduction: the inputs' and fields' types against the device; no accumulator option
+// (the fields have their types).
+SegmentedPlan user_base_plan(const DeviceInfo& dev, const Reduction& r,
+                             std::span<const Type> inputs, std::uint64_t n, const Options& opts) {
+  if (r.fields.empty() || inputs.empty()) detail::validate(r, inputs.size());  // its message
+  for (Type t : inputs)
+    if (t == Type::F64 && !dev.fp64)
+      throw UnsupportedError(
+          fmt::format("f64 needs cl_khr_fp64, which device '{}' does not have", dev.name));
+  for (const Field& f : r.fields)
+    if (f.type == Type::F64 && !dev.fp64)
+      throw UnsupportedError(fmt::format(
+          "the field '{}' is f64, which needs cl_khr_fp64; device '{}' does not have it", f.name,
+          dev.name));
+  if (opts.acc)
+    throw ArgumentError("a user's reduction takes no accumulator type: its fields have theirs");
+  SegmentedPlan p = base_plan(dev, inputs[0], Op::Sum, n, opts);
+  p.acc = r.fields[0].type;
+  p.reduction = r.name.empty() ? "custom" : r.name;
+  p.state_bytes = detail::state_layout(r).bytes;
+  return p;
+}
+
+SegmentedPlan offsets_form(const DeviceInfo& dev, SegmentedPlan p, std::uint64_t segments,
+                           const Options& opts, std::span<const Type> inputs) {
+  p.by_offsets = true;
+  p.segments = segments;
+  p.length = segments ? p.n / segments : 0;
+  choose_grid(dev, p, opts);
+  choose_chunk(dev, p, opts, inputs);
+  return p;
+}
+
+// The axis form of `shape` along `axis` (its element count checked against p.n's type).
+struct AxisShape {
+  std::uint64_t n = 1, length = 0, inner = 1, segments = 1;
+};
+AxisShape axis_shape(std::span<const std::uint64_t> shape, std::size_t axis) {
+  if (shape.empty()) throw ArgumentError("reduce_axis: the shape has no dimensions");
+  if (axis >= shape.size())
+    throw ArgumentError(
+        fmt::format("reduce_axis: axis {} of a {}-dimensional array", axis, shape.size()));
+  std::uint64_t outer = 1, inner = 1, n = 1;
+  bool overflow = false;
+  const auto mul = [&](std::uint64_t& acc, std::uint64_t d) {
+    if (d && acc > ~std::uint64_t{0} / d) overflow = true;
+    acc *= d;
+  };
+  for (std::size_t k = 0; k < shape.size(); ++k) {
+    mul(n, shape[k]);
+    if (k < axis) mul(outer, shape[k]);
+    if (k > axis) mul(inner, shape[k]);
+  }
+  if (overflow) throw ArgumentError("reduce_axis: the shape's element count overflows 64 bits");
+  std::uint64_t segments = outer;
+  mul(segments, inner);
+  if (overflow) throw ArgumentError("reduce_axis: the shape's result count overflows 64 bits");
+  if (segments > (~std::uint64_t{0}) / 16)
+    throw ArgumentError(
+        fmt::format("reduce_axis: {} results overflow a 64-bit byte count", segments));
+  return {n, shape[axis], inner, segments};
+}
+
+SegmentedPlan axis_form(const DeviceInfo& dev, SegmentedPlan p, const AxisShape& a,
+                        const Options& opts, std::span<const Type> inputs) {
+  p.length = a.length;
+  p.inner = a.inner;
+  p.segments = a.segments;
+  choose_grid(dev, p, opts);
+  choose_chunk(dev, p, opts, inputs);
   return p;
 }
 
@@ -206,12 +293,12 @@ std::uint64_t SegmentedPlan::one_pass_depth(std::uint64_t count) const {
 }
 
 std::string SegmentedPlan::describe() const {
-  std::string r = fmt::format("segmented {} {} ", name(op), name(type));
+  std::string r = fmt::format("segmented {} {} ", user() ? reduction : name(op), name(type));
   if (by_offsets)
     r += fmt::format("segments={} n={}", segments, n);
   else
     r += fmt::format("axis length={} inner={} segments={}", length, inner, segments);
-  if (acc != type) r += fmt::format(" acc={}", name(acc));
+  if (acc != type && !user()) r += fmt::format(" acc={}", name(acc));
   if (column_block)
     r += fmt::format(" column_block={} parts={}{}", column_block, parts,
                      vector_acc ? " vector_acc=1" : "");
@@ -223,47 +310,26 @@ std::string SegmentedPlan::describe() const {
 
 SegmentedPlan plan_segments(const DeviceInfo& dev, Type type, Op op, std::uint64_t n,
                             std::uint64_t segments, const Options& opts) {
-  SegmentedPlan p = base_plan(dev, type, op, n, opts);
-  p.by_offsets = true;
-  p.segments = segments;
-  p.length = segments ? n / segments : 0;
-  choose_grid(dev, p, opts);
-  choose_chunk(dev, p, opts);
-  return p;
+  return offsets_form(dev, base_plan(dev, type, op, n, opts), segments, opts, {});
 }
 
 SegmentedPlan plan_axis(const DeviceInfo& dev, Type type, Op op,
                         std::span<const std::uint64_t> shape, std::size_t axis,
                         const Options& opts) {
-  if (shape.empty()) throw ArgumentError("reduce_axis: the shape has no dimensions");
-  if (axis >= shape.size())
-    throw ArgumentError(
-        fmt::format("reduce_axis: axis {} of a {}-dimensional array", axis, shape.size()));
-  std::uint64_t outer = 1, inner = 1, n = 1;
-  bool overflow = false;
-  const auto mul = [&](std::uint64_t& acc, std::uint64_t d) {
-    if (d && acc > ~std::uint64_t{0} / d) overflow = true;
-    acc *= d;
-  };
-  for (std::size_t k = 0; k < shape.size(); ++k) {
-    mul(n, shape[k]);
-    if (k < axis) mul(outer, shape[k]);
-    if (k > axis) mul(inner, shape[k]);
-  }
-  if (overflow) throw ArgumentError("reduce_axis: the shape's element count overflows 64 bits");
-  std::uint64_t segments = outer;
-  mul(segments, inner);
-  if (overflow) throw ArgumentError("reduce_axis: the shape's result count overflows 64 bits");
-  if (segments > (~std::uint64_t{0}) / 16)
-    throw ArgumentError(
-        fmt::format("reduce_axis: {} results overflow a 64-bit byte count", segments));
-  SegmentedPlan p = base_plan(dev, type, op, n, opts);
-  p.length = shape[axis];
-  p.inner = inner;
-  p.segments = segments;
-  choose_grid(dev, p, opts);
-  choose_chunk(dev, p, opts);
-  return p;
+  const AxisShape a = axis_shape(shape, axis);
+  return axis_form(dev, base_plan(dev, type, op, a.n, opts), a, opts, {});
+}
+
+SegmentedPlan plan_segments(const DeviceInfo& dev, const Reduction& r, std::span<const Type> inputs,
+                            std::uint64_t n, std::uint64_t segments, const Options& opts) {
+  return offsets_form(dev, user_base_plan(dev, r, inputs, n, opts), segments, opts, inputs);
+}
+
+SegmentedPlan plan_axis(const DeviceInfo& dev, const Reduction& r, std::span<const Type> inputs,
+                        std::span<const std::uint64_t> shape, std::size_t axis,
+                        const Options& opts) {
+  const AxisShape a = axis_shape(shape, axis);
+  return axis_form(dev, user_base_plan(dev, r, inputs, a.n, opts), a, opts, inputs);
 }
 
 }  // namespace rdx

@@ -1,0 +1,309 @@
+// The segmented entry points of users' reductions and the composites (rdx/segmented_custom.hpp):
+// check the request, move host inputs to the device (in passes beyond one allocation, the pieces
+// of a segment combined on the device: seg_merge), run the plan with the reduction's definitions
+// (exec/run_segmented.cpp), and split the states into fields; the composites' final step per
+// segment is ops/stats.hpp's.
+#include <fmt/format.h>
+
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "api/segmented_host.hpp"
+#include "core/cl_check.hpp"
+#include "core/context_impl.hpp"
+#include "exec/run_plan.hpp"
+#include "exec/run_segmented.hpp"
+#include "exec/run_user.hpp"
+#include "ops/stats.hpp"
+#include "rdx/errors.hpp"
+#include "rdx/segmented_custom.hpp"
+
+namespace rdx {
+namespace {
+
+using detail::UserInputs;
+
+// A user's reduction as one call runs it: prepared for its inputs' types.
+struct Job {
+  Context& ctx;
+  const Reduction& r;
+  UserInputs in;
+  std::shared_ptr<const detail::Prepared> prep;
+
+  detail::UserRun run(std::uint64_t base, std::vector<cl::Buffer> further) const {
+    return {&prep->definitions, prep->layout.bytes, base, std::move(further)};
+  }
+};
+
+Job host_job(Context& ctx, const Reduction& r, std::span<const Array> inputs, std::uint64_t n,
+             const char* who) {
+  Job job{ctx, r, {}, {}};
+  for (const Array& a : inputs) {
+    if (!a.data && n > 0)
+      throw ArgumentError(fmt::format("{}: input {} is null but n > 0", who, job.in.types.size()));
+    detail::byte_size(a.type, n);  // throws when n elements overflow a byte count
+    job.in.types.push_back(a.type);
+    job.in.host.push_back(a.data);
+  }
+  job.prep = detail::prepare(ctx, r, job.in.types);  // validates r against the inputs
+  return job;
+}
+
+Job device_job(Context& ctx, const Reduction& r, std::span<const DeviceArray> inputs,
+               std::uint64_t n, const char* who) {
+  if (inputs.empty()) detail::validate(r, 0);  // the error about the number of inputs
+  Job job{ctx, r, detail::device_inputs(ctx, inputs, n, who), {}};
+  job.prep = detail::prepare(ctx, r, job.in.types);
+  return job;
+}
+
+// p over device inputs `in` (their elements from flat index `base`), states into `out`.
+void run_states(const Job& job, const SegmentedPlan& p, const std::vector<cl::Buffer>& in,
+                std::uint64_t base, const cl::Buffer* offsets, const cl::Buffer& out) {
+  const detail::UserRun u = job.run(base, {in.begin() + 1, in.end()});
+  try {
+    detail::run_segmented(detail::impl_of(job.ctx), p, in[0], offsets, out, nullptr, false, &u);
+  } catch (const BuildError& e) {
+    detail::rethrow_build_error(job.r, job.in.types, e);
+  }
+}
+
+// The states read back and split into fields.
+SegmentedStates to_fields(const Job& job, const SegmentedPlan& p, const cl::Buffer* states) {
+  SegmentedStates r;
+  r.plan = p;
+  const detail::StateLayout& layout = job.prep->layout;
+  std::vector<unsigned char> bytes(p.segments * layout.bytes);
+  if (!bytes.empty())
+    RDX_CHECK(detail::impl_of(job.ctx).queue.enqueueReadBuffer(*states, CL_TRUE, 0, bytes.size(),
+                                                               bytes.data()));
+  for (std::size_t f = 0; f < job.r.fields.size(); ++f) {
+    const Type t = job.r.fields[f].type;
+    const std::size_t size = size_of(t);
+    r.types.push_back(t);
+    std::vector<unsigned char> v(p.segments * size);
+    for (std::uint64_t k = 0; k < p.segments; ++k)
+      std::memcpy(v.data() + k * size, bytes.data() + k * layout.bytes + layout.offsets[f], size);
+    r.fields.push_back(std::move(v));
+  }
+  return r;
+}
+
+cl::Buffer states_buffer(const Job& job, const SegmentedPlan& p) {
+  return detail::device_buffer(detail::impl_of(job.ctx), p.segments * job.prep->layout.bytes,
+                               nullptr, "result states");
+}
+
+// Host inputs: copied to the device in one pass (the elements the segments cover), or in passes.
+SegmentedStates run_host(const Job& job, const SegmentedPlan& p,
+                         std::span<const std::uint64_t> offsets) {
+  auto& impl = detail::impl_of(job.ctx);
+  const cl::Buffer out = states_buffer(job, p);
+  const std::uint64_t used = p.by_offsets ? offsets.back() : p.n;
+  if (used <= p.chunk) {
+    std::vector<cl::Buffer> in;
+    for (std::size_t j = 0; j < job.in.types.size(); ++j)
+      in.push_back(detail::device_buffer(impl, detail::byte_size(job.in.types[j], used),
+                                         job.in.host[j], "input"));
+    std::optional<cl::Buffer> off;
+    if (p.by_offsets)
+      off = detail::device_buffer(impl, offsets.size() * 8, offsets.data(), "offsets");
+    if (p.segments) run_states(job, p, in, 0, off ? &*off : nullptr, out);
+    return to_fields(job, p, &out);
+  }
+  // Passes: every segment starts from the identity, and each pass's pieces are combined into it.
+  const detail::UserRun merge_run = job.run(0, {});
+  detail::identity_states(impl, p, merge_run, out, p.segments);
+  std::vector<detail::PassInput> inputs;
+  for (std::size_t j = 0; j < job.in.types.size(); ++j)
+    inputs.emplace_back(job.ctx, job.in.types[j], p.chunk, p.n, job.in.host[j]);
+  detail::for_each_pass(p, offsets, [&](const detail::Pass& pass) {
+    std::vector<cl::Buffer> in;
+    for (detail::PassInput& input : inputs)
+      in.push_back(input.load(pass.first, pass.q.n));
+    std::optional<cl::Buffer> off;
+    if (p.by_offsets)
+      off =
+          detail::device_buffer(impl, pass.offsets.size() * 8, pass.offsets.data(), "pass offsets");
+    const cl::Buffer piece = states_buffer(job, pass.q);
+    run_states(job, pass.q, in, pass.first, off ? &*off : nullptr, piece);
+    detail::merge_states(impl, p, merge_run, out, pass.segment, piece, pass.q.segments);
+  });
+  return to_fields(job, p, &out);
+}
+
+SegmentedStates run_device(const Job& job, const SegmentedPlan& p,
+                           std::span<const std::uint64_t> offsets, const char* who) {
+  detail::check_one_pass(p, who);
+  const cl::Buffer out = states_buffer(job, p);
+  std::optional<cl::Buffer> off;
+  if (p.by_offsets)
+    off = detail::device_buffer(detail::impl_of(job.ctx), offsets.size() * 8, offsets.data(),
+                                "offsets");
+  if (p.segments) run_states(job, p, job.in.device, 0, off ? &*off : nullptr, out);
+  return to_fields(job, p, &out);
+}
+
+SegmentedPlan offsets_plan(const Job& job, std::uint64_t n, std::span<const std::uint64_t> offsets,
+                           const Options& opts, const char* who) {
+  detail::check_host_offsets(offsets, n);
+  const SegmentedPlan p =
+      plan_segments(job.ctx.device_info(), job.r, job.in.types, n, offsets.size() - 1, opts);
+  detail::check_fits(job.ctx, p, who);
+  return p;
+}
+
+SegmentedPlan axis_plan(const Job& job, std::span<const std::uint64_t> shape, std::size_t axis,
+                        const Options& opts, const char* who) {
+  const SegmentedPlan p = plan_axis(job.ctx.device_info(), job.r, job.in.types, shape, axis, opts);
+  detail::check_fits(job.ctx, p, who);
+  return p;
+}
+
+// The elements of an axis form's inputs: its shape's product (plan_axis checks the overflow).
+std::uint64_t elements(std::span<const std::uint64_t> shape) {
+  std::uint64_t n = 1;
+  for (std::uint64_t d : shape)
+    n = d && n > ~std::uint64_t{0} / d ? ~std::uint64_t{0} : n * d;
+  return n;
+}
+
+}  // namespace
+
+SegmentedStates reduce_segments(Context& ctx, const Reduction& r, std::span<const Array> inputs,
+                                std::uint64_t n, std::span<const std::uint64_t> offsets,
+                                const Options& opts) {
+  const Job job = host_job(ctx, r, inputs, n, "reduce_segments");
+  return run_host(job, offsets_plan(job, n, offsets, opts, "reduce_segments"), offsets);
+}
+
+SegmentedStates reduce_segments(Context& ctx, const Reduction& r,
+                                std::span<const DeviceArray> inputs, std::uint64_t n,
+                                std::span<const std::uint64_t> offsets, const Options& opts) {
+  const Job job = device_job(ctx, r, inputs, n, "reduce_segments");
+  return run_device(job, offsets_plan(job, n, offsets, opts, "reduce_segments"), offsets,
+                    "reduce_segments");
+}
+
+SegmentedStates reduce_axis(Context& ctx, const Reduction& r, std::span<const Array> inputs,
+                            std::span<const std::uint64_t> shape, std::size_t axis,
+                            const Options& opts) {
+  const std::uint64_t n = elements(shape);
+  const Job job = host_job(ctx, r, inputs, n == ~std::uint64_t{0} ? 0 : n, "reduce_axis");
+  return run_host(job, axis_plan(job, shape, axis, opts, "reduce_axis"), {});
+}
+
+SegmentedStates reduce_axis(Context& ctx, const Reduction& r, std::span<const DeviceArray> inputs,
+                            std::span<const std::uint64_t> shape, std::size_t axis,
+                            const Options& opts) {
+  const std::uint64_t n = elements(shape);
+  const Job job = device_job(ctx, r, inputs, n == ~std::uint64_t{0} ? 0 : n, "reduce_axis");
+  return run_device(job, axis_plan(job, shape, axis, opts, "reduce_axis"), {}, "reduce_axis");
+}
+
+// ---- the composites ----
+
+namespace {
+
+// Segment k's position of flat index `at` (minmax's indexes count from the segment's start).
+struct SegmentStart {
+  const SegmentedPlan& p;
+  std::span<const std::uint64_t> offsets;
+  std::uint64_t operator()(std::uint64_t k, std::uint64_t at) const {
+    if (at == kEmptySegmentIndex) return at;
+    return p.by_offsets ? at - offsets[k] : at / p.inner % p.length;
+  }
+  std::uint64_t count(std::uint64_t k) const {
+    return p.by_offsets ? offsets[k + 1] - offsets[k] : p.length;
+  }
+};
+
+SegmentedStats finish(Stat s, Type acc, const SegmentedStates& st,
+                      std::span<const std::uint64_t> offsets) {
+  SegmentedStats out;
+  out.stat = s;
+  out.plan = st.plan;
+  const SegmentStart start{st.plan, offsets};
+  const bool minmax = s == Stat::MinMax;
+  out.type = minmax ? st.types[0] : s == Stat::Count ? Type::U64 : acc;
+  const std::size_t size = size_of(out.type);
+  out.values.resize(st.size() * size);
+  if (minmax) {
+    out.max_values.resize(st.size() * size);
+    out.indices.resize(st.size());
+    out.max_indices.resize(st.size());
+  }
+  std::vector<Scalar> fields(st.types.size());
+  StateResult state;
+  for (std::uint64_t k = 0; k < st.size(); ++k) {
+    for (std::size_t f = 0; f < fields.size(); ++f)
+      fields[f] = st.value(f, k);
+    state.fields = fields;
+    const std::uint64_t count = start.count(k);
+    if (minmax) {  // an empty segment: 0, index kEmptySegmentIndex (the identity state)
+      std::memcpy(out.values.data() + k * size, &fields[0].bits, size);  // little-endian
+      std::memcpy(out.max_values.data() + k * size, &fields[2].bits, size);
+      out.indices[k] = start(k, fields[1].as<std::uint64_t>());
+      out.max_indices[k] = start(k, fields[3].as<std::uint64_t>());
+      continue;
+    }
+    const StatResult r = detail::stat_result(s, acc, state, count);
+    std::memcpy(out.values.data() + k * size, &r.value.bits, size);
+  }
+  return out;
+}
+
+template <class In>
+SegmentedStats stat_segments(Context& ctx, Stat s, std::span<const In> inputs, std::uint64_t n,
+                             std::span<const std::uint64_t> offsets, const Options& opts,
+                             const std::string& map) {
+  std::vector<Type> types;
+  for (const In& a : inputs)
+    types.push_back(a.type);
+  const Type acc = detail::stat_acc(s, types, opts, ctx.device_info().fp64);
+  Reduction r = detail::stat_reduction(s, types, acc, map);
+  Options o = opts;
+  o.acc.reset();  // the statistic's fields have their types
+  return finish(s, acc, reduce_segments(ctx, r, inputs, n, offsets, o), offsets);
+}
+
+template <class In>
+SegmentedStats stat_axis(Context& ctx, Stat s, std::span<const In> inputs,
+                         std::span<const std::uint64_t> shape, std::size_t axis,
+                         const Options& opts, const std::string& map) {
+  std::vector<Type> types;
+  for (const In& a : inputs)
+    types.push_back(a.type);
+  const Type acc = detail::stat_acc(s, types, opts, ctx.device_info().fp64);
+  Reduction r = detail::stat_reduction(s, types, acc, map);
+  Options o = opts;
+  o.acc.reset();
+  return finish(s, acc, reduce_axis(ctx, r, inputs, shape, axis, o), {});
+}
+
+}  // namespace
+
+SegmentedStats reduce_segments(Context& ctx, Stat s, std::span<const Array> inputs, std::uint64_t n,
+                               std::span<const std::uint64_t> offsets, const Options& opts,
+                               const std::string& map) {
+  return stat_segments(ctx, s, inputs, n, offsets, opts, map);
+}
+SegmentedStats reduce_segments(Context& ctx, Stat s, std::span<const DeviceArray> inputs,
+                               std::uint64_t n, std::span<const std::uint64_t> offsets,
+                               const Options& opts, const std::string& map) {
+  return stat_segments(ctx, s, inputs, n, offsets, opts, map);
+}
+SegmentedStats reduce_axis(Context& ctx, Stat s, std::span<const Array> inputs,
+                           std::span<const std::uint64_t> shape, std::size_t axis,
+                           const Options& opts, const std::string& map) {
+  return stat_axis(ctx, s, inputs, shape, axis, opts, map);
+}
+SegmentedStats reduce_axis(Context& ctx, Stat s, std::span<const DeviceArray> inputs,
+                           std::span<const std::uint64_t> shape, std::size_t axis,
+                           const Options& opts, const std::string& map) {
+  return stat_axis(ctx, s, inputs, shape, axis, opts, map);
+}
+
+}  // namespace rdx

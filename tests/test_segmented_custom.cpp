@@ -1,0 +1,305 @@
+// Segmented forms of users' reductions and of the composites (rdx/segmented_custom.hpp), against
+// host references computed here: offsets around every boundary and every axis shape, the
+// kernels' forms forced (lanes, parts, column blocks), host inputs in passes and device inputs.
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "rdx/rdx.hpp"
+#include "rdx/verify.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+rdx::Context& ctx() {
+  static rdx::Context c(rdx_test::device());
+  return c;
+}
+
+cl::Buffer buffer(std::size_t bytes, const void* p) {
+  cl_int err = CL_SUCCESS;
+  cl::Buffer b(ctx().cl_context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes ? bytes : 1,
+               const_cast<void*>(bytes ? p : &err), &err);
+  REQUIRE(err == CL_SUCCESS);
+  return b;
+}
+
+// Two inputs, four fields of three types: a count, a dot product in i64, the least x0 and the
+// largest flat index i (the map's i counts from the input's start).
+rdx::Reduction probe() {
+  rdx::Reduction r;
+  r.name = "probe";
+  r.fields = {{"n", rdx::Type::U64, "0", "1", "a.n + b.n"},
+              {"dot", rdx::Type::I64, "0", "(long)x0 * (long)x1", "a.dot + b.dot"},
+              {"lo", rdx::Type::I32, "INT_MAX", "x0", "min(a.lo, b.lo)"},
+              {"top", rdx::Type::U64, "0", "i", "max(a.top, b.top)"}};
+  return r;
+}
+
+struct Data {
+  std::vector<std::int32_t> x0, x1;
+  explicit Data(std::uint64_t n) : x0(n), x1(n) {
+    for (std::uint64_t k = 0; k < n; ++k) {
+      x0[k] = static_cast<std::int32_t>((k * 2654435761u) % 2001) - 1000;
+      x1[k] = static_cast<std::int32_t>((k * 40503u) % 97) - 48;
+    }
+  }
+  std::vector<rdx::Array> arrays() const {
+    return {rdx::Array::of(std::span<const std::int32_t>(x0)),
+            rdx::Array::of(std::span<const std::int32_t>(x1))};
+  }
+};
+
+// Segment k's expected fields from its elements' flat indices, in order.
+std::string check_probe(const rdx::SegmentedStates& r, const Data& d, std::uint64_t k,
+                        const std::vector<std::uint64_t>& at) {
+  std::int64_t dot = 0;
+  for (std::uint64_t f : at)
+    dot += std::int64_t{d.x0[f]} * d.x1[f];
+  std::int32_t lo = std::numeric_limits<std::int32_t>::max();
+  for (std::uint64_t f : at)
+    lo = std::min(lo, d.x0[f]);
+  const std::uint64_t top = at.empty() ? 0 : at.back();
+  if (r.value(0, k).as<std::uint64_t>() != at.size() || r.value(1, k).as<std::int64_t>() != dot ||
+      r.value(2, k).as<std::int32_t>() != lo || r.value(3, k).as<std::uint64_t>() != top)
+    return fmt::format("segment {} of {} ({}): n {} dot {} lo {} top {}; expected {} {} {} {}", k,
+                       r.size(), r.plan.describe(), r.value(0, k).to_string(),
+                       r.value(1, k).to_string(), r.value(2, k).to_string(),
+                       r.value(3, k).to_string(), at.size(), dot, lo, top);
+  return "";
+}
+
+std::string check_offsets(const rdx::SegmentedStates& r, const Data& d,
+                          const std::vector<std::uint64_t>& off) {
+  if (r.size() != off.size() - 1) return "wrong segment count";
+  for (std::uint64_t k = 0; k + 1 < off.size(); ++k) {
+    std::vector<std::uint64_t> at;
+    for (std::uint64_t f = off[k]; f < off[k + 1]; ++f)
+      at.push_back(f);
+    if (auto e = check_probe(r, d, k, at); !e.empty()) return e;
+  }
+  return "";
+}
+
+// The axis form: outer x length x inner; result o * inner + j reads elements (o, l, j).
+struct Axis {
+  std::uint64_t outer = 1, length = 1, inner = 1;
+  Axis(const std::vector<std::uint64_t>& shape, std::size_t axis) {
+    for (std::size_t k = 0; k < shape.size(); ++k)
+      (k < axis ? outer : k > axis ? inner : length) *= shape[k];
+  }
+  std::vector<std::uint64_t> at(std::uint64_t r) const {
+    std::vector<std::uint64_t> v;
+    for (std::uint64_t l = 0; l < length; ++l)
+      v.push_back((r / inner) * length * inner + l * inner + r % inner);
+    return v;
+  }
+};
+
+std::string check_axis(const rdx::SegmentedStates& r, const Data& d,
+                       const std::vector<std::uint64_t>& shape, std::size_t axis) {
+  const Axis a(shape, axis);
+  if (r.size() != a.outer * a.inner) return "wrong result count";
+  for (std::uint64_t k = 0; k < r.size(); ++k)
+    if (auto e = check_probe(r, d, k, a.at(k)); !e.empty()) return e;
+  return "";
+}
+
+// The forms the plan picks, and others forced: several lanes (the tree) and parts (seg_finish),
+// one work-item per segment over two parts.
+std::vector<rdx::Options> forms() {
+  std::vector<rdx::Options> all(3);
+  all[1].tuning.set("lanes", 4).set("parts", 3);
+  all[2].tuning.set("lanes", 1).set("parts", 2).set("unroll", 1);
+  return all;
+}
+
+std::uint64_t product(const std::vector<std::uint64_t>& shape) {
+  std::uint64_t n = 1;
+  for (auto d : shape)
+    n *= d;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("segmented custom: a user's reduction by offsets and along every axis") {
+  const rdx::Reduction r = probe();
+  const std::size_t wg =
+      rdx::plan_segments(ctx().device_info(), rdx::Type::I32, rdx::Op::Sum, 1, 1).work_group_size;
+  for (const auto& off : rdx::segment_layouts(wg, 5)) {
+    const Data d(off.back());
+    const auto in = d.arrays();
+    for (const rdx::Options& o : forms()) {
+      const auto s = rdx::reduce_segments(ctx(), r, in, d.x0.size(), off, o);
+      INFO(s.plan.describe());
+      CHECK(s.plan.reduction == "probe");
+      CHECK(s.plan.vector == 1);
+      CHECK(check_offsets(s, d, off) == "");
+    }
+  }
+  for (const auto& shape : rdx::axis_shapes()) {
+    const Data d(product(shape));
+    const auto in = d.arrays();
+    for (std::size_t axis = 0; axis < shape.size(); ++axis) {
+      std::vector<rdx::Options> all = forms();
+      if (Axis(shape, axis).inner > 1) all.emplace_back().tuning.set("column_block", 16);
+      for (const rdx::Options& o : all) {
+        const auto s = rdx::reduce_axis(ctx(), r, in, shape, axis, o);
+        INFO(s.plan.describe());
+        CHECK(check_axis(s, d, shape, axis) == "");
+      }
+    }
+  }
+}
+
+TEST_CASE("segmented custom: host inputs in passes, device inputs, and errors") {
+  const rdx::Reduction r = probe();
+  const std::vector<std::uint64_t> off = {0, 3, 3, 40, 41, 1000, 1000};
+  const Data d(off.back());
+  const auto in = d.arrays();
+  // Passes of 1, 7 and 300 elements: segments across several passes, a pass inside one segment.
+  for (std::uint64_t chunk : {1, 7, 300}) {
+    rdx::Options o;
+    o.tuning.set("chunk", chunk).set("parts", 1);
+    const auto s = rdx::reduce_segments(ctx(), r, in, d.x0.size(), off, o);
+    INFO(s.plan.describe());
+    CHECK(s.plan.in_passes());
+    CHECK(check_offsets(s, d, off) == "");
+  }
+  // Whole slices, rows of a slice and parts of one row per pass.
+  const std::vector<std::uint64_t> shape = {3, 100, 17};
+  const Data a(product(shape));
+  for (std::size_t axis = 0; axis < shape.size(); ++axis)
+    for (std::uint64_t chunk : {2000, 500, 5}) {
+      rdx::Options o;
+      o.tuning.set("chunk", chunk).set("parts", 1);
+      const auto s = rdx::reduce_axis(ctx(), r, a.arrays(), shape, axis, o);
+      INFO(s.plan.describe());
+      CHECK(check_axis(s, a, shape, axis) == "");
+    }
+
+  // Device inputs: the same results; a chunk below n is refused.
+  const rdx::DeviceArray dev[] = {{rdx::Type::I32, buffer(d.x0.size() * 4, d.x0.data())},
+                                  {rdx::Type::I32, buffer(d.x1.size() * 4, d.x1.data())}};
+  CHECK(check_offsets(rdx::reduce_segments(ctx(), r, dev, d.x0.size(), off), d, off) == "");
+  const std::vector<std::uint64_t> rows = {10, 100};
+  CHECK(check_axis(rdx::reduce_axis(ctx(), r, dev, rows, 1), d, rows, 1) == "");
+  rdx::Options small;
+  small.tuning.set("chunk", 10);
+  CHECK_THROWS_AS(rdx::reduce_segments(ctx(), r, dev, d.x0.size(), off, small), rdx::ArgumentError);
+
+  // Errors before any kernel runs: offsets, an accumulator option, a vector load, the inputs.
+  const std::vector<std::uint64_t> bad = {0, 5, 4};
+  CHECK_THROWS_AS(rdx::reduce_segments(ctx(), r, in, d.x0.size(), bad), rdx::ArgumentError);
+  rdx::Options acc;
+  acc.acc = rdx::Type::I64;
+  CHECK_THROWS_AS(rdx::reduce_segments(ctx(), r, in, d.x0.size(), off, acc), rdx::ArgumentError);
+  rdx::Options vec;
+  vec.tuning.set("vector", 4);
+  CHECK_THROWS_AS(rdx::reduce_segments(ctx(), r, in, d.x0.size(), off, vec), rdx::ArgumentError);
+  CHECK_THROWS_AS(rdx::reduce_segments(ctx(), r, std::span(in).first(1), d.x0.size(), off),
+                  rdx::ArgumentError);  // the map reads x1
+  // A compiler error in an expression names it (fmax of three arguments: valid names, not
+  // OpenCL C).
+  const auto broken = rdx::Reduction::simple(rdx::Type::I32, "fmax(a, b, a)", "0");
+  try {
+    rdx::reduce_segments(ctx(), broken, std::span(in).first(1), d.x0.size(), off);
+    FAIL("no error");
+  } catch (const rdx::ExpressionError& e) {
+    CHECK(e.text == "fmax(a, b, a)");
+  }
+}
+
+TEST_CASE("segmented custom: the composites per segment against host references") {
+  const std::vector<std::uint64_t> off = {0, 0, 1, 2, 7, 300, 301, 2301};
+  const std::uint64_t n = off.back();
+  std::vector<float> x(n), y(n);
+  for (std::uint64_t k = 0; k < n; ++k) {
+    x[k] = static_cast<float>((k * 37) % 101) * 0.25f - 12.0f;
+    y[k] = static_cast<float>((k * 11) % 13) - 6.0f;
+  }
+  x[5] = x[3];  // a tie: the first index wins
+  const rdx::Array one[] = {rdx::Array::of(std::span<const float>(x))};
+  const rdx::Array two[] = {rdx::Array::of(std::span<const float>(x)),
+                            rdx::Array::of(std::span<const float>(y))};
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (rdx::Stat s : rdx::kAllStats) {
+    INFO(rdx::name(s));
+    const std::span<const rdx::Array> in =
+        s == rdx::Stat::Dot ? std::span<const rdx::Array>(two) : std::span<const rdx::Array>(one);
+    const auto r =
+        rdx::reduce_segments(ctx(), s, in, n, off, {}, s == rdx::Stat::Count ? "x > 0.5f" : "");
+    REQUIRE(r.size() == off.size() - 1);
+    for (std::uint64_t k = 0; k + 1 < off.size(); ++k) {
+      const std::uint64_t b = off[k], e = off[k + 1], c = e - b;
+      INFO("segment " << k);
+      double sum = 0, dot = 0, sq = 0;
+      std::uint64_t count = 0, lo = b, hi = b;
+      for (std::uint64_t f = b; f < e; ++f) {
+        sum += x[f];
+        dot += double(x[f]) * y[f];
+        sq += double(x[f]) * x[f];
+        count += x[f] > 0.5f;
+        if (x[f] < x[lo]) lo = f;
+        if (x[f] > x[hi]) hi = f;
+      }
+      const double mean = c ? sum / double(c) : nan;
+      double m2 = 0;
+      for (std::uint64_t f = b; f < e; ++f)
+        m2 += (x[f] - mean) * (x[f] - mean);
+      const double var = c ? m2 / double(c) : nan;
+      const double v = r.value(k).as<double>();
+      const auto near = [&](double want) {
+        if (std::isnan(want)) return std::isnan(v);
+        return std::fabs(v - want) <= 1e-4 * (1 + std::fabs(want));
+      };
+      switch (s) {
+        case rdx::Stat::MinMax:
+          CHECK(r.indices[k] == (c ? lo - b : rdx::kEmptySegmentIndex));
+          CHECK(r.max_indices[k] == (c ? hi - b : rdx::kEmptySegmentIndex));
+          CHECK(v == (c ? x[lo] : 0.0));
+          CHECK(r.max(k).as<double>() == (c ? x[hi] : 0.0));
+          break;
+        case rdx::Stat::Mean:
+          CHECK(near(mean));
+          break;
+        case rdx::Stat::Var:
+          CHECK(near(var));
+          break;
+        case rdx::Stat::Std:
+          CHECK(near(std::sqrt(var)));
+          break;
+        case rdx::Stat::Norm2:
+          CHECK(near(std::sqrt(sq)));
+          break;
+        case rdx::Stat::Dot:
+          CHECK(near(dot));
+          break;
+        case rdx::Stat::Count:
+          CHECK(r.value(k).as<std::uint64_t>() == count);
+          break;
+      }
+    }
+  }
+  // Along an axis: column means and minmax of a 2-D array (positions along the axis).
+  const std::vector<std::uint64_t> shape = {n / 19, 19};
+  const auto means = rdx::reduce_axis(ctx(), rdx::Stat::Mean, one, shape, 0);
+  const auto mm = rdx::reduce_axis(ctx(), rdx::Stat::MinMax, one, shape, 0);
+  for (std::uint64_t j = 0; j < 19; ++j) {
+    double sum = 0;
+    std::uint64_t lo = 0;
+    for (std::uint64_t l = 0; l < shape[0]; ++l) {
+      sum += x[l * 19 + j];
+      if (x[l * 19 + j] < x[lo * 19 + j]) lo = l;
+    }
+    CHECK(std::fabs(means.value(j).as<double>() - sum / double(shape[0])) < 1e-4);
+    CHECK(mm.indices[j] == lo);
+  }
+}
