@@ -40,6 +40,13 @@ constexpr std::uint64_t kUnrollScalar = 16;
 // elements (sum 9.0-25.4 GB/s against 5.3-12.1 one by one at 16-128, max 2.5-20.3 against
 // 1.4-1.9); below, one by one (segments of 4: 5 GB/s against 2.1).
 constexpr std::uint64_t kCpuVectorMin = 16;
+// CPUs, by default: groups of 64 work-items and 2 vector accumulators. PoCL 5 on 16 Xeon cores,
+// 2^26 f32 by offsets of 1024 / 16384 / the power-law mix, medians of 3 rounds
+// (tools/results/pocl5_xeon16_segmented_sweep/): sum 113 / 122 / 102 GB/s against 94 / 78 / 83
+// with 256 and 4, max 92 / 98 / 76 against 84 / 83 / 66; PoCL 3.1 on 2 cores, 2^24: sum of 16384
+// 44 GB/s against 32, the others within the rounds' spread.
+constexpr std::size_t kCpuWorkGroup = 64;
+constexpr std::uint64_t kUnrollVectorCpu = 2;
 // CPUs, columns (the axis form) of at least kColumnBlockMin inner positions: seg_columns, a
 // work-item per block of up to kColumnBlock neighbouring columns walking the rows (the native
 // loop's layout), its parts at least kMinRowsInPart rows.
@@ -154,7 +161,9 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
   if (p.vector != 1 && p.user())
     throw ArgumentError("a user's reduction loads one element at a time: vector 1");
   p.vector_acc = dev.kind == DeviceKind::CPU && p.vector > 1 && vector_lanes(p);
-  p.unroll = tunable(opts, "unroll", p.vector > 1 ? kUnrollVector : kUnrollScalar);
+  const bool cpu = dev.kind == DeviceKind::CPU;
+  p.unroll = tunable(opts, "unroll",
+                     p.vector > 1 ? (cpu ? kUnrollVectorCpu : kUnrollVector) : kUnrollScalar);
   if (!is_pow2(p.unroll) || p.unroll > 16)
     throw ArgumentError(fmt::format("unroll {} is not 1, 2, 4, 8 or 16", p.unroll));
   if (p.vector == 4 && !contiguous)
@@ -181,7 +190,10 @@ SegmentedPlan base_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n
   p.op = op;
   p.n = n;
   p.acc = detail::checked_acc(dev, type, op, opts.acc);
-  p.work_group_size = detail::checked_work_group(dev, opts.work_group_size);
+  p.work_group_size = detail::checked_work_group(
+      dev, opts.work_group_size || dev.kind != DeviceKind::CPU
+               ? opts.work_group_size
+               : std::min<std::size_t>(kCpuWorkGroup, dev.max_work_group));
   return p;
 }
 
