@@ -264,6 +264,16 @@ expect 2 "float offsets" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy"
 expect 2 "axis out of range" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis 2 --op sum
 says "has 2 dimensions" "axis out of range"
 expect 2 "axis and segments" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis 0 --segments "$tmp/off.npy" --op sum
+# Reproducible and exact float sums: 1e30 + 1 - 1e30 is 1; the bits in --json's hex
+npy "$tmp/cancel.npy" "<f4" "(3,)" False f 1e30 1 -1e30
+expect 0 "determinism exact" -- "$clrdx" reduce --device "$dev" --input "$tmp/cancel.npy" --op sum --determinism exact
+same "1" "the exact sum of 1e30, 1, -1e30"
+expect 0 "determinism any_device --json" -- "$clrdx" reduce --device "$dev" --type f64 --op sum --generate random --count 100000 --determinism any_device --json
+python3 -c '
+import json,sys; r=json.load(open(sys.argv[1]))
+assert r["strategy"] == "exact_sum" and float.fromhex(r["hex"]) == r["result"], r' "$tmp/out" && ok || bad "any_device --json: the plan and the hex bits"
+expect 2 "unknown determinism" -- "$clrdx" reduce --device "$dev" --type f32 --op sum --generate ones --count 10 --determinism bitwise
+says "expected one of: run_to_run any_device exact" "unknown determinism"
 # The composites, maps, custom operators and further inputs, segmented alike
 expect 0 "axis 0 mean" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis 0 --op mean
 same "$(printf '4\n5\n6\n7')" "column means"

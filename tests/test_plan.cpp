@@ -675,3 +675,51 @@ TEST_CASE("segmented plans of users' reductions: one element per load, the state
   CHECK(plan_segments(gpu, r, mixed, 1, 1).chunk ==
         plan_segments(gpu, Type::F64, Op::Sum, 1, 1).chunk);
 }
+
+TEST_CASE("plans under Determinism: float sums run the exact accumulator, the rest as before") {
+  const DeviceInfo gpu = fake_device(DeviceKind::GPU, "gpu");
+  const DeviceInfo cpu = fake_device(DeviceKind::CPU, "cpu");
+  Options o;
+  o.determinism = Determinism::AnyDevice;
+  const Plan g = make_plan(gpu, Type::F32, Op::Sum, 1 << 20, o);
+  CHECK(g.strategy == "exact_sum");
+  CHECK(g.params.get("groups") == gpu.compute_units * 4);
+  CHECK(g.params.get("blocked") == 0);
+  CHECK(g.depth == 1);
+  const Plan c = make_plan(cpu, Type::F64, Op::Sum, 1 << 20, o);
+  CHECK(c.params.get("groups") == cpu.compute_units);
+  CHECK(c.params.get("blocked") == 1);
+  o.acc = Type::F64;
+  CHECK(make_plan(cpu, Type::F32, Op::Sum, 100, o).acc == Type::F64);
+  o.acc.reset();
+  // Order-independent operators: the plan RunToRun gives.
+  for (auto [t, op] : {std::pair{Type::I32, Op::Sum}, std::pair{Type::F32, Op::Max},
+                       std::pair{Type::F64, Op::ArgMin}, std::pair{Type::I64, Op::Prod}})
+    CHECK(make_plan(gpu, t, op, 1 << 20, o) == make_plan(gpu, t, op, 1 << 20, Options{}));
+  CHECK_THROWS_AS(make_plan(gpu, Type::F32, Op::Prod, 100, o), UnsupportedError);
+  Options widen = o;
+  widen.acc = Type::F32;
+  CHECK_THROWS_AS(make_plan(gpu, Type::I32, Op::Sum, 100, widen), UnsupportedError);
+  Options strategy = o;
+  strategy.strategy = "fast_strided";
+  CHECK_THROWS_AS(make_plan(gpu, Type::F32, Op::Sum, 100, strategy), ArgumentError);
+  Options grid = o;
+  grid.tuning.set("groups", 3).set("blocked", 1).set("chunk", 1000);
+  const Plan t = make_plan(gpu, Type::F32, Op::Sum, 100, grid);
+  CHECK(t.params.get("groups") == 3);
+  CHECK(t.params.get("blocked") == 1);
+  CHECK(t.params.get("chunk") == 1000);
+  grid.tuning.set("groups", 0);
+  CHECK_THROWS_AS(make_plan(gpu, Type::F32, Op::Sum, 100, grid), ArgumentError);
+  Options other = o;
+  other.tuning.set("lanes", 2);
+  CHECK_THROWS_AS(make_plan(gpu, Type::F32, Op::Sum, 100, other), ArgumentError);
+  CHECK(find_determinism("exact") == Determinism::Exact);
+  CHECK_FALSE(find_determinism("bitwise"));
+  for (Determinism d : kAllDeterminisms)
+    CHECK(find_determinism(name(d)) == d);
+  // Segmented float sums and products refuse the levels; min and max take them.
+  const std::uint64_t shape[] = {10, 10};
+  CHECK_THROWS_AS(plan_axis(gpu, Type::F32, Op::Sum, shape, 0, o), UnsupportedError);
+  CHECK(plan_axis(gpu, Type::F32, Op::Max, shape, 0, o).segments == 10);
+}

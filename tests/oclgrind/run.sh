@@ -91,6 +91,22 @@ for seg in "m --axis 1 --op sum" "m --axis 0 --op argmax" "c --axis 0 --op max" 
 done
 # seg_columns (the CPUs' column blocks, forced): 16-column loads and a tail, parts, the fold of 4
 # columns, and argmin/argmax one column at a time; bench checks its results against the host.
+# The exact sums (cl/exact_sum.cl): exact, so the same bits as PoCL's whatever the grid.
+# Work-groups of 1 take the CPUs' bins, of 16 the digits directly.
+for run in "f32 1 1" "f32 4099 1" "f64 4099 1" "f32 4099 16" "f64 4099 16"; do
+  read -r type n wg <<<"$run"
+  args=(reduce --type "$type" --op sum --generate random --count "$n" --determinism exact)
+  want=$("$clrdx" "${args[@]}" --device cpu 2>&1) || want="exit $?"
+  log=$tmp/exact.$runs.log
+  got=$(oclgrind --data-races --uninitialized --max-errors 5 --log "$log" "$clrdx" "${args[@]}" \
+          --wg "$wg" 2>&1) || got="exit $?"
+  runs=$((runs + 1))
+  if [ -s "$log" ]; then
+    echo "FAIL exact $run: oclgrind reported"; head -20 "$log"; status=1
+  elif [ "$got" != "$want" ]; then
+    echo "FAIL exact $run: printed '$got', PoCL '$want'"; status=1
+  fi
+done
 for run in "sum 40 16" "argmax 40 16" "sum 4 4"; do
   read -r op width block <<<"$run"
   log=$tmp/columns.$runs.log

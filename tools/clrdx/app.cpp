@@ -190,6 +190,7 @@ void validate_bench(const BenchArgs& a) {
   for (const std::uint64_t n : parse_counts(a.sizes, "--sizes"))
     check_byte_count(n, type);
   const auto names = parse_strategy_list(a.strategy);
+  parse_determinism_list(a.determinism);
   if (std::isnan(a.peak) || std::isinf(a.peak) || a.peak < 0)
     throw rdx::ArgumentError(
         fmt::format("bad --peak {}: expected GB/s (0 or none: measure the device)", a.peak));
@@ -256,6 +257,7 @@ ReduceRequest reduce_request(const ReduceArgs& a) {
   r.opts.strategy = a.strategy;
   r.opts.work_group_size = a.wg;
   if (!a.acc.empty()) r.opts.acc = rdx::parse_type(a.acc);
+  if (!a.determinism.empty()) r.opts.determinism = parse_determinism(a.determinism);
   return r;
 }
 
@@ -290,6 +292,9 @@ void options_reduce(CLI::App& sub, App& app) {
   sub.add_option("--strategy", rd.strategy, "Strategy name (see `clrdx strategies`) or auto")
       ->capture_default_str();
   sub.add_option("--acc", rd.acc, "Accumulator type (widens, e.g. i32 into i64)");
+  sub.add_option("--determinism", rd.determinism,
+                 "Float sums: run_to_run (default), any_device (the same bits on every device) "
+                 "or exact (correctly rounded; the same bits as any_device)");
   sub.add_option("--wg", rd.wg, "Work-group size (a power of two; default: the plan's)")
       ->check(kNonNegative);
   auto* input = sub.add_option("--input", rd.input,
@@ -349,6 +354,10 @@ void options_bench(CLI::App& sub, App& app) {
       ->check(kNonNegative);
   sub.add_option("--label", bn.label, "Name rows by this label instead of the strategy");
   sub.add_option("--map", bn.map, "Time --op over this map of x0..x3 (transform-reduce)");
+  sub.add_option("--determinism", bn.determinism,
+                 "Time each strategy under these levels (a comma list of run_to_run, any_device, "
+                 "exact; rows of the others are named STRATEGY:LEVEL)")
+      ->capture_default_str();
   sub.add_option("--inputs", bn.inputs, "Arrays the map reads (1-4), each its own copy")
       ->capture_default_str()
       ->check(CLI::Range(1, 4));

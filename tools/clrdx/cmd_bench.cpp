@@ -191,6 +191,7 @@ int cmd_bench(const BenchArgs& a) {
   const rdx::Op op = rdx::parse_op(a.op);
   const auto sizes = parse_counts(a.sizes);
   const auto names = parse_strategy_list(a.strategy);
+  const auto levels = parse_determinism_list(a.determinism);
   // What the results go to is checked before the (long) measurement.
   std::optional<Plotter> plotter;
   if (!a.plot_file.empty()) plotter = find_plotter();
@@ -234,11 +235,20 @@ int cmd_bench(const BenchArgs& a) {
       const std::uint64_t read_bytes = bytes * mapped.size();
 
       std::vector<Row> rows;
-      for (const auto& name : names) {
+      for (const auto& [name, level] : [&] {
+             std::vector<std::pair<std::string, rdx::Determinism>> all;
+             for (const auto& nm : names)
+               for (rdx::Determinism d : levels)
+                 all.emplace_back(nm, d);
+             return all;
+           }()) {
         Row row;
-        row.strategy = a.label.empty() ? name : a.label;
+        row.strategy =
+            (a.label.empty() ? name : a.label) +
+            (level == rdx::Determinism::RunToRun ? "" : ":" + std::string(rdx::name(level)));
         rdx::Options opts;
         opts.strategy = name;
+        opts.determinism = level;
         opts.work_group_size = a.wg;
         opts.tuning = bench_tuning(a, type);
         std::cerr << fmt::format("bench: {} n={} {}\n", dev.name, n, name);

@@ -12,6 +12,7 @@
 #include "options.hpp"
 #include "progress.hpp"
 #include "rdx/verify.hpp"
+#include "whole_input.hpp"
 
 namespace clrdx {
 
@@ -70,8 +71,16 @@ int cmd_reduce(const ReduceArgs& a) {
 
   rdx::Context ctx(a.device);
   const auto t0 = std::chrono::steady_clock::now();
-  const rdx::Result r = file ? reduce_file(ctx, std::move(*file), op, opts)
-                             : rdx::reduce(ctx, *type, generated.data(), count, op, opts);
+  rdx::Result r;
+  if (file && opts.determinism != rdx::Determinism::RunToRun) {
+    // rdx::Stream takes run_to_run only: the file mapped whole, as the composites read theirs.
+    file.reset();
+    const Loaded whole = load_file(a.input, type);
+    r = rdx::reduce(ctx, whole.type, whole.data(), whole.count(), op, opts);
+  } else {
+    r = file ? reduce_file(ctx, std::move(*file), op, opts)
+             : rdx::reduce(ctx, *type, generated.data(), count, op, opts);
+  }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
@@ -87,6 +96,8 @@ int cmd_reduce(const ReduceArgs& a) {
                         {"work_group_size", r.plan.work_group_size},
                         {"seconds", seconds}};
     if (r.index) j["index"] = *r.index;
+    // The exact bits of a float result: a hexadecimal float (C's %a).
+    if (rdx::is_float(r.value.type)) j["hex"] = hex_float(r.value);
     std::cout << j.dump() << "\n";
   } else if (r.index) {
     fmt::print("{} {}\n", r.value.to_string(), *r.index);

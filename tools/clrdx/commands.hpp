@@ -31,6 +31,7 @@ struct ReduceArgs {
   std::string inputs[3];               // --input2 .. --input4
   std::optional<std::size_t> axis;     // segmented: along this axis of an N-D .npy input
   std::string segments, output;        // segmented: the offsets' file; the results' .npy file
+  std::string determinism;             // run_to_run (default), any_device, exact
   std::size_t wg = 0;
   bool json = false;
 };
@@ -76,6 +77,7 @@ struct BenchArgs {
   std::string label;  // the strategy column's text (default: the strategy)
   std::string map;    // transform-reduce: --op over this map of --inputs arrays
   unsigned inputs = 1;
+  std::string determinism = "run_to_run";  // a comma list: each strategy under each level
   std::string layouts;  // segmented reductions (cmd_bench_segmented): a comma list
   std::uint64_t lanes = 0, parts = 0, seg_unroll = 0, seg_vector = 0;  // their tunables (0: plan's)
   std::optional<std::uint64_t> column_block;  // 0: the work-group form; unset: the plan's

@@ -1,11 +1,20 @@
 // JSON forms of librdx values shared by the subcommands.
 #pragma once
+#include <fmt/format.h>
+
 #include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "rdx/rdx.hpp"
 
 namespace clrdx {
+
+// A float Scalar's exact bits as a hexadecimal float (C's %a: 0x1.8p+1, -0x0p+0, inf, nan).
+inline std::string hex_float(const rdx::Scalar& s) {
+  const double v = s.as<double>();  // exact: a float widens without rounding
+  if (std::isnan(v)) return "nan";
+  return fmt::format("{:a}", v);
+}
 
 // A result as a JSON number (integers exact), or a string for NaN and infinities.
 inline nlohmann::json to_json(const rdx::Scalar& s) {

@@ -134,6 +134,22 @@ std::vector<std::string> parse_strategy_list(const std::string& sel) {
   return out;
 }
 
+rdx::Determinism parse_determinism(std::string_view name) {
+  if (const auto d = rdx::find_determinism(name)) return *d;
+  std::vector<std::string_view> known;
+  for (rdx::Determinism d : rdx::kAllDeterminisms)
+    known.push_back(rdx::name(d));
+  throw rdx::ArgumentError(
+      fmt::format("unknown --determinism '{}' (expected one of: {})", name, fmt::join(known, " ")));
+}
+
+std::vector<rdx::Determinism> parse_determinism_list(std::string_view list) {
+  std::vector<rdx::Determinism> all;
+  for (const std::string& item : split_list(list))
+    all.push_back(parse_determinism(item));
+  return all;
+}
+
 void check_writable_location(const std::string& path) {
   const std::filesystem::path p(path);
   const std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "rdx/device_info.hpp"
+#include "rdx/plan.hpp"
 #include "rdx/types.hpp"
 
 namespace clrdx {
@@ -23,6 +24,11 @@ bool known_strategy(std::string_view name);
 // bench's --strategy: "all" (every strategy, then auto), or a comma list of strategy names and
 // auto. Throws rdx::ArgumentError naming the first unknown one.
 std::vector<std::string> parse_strategy_list(const std::string& sel);
+
+// --determinism: one level's name (rdx::find_determinism), or a comma list of them (bench).
+// Throws rdx::ArgumentError naming the first unknown one and the known ones.
+rdx::Determinism parse_determinism(std::string_view name);
+std::vector<rdx::Determinism> parse_determinism_list(std::string_view list);
 
 // The items of a comma-separated list, as given ("a,,b" has an empty item; "" is one empty item).
 std::vector<std::string> split_list(std::string_view list);

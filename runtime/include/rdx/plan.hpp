@@ -3,12 +3,29 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "rdx/device_info.hpp"
 #include "rdx/tuning.hpp"
 #include "rdx/types.hpp"
 
 namespace rdx {
+
+// How far a float sum's bits are repeatable (docs/reproducible.md):
+//   RunToRun   the same bits for the same input, device, plan and options (the default)
+//   AnyDevice  the same bits on every device, strategy, work-group size and chunking
+//   Exact      the correctly rounded (to nearest, ties to even) exact sum: AnyDevice too
+// For f32 and f64 sums both AnyDevice and Exact run the exact long accumulator
+// (strategy "exact_sum"), so they give the same bits. Integer sums and products, min, max,
+// argmin, argmax and the bitwise operators do not depend on the order: every level accepts them
+// and runs them as RunToRun does. Float products, users' reductions, the composites, segmented
+// reductions and rdx::Stream take RunToRun only (UnsupportedError).
+enum class Determinism : std::uint8_t { RunToRun, AnyDevice, Exact };
+inline constexpr Determinism kAllDeterminisms[] = {Determinism::RunToRun, Determinism::AnyDevice,
+                                                   Determinism::Exact};
+// "run_to_run", "any_device", "exact".
+std::string_view name(Determinism d);
+std::optional<Determinism> find_determinism(std::string_view name);
 
 struct Options {
   std::string strategy = "auto";    // a name from `clrdx strategies`, or "auto"
@@ -20,6 +37,7 @@ struct Options {
   // `clrdx bench` sweeps and tuning work; a strategy without tunables ignores them, one with
   // tunables refuses a name it does not have (ArgumentError).
   Params tuning;
+  Determinism determinism = Determinism::RunToRun;
 };
 
 struct Plan {

@@ -8,6 +8,7 @@
 #include "core/cl_check.hpp"
 #include "exec/run_plan.hpp"
 #include "exec/run_user.hpp"
+#include "ops/exact_sum.hpp"
 #include "ops/user_reduction.hpp"
 
 namespace rdx {
@@ -63,6 +64,10 @@ cl::Event enqueue_reduce(Context& ctx, Type type, const cl::Buffer& data, std::u
   const Plan plan = make_plan(ctx.device_info(), type, op, n, opts, ctx.tuning());
   if (op == Op::Prod && is_float(plan.acc))
     throw UnsupportedError("enqueue_reduce: float products run in the synchronous form only");
+  if (plan.strategy == detail::kExactSum)
+    throw UnsupportedError(
+        fmt::format("enqueue_reduce: determinism {} runs in the synchronous form only",
+                    name(opts.determinism)));
   const std::size_t bytes = size_of(plan.acc);
   check_out(ctx, out, offset, bytes, bytes);
   if (n == 0) {  // the identity as rdx::reduce gives it

@@ -10,6 +10,7 @@
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
 #include "exec/exec.hpp"
+#include "exec/run_exact.hpp"
 #include "exec/run_plan.hpp"
 
 namespace rdx {
@@ -20,6 +21,39 @@ using detail::byte_size;
 using detail::empty_result;
 using detail::max_alloc_elements;
 using detail::run_plan;
+
+bool is_exact(const Plan& p) {
+  return p.strategy == detail::kExactSum;
+}
+
+// A float sum under Determinism AnyDevice or Exact: the exact sum of every chunk of at most one
+// allocation (host data) added exactly, then rounded once.
+Result exact_result(Context& ctx, const Plan& plan, const void* host, const cl::Buffer* device,
+                    std::uint64_t n, bool profile) {
+  auto& impl = detail::impl_of(ctx);
+  detail::ExactSum total = detail::exact_zero(plan.type);
+  double seconds = 0;
+  if (device) {
+    total = detail::run_exact(impl, plan, *device, n, profile, &seconds);
+  } else {
+    const std::uint64_t chunk = std::min({n, max_alloc_elements(ctx.device_info(), plan.type),
+                                          plan.params.get("chunk").value_or(n)});
+    cl_int err = CL_SUCCESS;
+    cl::Buffer buf(impl.context, CL_MEM_READ_ONLY, byte_size(plan.type, chunk), nullptr, &err);
+    RDX_CHECK_OUT(err,
+                  fmt::format("clCreateBuffer({} bytes of input)", byte_size(plan.type, chunk)));
+    for (std::uint64_t base = 0; base < n; base += chunk) {
+      const std::uint64_t len = std::min(chunk, n - base);
+      RDX_CHECK(impl.queue.enqueueWriteBuffer(
+          buf, CL_TRUE, 0, byte_size(plan.type, len),
+          static_cast<const unsigned char*>(host) + byte_size(plan.type, base)));
+      double s = 0;
+      detail::add_exact(total, detail::run_exact(impl, plan, buf, len, profile, &s));
+      seconds += s;
+    }
+  }
+  return {detail::round_exact(total, plan.type, plan.acc, n), std::nullopt, plan, seconds};
+}
 
 }  // namespace
 
@@ -56,6 +90,7 @@ Result reduce(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
   if (n == 0) return empty_result(plan);
   if (!data) throw ArgumentError("reduce: data is null but n > 0");
   const std::uint64_t bytes = byte_size(type, n);
+  if (is_exact(plan)) return exact_result(ctx, plan, data, nullptr, n, opts.profile);
   if (n > max_alloc_elements(ctx.device_info(), type)) {
     // Beyond one allocation: the streaming reducer's chunks, transfers overlapping reductions.
     Stream s(ctx, type, op, opts);
@@ -75,6 +110,7 @@ Result reduce(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n, 
   const Plan plan = make_plan(ctx.device_info(), type, op, n, opts, ctx.tuning());
   if (n == 0) return empty_result(plan);
   detail::check_device_input(ctx, data, type, n, "reduce");
+  if (is_exact(plan)) return exact_result(ctx, plan, nullptr, &data, n, opts.profile);
   return detail::publish(run_plan(ctx, plan, data, n, opts.profile));
 }
 

@@ -113,6 +113,10 @@ namespace {
 // run it, or f64 without fp64. Pure but for the context's device facts and tuning.
 Plan user_plan(const Context& ctx, const Reduction& r, const Prepared& prep,
                std::span<const Type> inputs, std::uint64_t n, const Options& opts) {
+  if (opts.determinism != Determinism::RunToRun)
+    throw UnsupportedError(
+        fmt::format("determinism {}: users' reductions and the composites run with run_to_run only",
+                    name(opts.determinism)));
   const std::size_t state_bytes = prep.layout.bytes;
   Options o = opts;
   o.acc.reset();  // the fields have their own types

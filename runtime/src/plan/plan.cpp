@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "ops/exact_sum.hpp"  // kExactSum
 #include "plan/request.hpp"
 #include "rdx/errors.hpp"
 #include "rdx/plan.hpp"
@@ -19,7 +20,67 @@ std::string strategy_names() {
   return r;
 }
 
+// Work-groups of the exact sum's first launch: one per compute unit on CPUs (of one work-item,
+// a contiguous range each), 4 per compute unit on GPUs (a grid stride).
+constexpr std::uint64_t kExactGroupsPerCuGpu = 4;
+
+// A float sum under AnyDevice or Exact: the exact long accumulator (cl/exact_sum.cl). The
+// tunables "groups" and "blocked" change its grid and "chunk" the elements per pass of host data
+// (for the tests of bit equality).
+Plan exact_plan(const DeviceInfo& dev, Plan p, const Options& opts) {
+  if (!is_float(p.type))
+    throw UnsupportedError(fmt::format(
+        "determinism {}: a float sum of {} elements is not reproducible yet (run_to_run only)",
+        name(opts.determinism), name(p.type)));
+  if (!opts.strategy.empty() && opts.strategy != "auto")
+    throw ArgumentError(fmt::format(
+        "determinism {}: float sums run the exact accumulator (strategy auto), not '{}'",
+        name(opts.determinism), opts.strategy));
+  for (const auto& [k, v] : opts.tuning.items())
+    if (k != "groups" && k != "blocked" && k != "chunk")
+      throw ArgumentError(
+          fmt::format("the exact sum has the tunables groups, blocked and chunk, not '{}'", k));
+  const bool cpu = dev.kind == DeviceKind::CPU;
+  const std::uint64_t cus = std::max<std::uint32_t>(dev.compute_units, 1);
+  const std::uint64_t groups =
+      opts.tuning.get("groups").value_or(cpu ? cus : cus * kExactGroupsPerCuGpu);
+  if (groups < 1 || groups > 4096)
+    throw ArgumentError(fmt::format("groups {} is not between 1 and 4096", groups));
+  p.strategy = detail::kExactSum;
+  // CPUs: one work-item per group (its bins are 8-32 KB of private memory).
+  p.work_group_size = detail::checked_work_group(dev, opts.work_group_size ? opts.work_group_size
+                                                      : cpu                ? 1
+                                                                           : 0);
+  p.params.set("groups", groups);
+  p.params.set("blocked", opts.tuning.get("blocked").value_or(cpu ? 1 : 0) ? 1 : 0);
+  if (const auto chunk = opts.tuning.get("chunk")) {
+    if (*chunk < 1) throw ArgumentError("chunk must be at least 1");
+    p.params.set("chunk", *chunk);
+  }
+  p.poll_result = !cpu;
+  p.depth = 1;  // correctly rounded: within epsilon(acc) * |sum| <= epsilon * sum|x|
+  return p;
+}
+
 }  // namespace
+
+std::string_view name(Determinism d) {
+  switch (d) {
+    case Determinism::RunToRun:
+      return "run_to_run";
+    case Determinism::AnyDevice:
+      return "any_device";
+    case Determinism::Exact:
+      return "exact";
+  }
+  return "?";  // not a Determinism
+}
+
+std::optional<Determinism> find_determinism(std::string_view n) {
+  for (Determinism d : kAllDeterminisms)
+    if (name(d) == n) return d;
+  return std::nullopt;
+}
 
 std::string Plan::describe() const {
   std::string r = fmt::format("{} {} {} n={} wg={}", strategy,
@@ -38,6 +99,13 @@ Plan make_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n, const O
   p.op = op;
   p.n = n;
   p.acc = detail::checked_acc(dev, type, op, opts.acc);
+  if (opts.determinism != Determinism::RunToRun && is_float(p.acc)) {
+    if (op == Op::Sum) return exact_plan(dev, p, opts);
+    if (op == Op::Prod)
+      throw UnsupportedError(
+          fmt::format("determinism {}: float products are not reproducible yet (run_to_run only)",
+                      name(opts.determinism)));
+  }
 
   p.strategy = opts.strategy.empty() || opts.strategy == "auto"
                    ? resolve_auto(tuning, dev, type, op)

@@ -190,6 +190,13 @@ SegmentedPlan base_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n
   p.op = op;
   p.n = n;
   p.acc = detail::checked_acc(dev, type, op, opts.acc);
+  // Order-independent operators need nothing; float sums and products are not reproducible
+  // across devices in segments yet.
+  if (opts.determinism != Determinism::RunToRun && is_float(p.acc) &&
+      (op == Op::Sum || op == Op::Prod))
+    throw UnsupportedError(
+        fmt::format("segmented {} of {}: determinism {} is not supported yet (run_to_run only)",
+                    name(op), name(p.acc), name(opts.determinism)));
   p.work_group_size = detail::checked_work_group(
       dev, opts.work_group_size || dev.kind != DeviceKind::CPU
                ? opts.work_group_size
@@ -213,6 +220,10 @@ SegmentedPlan user_base_plan(const DeviceInfo& dev, const Reduction& r,
           dev.name));
   if (opts.acc)
     throw ArgumentError("a user's reduction takes no accumulator type: its fields have theirs");
+  if (opts.determinism != Determinism::RunToRun)
+    throw UnsupportedError(fmt::format(
+        "segmented users' reductions and composites: determinism {} is not supported yet",
+        name(opts.determinism)));
   SegmentedPlan p = base_plan(dev, inputs[0], Op::Sum, n, opts);
   p.acc = r.fields[0].type;
   p.reduction = r.name.empty() ? "custom" : r.name;

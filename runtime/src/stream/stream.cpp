@@ -16,6 +16,7 @@
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
 #include "exec/run_plan.hpp"
+#include "ops/exact_sum.hpp"
 #include "stream/chunk_combiner.hpp"
 
 namespace rdx {
@@ -25,6 +26,11 @@ struct Stream::Impl {
       : ctx(c), type(t), op(o), opts(opts), es(size_of(t)) {
     whole =
         make_plan(ctx.device_info(), type, op, 0, opts, ctx.tuning());  // throws for a bad request
+    if (opts.determinism != Determinism::RunToRun && whole.strategy == detail::kExactSum)
+      throw UnsupportedError(fmt::format(
+          "rdx::Stream: determinism {} for float sums is not supported yet (rdx::reduce of host "
+          "data takes it)",
+          name(opts.determinism)));
     const std::uint64_t max_alloc = ctx.device_info().max_alloc;
     std::uint64_t bytes = slot_bytes ? slot_bytes : kDefaultSlotBytes;
     if (max_alloc) bytes = std::min(bytes, max_alloc);

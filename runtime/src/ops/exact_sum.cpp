@@ -1,0 +1,115 @@
+// The exact sum's host side (exact_sum.hpp): carries, negation and rounding on 32-bit digits.
+#include "ops/exact_sum.hpp"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace rdx::detail {
+namespace {
+
+constexpr std::int64_t kBase = std::int64_t{1} << 32;
+
+// Every digit but the last in [0, 2^32), the last signed: the same value.
+void propagate(std::vector<std::int64_t>& d) {
+  for (std::size_t k = 0; k + 1 < d.size(); ++k) {
+    const std::int64_t low = d[k] & (kBase - 1);
+    const std::int64_t carry = (d[k] - low) / kBase;  // exact: d[k] - low is a multiple
+    d[k] = low;
+    d[k + 1] += carry;
+  }
+}
+
+bool bit(const std::vector<std::int64_t>& mag, std::int64_t i) {
+  if (i < 0) return false;
+  const auto k = static_cast<std::size_t>(i / 32);
+  return k < mag.size() && ((mag[k] >> (i % 32)) & 1);
+}
+
+// Any bit below i set.
+bool any_below(const std::vector<std::int64_t>& mag, std::int64_t i) {
+  for (std::int64_t j = 0; j < i && j / 32 < static_cast<std::int64_t>(mag.size()); j += 32) {
+    const auto k = static_cast<std::size_t>(j / 32);
+    const std::int64_t bits = std::min<std::int64_t>(32, i - j);
+    const std::int64_t mask = bits == 32 ? kBase - 1 : (std::int64_t{1} << bits) - 1;
+    if (mag[k] & mask) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+ExactLayout exact_layout(Type in) {
+  switch (in) {
+    case Type::F32:
+      return {11, -149};  // 2^-149 .. 2^128, plus 64 bits: 341 bits in 352
+    case Type::F64:
+      return {68, -1074};  // 2^-1074 .. 2^1024, plus 64 bits: 2162 bits in 2176
+    default:
+      throw std::logic_error("exact_layout: a float type");
+  }
+}
+
+ExactSum exact_zero(Type in) {
+  return {std::vector<std::int64_t>(exact_layout(in).digits, 0), 0};
+}
+
+void add_exact(ExactSum& a, const ExactSum& b) {
+  if (a.digits.size() != b.digits.size()) throw std::logic_error("add_exact: layouts differ");
+  ExactSum c = b;
+  propagate(a.digits);
+  propagate(c.digits);
+  for (std::size_t k = 0; k < a.digits.size(); ++k)
+    a.digits[k] += c.digits[k];
+  a.flags |= b.flags;
+}
+
+Scalar round_exact(const ExactSum& s, Type in, Type acc, std::uint64_t count) {
+  const bool f32 = acc == Type::F32;
+  const auto as_acc = [&](double v) {
+    return f32 ? Scalar::of(static_cast<float>(v)) : Scalar::of(v);
+  };
+  const double inf = std::numeric_limits<double>::infinity();
+  if ((s.flags & kExactNaN) || ((s.flags & kExactPosInf) && (s.flags & kExactNegInf)))
+    return as_acc(std::numeric_limits<double>::quiet_NaN());
+  if (s.flags & kExactPosInf) return as_acc(inf);
+  if (s.flags & kExactNegInf) return as_acc(-inf);
+
+  std::vector<std::int64_t> mag = s.digits;
+  propagate(mag);
+  const bool negative = mag.back() < 0;
+  if (negative) {
+    for (auto& d : mag)
+      d = -d;
+    propagate(mag);
+  }
+  // The highest set bit.
+  std::int64_t top = -1;
+  for (std::size_t k = mag.size(); k-- > 0 && top < 0;)
+    for (int b = 31; b >= 0 && top < 0; --b)
+      if ((mag[k] >> b) & 1) top = static_cast<std::int64_t>(k) * 32 + b;
+  if (top < 0) {
+    const bool neg_zero = count > 0 && !(s.flags & kExactNotNegZero);
+    return as_acc(neg_zero ? -0.0 : 0.0);
+  }
+  const int precision = f32 ? 24 : 53;
+  const int acc_lsb = f32 ? -149 : -1074;
+  const int lsb = exact_layout(in).lsb;
+  // The result's last bit, as a bit index of mag: the top's precision-th bit, or the acc's
+  // smallest subnormal's.
+  const std::int64_t shift = std::max<std::int64_t>(top - (precision - 1), acc_lsb - lsb);
+  // shift <= 0: the whole sum fits acc's precision (top < precision) and is exact.
+  std::uint64_t q = 0;
+  for (std::int64_t i = top; i >= std::max<std::int64_t>(shift, 0); --i)
+    q = (q << 1) | (bit(mag, i) ? 1 : 0);
+  if (shift > 0) {
+    const bool half = bit(mag, shift - 1), sticky = any_below(mag, shift - 1);
+    if (half && (sticky || (q & 1))) ++q;  // to nearest, ties to even (2^precision stays exact)
+  }
+  double v =
+      std::ldexp(static_cast<double>(q), static_cast<int>(std::max<std::int64_t>(shift, 0) + lsb));
+  if (f32 && v > static_cast<double>(std::numeric_limits<float>::max())) v = inf;
+  return as_acc(negative ? -v : v);
+}
+
+}  // namespace rdx::detail

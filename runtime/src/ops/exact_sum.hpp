@@ -1,0 +1,45 @@
+// Internal: the exact sum of float elements as the kernels of cl/exact_sum.cl compute it (a
+// fixed-point integer of 32-bit digits, each held in a signed 64-bit word, and flags for NaN and
+// infinities), combined and correctly rounded on the host. Pure: no OpenCL.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "rdx/types.hpp"
+
+namespace rdx::detail {
+
+// The strategy name make_plan gives a float sum under Determinism AnyDevice or Exact.
+inline constexpr const char* kExactSum = "exact_sum";
+
+// The layout for elements of `in` (F32 or F64): digit k is worth 2^(32k + lsb), lsb the smallest
+// subnormal's exponent (-149, -1074); `digits` leave 64 bits of headroom above the largest value.
+struct ExactLayout {
+  std::size_t digits = 0;
+  int lsb = 0;
+};
+ExactLayout exact_layout(Type in);
+
+// The flags the kernels OR together (cl/exact_sum.cl has the same values).
+inline constexpr std::uint32_t kExactNaN = 1, kExactPosInf = 2, kExactNegInf = 4,
+                               kExactNotNegZero = 8;  // an element other than -0
+
+struct ExactSum {
+  std::vector<std::int64_t> digits;  // exact_layout(in).digits of them, any carries pending
+  std::uint32_t flags = 0;
+};
+
+// An empty sum of elements of `in`.
+ExactSum exact_zero(Type in);
+
+// a += b: exact (carries are propagated first, so neither overflows).
+void add_exact(ExactSum& a, const ExactSum& b);
+
+// The sum rounded to nearest (ties to even) in acc (F32 or F64, at least as wide as in): NaN when
+// an element is NaN or both infinities occur, else the infinity that occurs, else the rounded
+// value (an infinity when it overflows); an exact zero is -0 only when every element was -0
+// (count > 0).
+Scalar round_exact(const ExactSum& s, Type in, Type acc, std::uint64_t count);
+
+}  // namespace rdx::detail

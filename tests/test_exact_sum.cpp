@@ -1,0 +1,304 @@
+// Reproducible and exact float sums (rdx::Determinism): the results against an exact reference
+// (GMP integers: every element scaled by 2^1074) checked by the rounding rule itself (no closer
+// neighbour, ties to even, overflow past the largest finite value plus half an ulp), on data made
+// to defeat plain sums; and the same bits across work-group sizes, grids, layouts, host chunks,
+// device buffers and the two levels.
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <gmp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "rdx/rdx.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+rdx::Context& ctx() {
+  static rdx::Context c(rdx_test::device());
+  return c;
+}
+
+bool fp64() {
+  return ctx().device_info().fp64;
+}
+
+// An exact integer: the value times 2^1074.
+struct Exact {
+  mpz_t z;
+  Exact() { mpz_init(z); }
+  ~Exact() { mpz_clear(z); }
+  Exact(const Exact&) = delete;
+  Exact& operator=(const Exact&) = delete;
+};
+
+// v (finite) times 2^1074, added to acc.
+void add_scaled(mpz_t acc, double v) {
+  if (v == 0) return;
+  int e = 0;
+  const double m = std::frexp(v, &e);  // v = m * 2^e, 0.5 <= |m| < 1
+  // |m| * 2^53 is an integer; v * 2^1074 = (m * 2^53) * 2^(e - 53 + 1074)
+  const auto im = static_cast<std::int64_t>(std::ldexp(m, 53));
+  mpz_t t;
+  mpz_init_set_si(t, static_cast<long>(im));
+  const int shift = e - 53 + 1074;
+  if (shift >= 0)
+    mpz_mul_2exp(t, t, static_cast<mp_bitcnt_t>(shift));
+  else
+    mpz_tdiv_q_2exp(t, t, static_cast<mp_bitcnt_t>(-shift));  // exact: v's bits end at 2^-1074
+  mpz_add(acc, acc, t);
+  mpz_clear(t);
+}
+
+template <class T>
+void exact_sum(mpz_t out, const std::vector<T>& x) {
+  mpz_set_ui(out, 0);
+  for (T v : x)
+    add_scaled(out, static_cast<double>(v));
+}
+
+// |s - r * 2^1074| into d.
+void distance(mpz_t d, const mpz_t s, double r) {
+  mpz_t rr;
+  mpz_init(rr);
+  add_scaled(rr, r);
+  mpz_sub(d, s, rr);
+  mpz_abs(d, d);
+  mpz_clear(rr);
+}
+
+// "" when r (of type A) is the sum s of elements that are all finite, rounded to nearest, ties
+// to even; `all_neg_zero`: every element was -0.
+template <class A>
+std::string check_rounded(const mpz_t s, A r, bool all_neg_zero) {
+  if (std::isnan(r)) return "NaN for finite elements";
+  if (std::isinf(r)) {
+    // Overflow: |s| >= the largest finite value plus half its ulp.
+    const A big = std::numeric_limits<A>::max();
+    const double half_ulp =
+        std::ldexp(1.0, std::numeric_limits<A>::max_exponent - std::numeric_limits<A>::digits - 1);
+    mpz_t t, a;
+    mpz_inits(t, a, nullptr);
+    add_scaled(t, static_cast<double>(big));
+    mpz_t h;
+    mpz_init(h);
+    add_scaled(h, half_ulp);
+    mpz_add(t, t, h);
+    mpz_abs(a, s);
+    const bool ok = mpz_cmp(a, t) >= 0 && (mpz_sgn(s) > 0) == (r > 0);
+    mpz_clears(t, a, h, nullptr);
+    return ok ? "" : "an infinity below the overflow threshold";
+  }
+  if (mpz_sgn(s) == 0) {
+    if (r != 0) return fmt::format("{} for an exact 0", r);
+    return std::signbit(r) == all_neg_zero ? "" : "the sign of zero";
+  }
+  mpz_t d, dn;
+  mpz_inits(d, dn, nullptr);
+  distance(d, s, static_cast<double>(r));
+  std::string err;
+  for (A n : {std::nextafter(r, std::numeric_limits<A>::infinity()),
+              std::nextafter(r, -std::numeric_limits<A>::infinity())}) {
+    if (std::isinf(n)) continue;
+    distance(dn, s, static_cast<double>(n));
+    const int c = mpz_cmp(d, dn);
+    if (c > 0)
+      err = fmt::format("{:a} is nearer than {:a}", static_cast<double>(n), static_cast<double>(r));
+    if (c == 0) {  // a tie: r's last significand bit is 0
+      int e = 0;
+      const double m = std::frexp(static_cast<double>(r), &e);
+      const int bits =
+          std::min(std::numeric_limits<A>::digits,
+                   e - std::numeric_limits<A>::min_exponent + std::numeric_limits<A>::digits);
+      const auto q = static_cast<std::int64_t>(std::ldexp(std::fabs(m), bits));
+      if (q & 1) err = fmt::format("a tie rounded to odd {:a}", static_cast<double>(r));
+    }
+  }
+  mpz_clears(d, dn, nullptr);
+  return err;
+}
+
+// Data that defeats plain sums, for elements of T.
+template <class T>
+std::vector<std::pair<std::string, std::vector<T>>> hard_cases(std::uint64_t seed) {
+  using L = std::numeric_limits<T>;
+  std::mt19937_64 g(seed);
+  std::vector<std::pair<std::string, std::vector<T>>> all;
+  // Catastrophic cancellation: 1e30, 1, -1e30 and shuffles of it.
+  std::vector<T> c;
+  for (int k = 0; k < 3000; ++k)
+    for (T v : {T(1e30), T(1), T(-1e30)})
+      c.push_back(v);
+  all.emplace_back("1e30, 1, -1e30", c);
+  std::shuffle(c.begin(), c.end(), g);
+  all.emplace_back("1e30, 1, -1e30 shuffled", c);
+  // The whole exponent range, both signs, subnormals included.
+  std::vector<T> w;
+  std::uniform_int_distribution<int> ex(L::min_exponent - L::digits, L::max_exponent - 1);
+  std::uniform_real_distribution<double> mant(0.5, 1.0);
+  for (int k = 0; k < 50000; ++k) {
+    const T v = static_cast<T>(std::ldexp(mant(g), ex(g)));
+    w.push_back(g() & 1 ? -v : v);
+  }
+  all.emplace_back("exponents across the range", w);
+  // Subnormals only; signed zeros.
+  std::vector<T> sub;
+  for (int k = 0; k < 20000; ++k)
+    sub.push_back(static_cast<T>((g() % 3 == 0 ? -1 : 1) * L::denorm_min() * T(g() % 1000)));
+  all.emplace_back("subnormals", sub);
+  all.emplace_back("-0 only", std::vector<T>(1000, T(-0.0)));
+  all.emplace_back("-0 and +0", std::vector<T>{T(-0.0), T(0.0), T(-0.0)});
+  // Long runs that lose their low bits in a plain sum.
+  std::vector<T> runs(1, T(1));
+  runs.insert(runs.end(), 200000, L::epsilon() / T(3));
+  all.emplace_back("1 then many eps/3", runs);
+  // Ties: 1 + 2^-digits (to even: 1), and (1 + 2^(1-digits)) + 2^-digits (up).
+  all.emplace_back("a tie to even", std::vector<T>{T(1), std::ldexp(T(1), -L::digits)});
+  all.emplace_back("a tie up", std::vector<T>{T(1) + L::epsilon(), std::ldexp(T(1), -L::digits)});
+  // Near overflow: finite, and beyond.
+  all.emplace_back("near overflow",
+                   std::vector<T>{L::max(), L::max(), -L::max(), -L::max() / T(2)});
+  all.emplace_back("overflow", std::vector<T>{L::max(), L::max() / T(2)});
+  return all;
+}
+
+template <class T>
+rdx::Result exact(const std::vector<T>& x, rdx::Options o = {}) {
+  o.determinism = rdx::Determinism::Exact;
+  return rdx::reduce(ctx(), rdx::type_of<T>(), x.data(), x.size(), rdx::Op::Sum, o);
+}
+
+// Both ways of accumulating: the device's default, and a grid stride straight into the digits
+// (the CPUs' default is bins per exponent on one work-item per group; cl/exact_sum.cl).
+template <class T, class A>
+void check_cases() {
+  for (const auto& [name, x] : hard_cases<T>(7)) {
+    INFO(name << " " << rdx::name(rdx::type_of<T>()) << " into " << rdx::name(rdx::type_of<A>()));
+    Exact s;
+    exact_sum(s.z, x);
+    const bool neg_zero =
+        std::all_of(x.begin(), x.end(), [](T v) { return v == 0 && std::signbit(v); });
+    rdx::Options plain, stride;
+    plain.acc = stride.acc = rdx::type_of<A>();
+    stride.work_group_size = std::min<std::size_t>(64, ctx().device_info().max_work_group);
+    stride.tuning.set("blocked", 0);
+    for (const rdx::Options& o : {plain, stride}) {
+      const rdx::Result r = exact(x, o);
+      INFO(r.plan.describe());
+      CHECK(r.plan.strategy == "exact_sum");
+      CHECK(check_rounded<A>(s.z, r.value.as<A>(), neg_zero) == "");
+    }
+  }
+}
+
+// The bits of a Scalar, for comparisons of NaN too.
+std::uint64_t bits(const rdx::Scalar& s) {
+  return s.bits;
+}
+
+}  // namespace
+
+TEST_CASE("exact sums: correctly rounded against GMP on data that defeats plain sums") {
+  check_cases<float, float>();
+  if (!fp64()) return;
+  check_cases<float, double>();
+  check_cases<double, double>();
+}
+
+TEST_CASE("exact sums: NaN, infinities and empty inputs") {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::nanf("");
+  CHECK(std::isnan(exact(std::vector<float>{1, nan, 2}).value.as<float>()));
+  CHECK(std::isnan(exact(std::vector<float>{inf, -inf}).value.as<float>()));
+  CHECK(exact(std::vector<float>{inf, 1e30f, inf}).value.as<float>() == inf);
+  CHECK(exact(std::vector<float>{-inf, 3e38f, 3e38f}).value.as<float>() == -inf);
+  CHECK(exact(std::vector<float>{3e38f, 3e38f}).value.as<float>() == inf);  // overflow
+  const rdx::Result empty = exact(std::vector<float>{});
+  CHECK(empty.value.as<float>() == 0);
+  CHECK_FALSE(std::signbit(empty.value.as<float>()));
+}
+
+TEST_CASE("exact sums: the same bits across grids, work-group sizes, chunks and levels") {
+  std::mt19937_64 g(11);
+  std::vector<float> x(300001);
+  for (float& v : x)
+    v = static_cast<float>(std::ldexp(double(g() % 100000) - 50000, int(g() % 60) - 30));
+  std::vector<double> y(x.begin(), x.end());
+  for (double& v : y)
+    v *= 1 + std::ldexp(1.0, -40);
+  const rdx::Result want = exact(x);
+  const rdx::Result want64 = fp64() ? exact(y) : want;
+  const auto same = [&](rdx::Options o, const char* what) {
+    INFO(what);
+    CHECK(bits(exact(x, o).value) == bits(want.value));
+    if (fp64()) CHECK(bits(exact(y, o).value) == bits(want64.value));
+  };
+  for (std::size_t wg : {16, 64, 256}) {
+    if (wg > ctx().device_info().max_work_group) continue;
+    rdx::Options o;
+    o.work_group_size = wg;
+    same(o, "work-group size");
+  }
+  for (int groups : {1, 3, 64}) {
+    for (int blocked : {0, 1}) {
+      rdx::Options o;
+      o.tuning.set("groups", groups).set("blocked", blocked);
+      same(o, "groups and layout");
+    }
+  }
+  for (std::uint64_t chunk : {1000, 65536, 299999}) {
+    rdx::Options o;
+    o.tuning.set("chunk", chunk);
+    same(o, "host chunks");
+  }
+  rdx::Options any;
+  any.determinism = rdx::Determinism::AnyDevice;
+  CHECK(bits(rdx::reduce(ctx(), rdx::Type::F32, x.data(), x.size(), rdx::Op::Sum, any).value) ==
+        bits(want.value));
+  // A device buffer.
+  cl_int err = CL_SUCCESS;
+  cl::Buffer b(ctx().cl_context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, x.size() * 4, x.data(),
+               &err);
+  REQUIRE(err == CL_SUCCESS);
+  CHECK(bits(rdx::reduce(ctx(), rdx::Type::F32, b, x.size(), rdx::Op::Sum, any).value) ==
+        bits(want.value));
+  // A plain sum of this data differs in its last bits, or not; the exact one is the reference's.
+  Exact s;
+  exact_sum(s.z, x);
+  CHECK(check_rounded<float>(s.z, want.value.as<float>(), false) == "");
+}
+
+TEST_CASE("exact sums: what the levels accept and refuse") {
+  const std::vector<std::int32_t> i = {1, -5, 7};
+  const std::vector<float> f = {1, 2, 3};
+  rdx::Options o;
+  o.determinism = rdx::Determinism::AnyDevice;
+  // Order-independent operators run as they do by default.
+  CHECK(rdx::reduce(ctx(), rdx::Type::I32, i.data(), 3, rdx::Op::Sum, o).value.as<int>() == 3);
+  CHECK(rdx::reduce(ctx(), rdx::Type::F32, f.data(), 3, rdx::Op::Max, o).plan.strategy !=
+        "exact_sum");
+  CHECK_THROWS_AS(rdx::reduce(ctx(), rdx::Type::F32, f.data(), 3, rdx::Op::Prod, o),
+                  rdx::UnsupportedError);
+  o.strategy = "fast_strided";
+  CHECK_THROWS_AS(rdx::reduce(ctx(), rdx::Type::F32, f.data(), 3, rdx::Op::Sum, o),
+                  rdx::ArgumentError);
+  o.strategy = "auto";
+  CHECK_THROWS_AS(rdx::Stream(ctx(), rdx::Type::F32, rdx::Op::Sum, o), rdx::UnsupportedError);
+  const rdx::Array in[] = {rdx::Array::of(std::span<const float>(f))};
+  CHECK_THROWS_AS(rdx::reduce(ctx(), rdx::Stat::Mean, in, 3, o), rdx::UnsupportedError);
+  const std::vector<std::uint64_t> off = {0, 3};
+  CHECK_THROWS_AS(rdx::reduce_segments(ctx(), rdx::Type::F32, f.data(), 3, off, rdx::Op::Sum, o),
+                  rdx::UnsupportedError);
+  CHECK(rdx::reduce_segments(ctx(), rdx::Type::F32, f.data(), 3, off, rdx::Op::Max, o)
+            .value(0)
+            .as<float>() == 3);
+  o.tuning.set("lanes", 4);
+  CHECK_THROWS_AS(rdx::reduce(ctx(), rdx::Type::F32, f.data(), 3, rdx::Op::Sum, o),
+                  rdx::ArgumentError);
+}
