@@ -13,16 +13,16 @@
  * BLOCKED with WG 1 (CPUs, a work-item per core): a work-item first adds each element's signed
  * significand into a bin of its exponent (f32: 4 banks of 256 bins taken in turn, so that
  * neighbours with one exponent do not wait for each other; f64: 256 bins of 8 bit positions, the
- * shifted significand's high and low 30 bits apart), every bin far from overflow for 2^33 elements,
- * then moves the bins into the digits once. Otherwise (GPUs) each element goes into the digits
- * directly.
+ * shifted significand's high and low 30 bits apart), below 2^62 for up to 2^32 elements (the host
+ * gives a work-item no more), then moves the bins into the digits once. Otherwise (GPUs) each
+ * element goes into the digits directly.
  *
  * Launch rules. exact_partial: local size WG, global size groups * WG; work-item i of G takes
  * elements i, i + G, ... (GPUs), or with BLOCKED the range [i * per_item, (i + 1) * per_item)
- * (CPUs, at most 2^33 elements); its group sums the digits in local memory, digit by digit, into
- * partial[group * DIGITS + k] and ORs the flags into flags[group]. exact_finish: one work-item
- * per digit (global size >= DIGITS, any local size) sums the `groups` partials of digit k into
- * out[k]; work-item 0 ORs the flags into out_flags[0]. A group's sum of normalised digits is
+ * (CPUs; with the bins, at most 2^32 elements); its group sums the digits in local memory, digit by
+ * digit, into partial[group * DIGITS + k] and ORs the flags into flags[group]. exact_finish: one
+ * work-item per digit (global size >= DIGITS, any local size) sums the `groups` partials of digit k
+ * into out[k]; work-item 0 ORs the flags into out_flags[0]. A group's sum of normalised digits is
  * below WG * 2^32, the finish's below groups * WG * 2^32: 2^63 allows 2^31 / WG groups. */
 #ifndef RDX_COMMON_H
 #include "common.h"

@@ -290,6 +290,21 @@ TEST_CASE("exact sums: what the levels accept and refuse") {
                   rdx::ArgumentError);
   o.strategy = "auto";
   CHECK_THROWS_AS(rdx::Stream(ctx(), rdx::Type::F32, rdx::Op::Sum, o), rdx::UnsupportedError);
+  // Enqueued: an integer sum runs, a float sum is refused.
+  cl_int err = CL_SUCCESS;
+  const cl_mem_flags copy = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
+  cl::Buffer ib(ctx().cl_context(), copy, std::size_t{12}, const_cast<std::int32_t*>(i.data()),
+                &err);
+  cl::Buffer fb(ctx().cl_context(), copy, std::size_t{12}, const_cast<float*>(f.data()), &err);
+  cl::Buffer out(ctx().cl_context(), cl_mem_flags{CL_MEM_READ_WRITE}, std::size_t{8}, nullptr,
+                 &err);
+  REQUIRE(err == CL_SUCCESS);
+  rdx::enqueue_reduce(ctx(), rdx::Type::I32, ib, 3, rdx::Op::Sum, out, 0, {}, o).wait();
+  std::int32_t sum = 0;
+  REQUIRE(ctx().queue().enqueueReadBuffer(out, CL_TRUE, 0, 4, &sum) == CL_SUCCESS);
+  CHECK(sum == 3);
+  CHECK_THROWS_AS(rdx::enqueue_reduce(ctx(), rdx::Type::F32, fb, 3, rdx::Op::Sum, out, 0, {}, o),
+                  rdx::UnsupportedError);
   const rdx::Array in[] = {rdx::Array::of(std::span<const float>(f))};
   CHECK_THROWS_AS(rdx::reduce(ctx(), rdx::Stat::Mean, in, 3, o), rdx::UnsupportedError);
   const std::vector<std::uint64_t> off = {0, 3};

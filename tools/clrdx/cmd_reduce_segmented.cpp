@@ -2,6 +2,7 @@
 // per segment): the results printed one per line, or written to --output as a .npy file.
 #include <fmt/format.h>
 
+#include <cstring>
 #include <iostream>
 
 #include "commands.hpp"

@@ -19,7 +19,8 @@ namespace rdx {
 // (strategy "exact_sum"), so they give the same bits. Integer sums and products, min, max,
 // argmin, argmax and the bitwise operators do not depend on the order: every level accepts them
 // and runs them as RunToRun does. Float products, users' reductions, the composites, segmented
-// reductions and rdx::Stream take RunToRun only (UnsupportedError).
+// float sums and products, and rdx::Stream and enqueue_reduce of a float sum take RunToRun only
+// (UnsupportedError).
 enum class Determinism : std::uint8_t { RunToRun, AnyDevice, Exact };
 inline constexpr Determinism kAllDeterminisms[] = {Determinism::RunToRun, Determinism::AnyDevice,
                                                    Determinism::Exact};

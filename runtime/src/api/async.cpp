@@ -64,7 +64,7 @@ cl::Event enqueue_reduce(Context& ctx, Type type, const cl::Buffer& data, std::u
   const Plan plan = make_plan(ctx.device_info(), type, op, n, opts, ctx.tuning());
   if (op == Op::Prod && is_float(plan.acc))
     throw UnsupportedError("enqueue_reduce: float products run in the synchronous form only");
-  if (plan.strategy == detail::kExactSum)
+  if (detail::is_exact(plan))
     throw UnsupportedError(
         fmt::format("enqueue_reduce: determinism {} runs in the synchronous form only",
                     name(opts.determinism)));
@@ -83,9 +83,12 @@ cl::Event enqueue_reduce(Context& ctx, Type type, const cl::Buffer& data, std::u
   }
   // The built-in operator as a user's reduction over the map x: the same combine and identity
   // (ops/operators.cpp), run by the same kernel.
+  // make_plan accepted the determinism: an order-independent operator, which needs nothing more.
   const DeviceArray in[] = {{type, data}};
+  Options run = opts;
+  run.determinism = Determinism::RunToRun;
   return enqueue_reduce(ctx, Reduction::transform(op, plan.acc, "x"), in, n, out, offset, wait,
-                        opts);
+                        run);
 }
 
 std::future<Result> reduce_async(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,

@@ -19,12 +19,9 @@ namespace {
 
 using detail::byte_size;
 using detail::empty_result;
+using detail::is_exact;
 using detail::max_alloc_elements;
 using detail::run_plan;
-
-bool is_exact(const Plan& p) {
-  return p.strategy == detail::kExactSum;
-}
 
 // A float sum under Determinism AnyDevice or Exact: the exact sum of every chunk of at most one
 // allocation (host data) added exactly, then rounded once.

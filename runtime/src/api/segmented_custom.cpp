@@ -59,12 +59,14 @@ Job device_job(Context& ctx, const Reduction& r, std::span<const DeviceArray> in
   return job;
 }
 
-// p over device inputs `in` (their elements from flat index `base`), states into `out`.
-void run_states(const Job& job, const SegmentedPlan& p, const std::vector<cl::Buffer>& in,
-                std::uint64_t base, const cl::Buffer* offsets, const cl::Buffer& out) {
+// p over device inputs `in` (their elements from flat index `base`), states into `out`; returns
+// the plan that ran (its work-group size may be below p's).
+SegmentedPlan run_states(const Job& job, const SegmentedPlan& p, const std::vector<cl::Buffer>& in,
+                         std::uint64_t base, const cl::Buffer* offsets, const cl::Buffer& out) {
   const detail::UserRun u = job.run(base, {in.begin() + 1, in.end()});
   try {
-    detail::run_segmented(detail::impl_of(job.ctx), p, in[0], offsets, out, nullptr, false, &u);
+    return detail::run_segmented(detail::impl_of(job.ctx), p, in[0], offsets, out, nullptr, false,
+                                 &u);
   } catch (const BuildError& e) {
     detail::rethrow_build_error(job.r, job.in.types, e);
   }
@@ -110,8 +112,9 @@ SegmentedStates run_host(const Job& job, const SegmentedPlan& p,
     std::optional<cl::Buffer> off;
     if (p.by_offsets)
       off = detail::device_buffer(impl, offsets.size() * 8, offsets.data(), "offsets");
-    if (p.segments) run_states(job, p, in, 0, off ? &*off : nullptr, out);
-    return to_fields(job, p, &out);
+    const SegmentedPlan ran =
+        p.segments ? run_states(job, p, in, 0, off ? &*off : nullptr, out) : p;
+    return to_fields(job, ran, &out);
   }
   // Passes: every segment starts from the identity, and each pass's pieces are combined into it.
   const detail::UserRun merge_run = job.run(0, {});
@@ -142,8 +145,9 @@ SegmentedStates run_device(const Job& job, const SegmentedPlan& p,
   if (p.by_offsets)
     off = detail::device_buffer(detail::impl_of(job.ctx), offsets.size() * 8, offsets.data(),
                                 "offsets");
-  if (p.segments) run_states(job, p, job.in.device, 0, off ? &*off : nullptr, out);
-  return to_fields(job, p, &out);
+  const SegmentedPlan ran =
+      p.segments ? run_states(job, p, job.in.device, 0, off ? &*off : nullptr, out) : p;
+  return to_fields(job, ran, &out);
 }
 
 SegmentedPlan offsets_plan(const Job& job, std::uint64_t n, std::span<const std::uint64_t> offsets,

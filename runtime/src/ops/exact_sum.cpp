@@ -1,6 +1,7 @@
 // The exact sum's host side (exact_sum.hpp): carries, negation and rounding on 32-bit digits.
 #include "ops/exact_sum.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>

@@ -6,12 +6,17 @@
 #include <cstdint>
 #include <vector>
 
+#include "rdx/plan.hpp"
 #include "rdx/types.hpp"
 
 namespace rdx::detail {
 
 // The strategy name make_plan gives a float sum under Determinism AnyDevice or Exact.
 inline constexpr const char* kExactSum = "exact_sum";
+// Whether a plan is that one.
+inline bool is_exact(const Plan& p) {
+  return p.strategy == kExactSum;
+}
 
 // The layout for elements of `in` (F32 or F64): digit k is worth 2^(32k + lsb), lsb the smallest
 // subnormal's exponent (-149, -1074); `digits` leave 64 bits of headroom above the largest value.

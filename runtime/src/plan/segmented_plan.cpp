@@ -200,7 +200,7 @@ SegmentedPlan base_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n
   p.work_group_size = detail::checked_work_group(
       dev, opts.work_group_size || dev.kind != DeviceKind::CPU
                ? opts.work_group_size
-               : std::min<std::size_t>(kCpuWorkGroup, dev.max_work_group));
+               : std::min<std::size_t>(kCpuWorkGroup, floor_pow2(dev.max_work_group)));
   return p;
 }
 

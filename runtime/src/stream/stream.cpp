@@ -26,7 +26,7 @@ struct Stream::Impl {
       : ctx(c), type(t), op(o), opts(opts), es(size_of(t)) {
     whole =
         make_plan(ctx.device_info(), type, op, 0, opts, ctx.tuning());  // throws for a bad request
-    if (opts.determinism != Determinism::RunToRun && whole.strategy == detail::kExactSum)
+    if (detail::is_exact(whole))
       throw UnsupportedError(fmt::format(
           "rdx::Stream: determinism {} for float sums is not supported yet (rdx::reduce of host "
           "data takes it)",
