@@ -22,10 +22,11 @@ rdx::Context& ctx() {
   return c;
 }
 
+// A buffer of `bytes` bytes holding a copy of p's (uninitialised when p is null).
 cl::Buffer buffer(std::size_t bytes, const void* p) {
   cl_int err = CL_SUCCESS;
-  cl::Buffer b(ctx().cl_context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes ? bytes : 1,
-               const_cast<void*>(bytes ? p : &err), &err);
+  cl::Buffer b(ctx().cl_context(), CL_MEM_READ_WRITE | (p && bytes ? CL_MEM_COPY_HOST_PTR : 0),
+               bytes ? bytes : 1, p && bytes ? const_cast<void*>(p) : nullptr, &err);
   REQUIRE(err == CL_SUCCESS);
   return b;
 }
@@ -191,6 +192,43 @@ TEST_CASE("segmented custom: host inputs in passes, device inputs, and errors") 
   CHECK(check_offsets(rdx::reduce_segments(ctx(), r, dev, d.x0.size(), off), d, off) == "");
   const std::vector<std::uint64_t> rows = {10, 100};
   CHECK(check_axis(rdx::reduce_axis(ctx(), r, dev, rows, 1), d, rows, 1) == "");
+  // Everything on the device: offsets in a buffer (checked there), one result buffer per field.
+  const auto read = [](const cl::Buffer& b, std::size_t bytes) {
+    std::vector<unsigned char> v(bytes);
+    REQUIRE(ctx().queue().enqueueReadBuffer(b, CL_TRUE, 0, bytes, v.data()) == CL_SUCCESS);
+    return v;
+  };
+  const std::uint64_t segs = off.size() - 1;
+  const std::vector<unsigned char> fill(8 * segs, 0xAB);
+  std::vector<cl::Buffer> outs;
+  for (std::size_t f = 0; f < r.fields.size(); ++f)
+    outs.push_back(buffer(fill.size(), fill.data()));
+  const auto want = rdx::reduce_segments(ctx(), r, in, d.x0.size(), off);
+  const cl::Buffer doff = buffer(off.size() * 8, off.data());
+  rdx::reduce_segments_into(ctx(), r, dev, d.x0.size(), doff, segs, outs);
+  for (std::size_t f = 0; f < r.fields.size(); ++f)
+    CHECK(read(outs[f], want.fields[f].size()) == want.fields[f]);
+  const auto by_rows = rdx::reduce_axis(ctx(), r, dev, rows, 1);
+  std::vector<cl::Buffer> row_outs;
+  for (std::size_t f = 0; f < r.fields.size(); ++f)
+    row_outs.push_back(buffer(fill.size() * 2, nullptr));
+  rdx::reduce_axis_into(ctx(), r, dev, rows, 1, row_outs);
+  for (std::size_t f = 0; f < r.fields.size(); ++f)
+    CHECK(read(row_outs[f], by_rows.fields[f].size()) == by_rows.fields[f]);
+  // Bad device offsets: an ArgumentError, and the buffers as they were.
+  for (const cl::Buffer& b : outs)
+    REQUIRE(ctx().queue().enqueueWriteBuffer(b, CL_TRUE, 0, fill.size(), fill.data()) ==
+            CL_SUCCESS);
+  const std::vector<std::uint64_t> down = {0, 5, 4, 6, 7, 8, 9};
+  const cl::Buffer bad_off = buffer(down.size() * 8, down.data());
+  CHECK_THROWS_AS(rdx::reduce_segments_into(ctx(), r, dev, d.x0.size(), bad_off, segs, outs),
+                  rdx::ArgumentError);
+  for (const cl::Buffer& b : outs)
+    CHECK(read(b, fill.size()) == fill);
+  CHECK_THROWS_AS(
+      rdx::reduce_segments_into(ctx(), r, dev, d.x0.size(), doff, segs, std::span(outs).first(3)),
+      rdx::ArgumentError);  // a buffer per field
+
   rdx::Options small;
   small.tuning.set("chunk", 10);
   CHECK_THROWS_AS(rdx::reduce_segments(ctx(), r, dev, d.x0.size(), off, small), rdx::ArgumentError);

@@ -54,6 +54,15 @@ SegmentedStates reduce_segments(Context& ctx, const Reduction& r, std::span<cons
 SegmentedStates reduce_segments(Context& ctx, const Reduction& r,
                                 std::span<const DeviceArray> inputs, std::uint64_t n,
                                 std::span<const std::uint64_t> offsets, const Options& opts = {});
+// Everything on the device, as rdx::reduce_segments_into: `segments + 1` offsets (cl_ulong) in a
+// buffer, checked on the device first (ArgumentError, and `fields` left as they were, for offsets
+// the host form refuses); field f's values into fields[f] (segments values of its type, one
+// buffer per field of r). Waits for the results; returns the plan that ran.
+SegmentedPlan reduce_segments_into(Context& ctx, const Reduction& r,
+                                   std::span<const DeviceArray> inputs, std::uint64_t n,
+                                   const cl::Buffer& offsets, std::uint64_t segments,
+                                   std::span<const cl::Buffer> fields, const Options& opts = {});
+
 // Along one axis of inputs of this shape (C order), as rdx::reduce_axis.
 SegmentedStates reduce_axis(Context& ctx, const Reduction& r, std::span<const Array> inputs,
                             std::span<const std::uint64_t> shape, std::size_t axis,
@@ -61,6 +70,11 @@ SegmentedStates reduce_axis(Context& ctx, const Reduction& r, std::span<const Ar
 SegmentedStates reduce_axis(Context& ctx, const Reduction& r, std::span<const DeviceArray> inputs,
                             std::span<const std::uint64_t> shape, std::size_t axis,
                             const Options& opts = {});
+// The same, field f's values into fields[f] (as reduce_segments_into above).
+SegmentedPlan reduce_axis_into(Context& ctx, const Reduction& r,
+                               std::span<const DeviceArray> inputs,
+                               std::span<const std::uint64_t> shape, std::size_t axis,
+                               std::span<const cl::Buffer> fields, const Options& opts = {});
 
 // A composite per segment: `type` is the statistic's (minmax: the elements'; count: u64; the
 // others: their accumulator, rdx/stats.hpp).

@@ -60,13 +60,15 @@ Job device_job(Context& ctx, const Reduction& r, std::span<const DeviceArray> in
 }
 
 // p over device inputs `in` (their elements from flat index `base`), states into `out`; returns
-// the plan that ran (its work-group size may be below p's).
+// the plan that ran (its work-group size may be below p's). check_offsets: device offsets of the
+// caller's, checked on the device first (run_segmented).
 SegmentedPlan run_states(const Job& job, const SegmentedPlan& p, const std::vector<cl::Buffer>& in,
-                         std::uint64_t base, const cl::Buffer* offsets, const cl::Buffer& out) {
+                         std::uint64_t base, const cl::Buffer* offsets, const cl::Buffer& out,
+                         bool check_offsets = false) {
   const detail::UserRun u = job.run(base, {in.begin() + 1, in.end()});
   try {
-    return detail::run_segmented(detail::impl_of(job.ctx), p, in[0], offsets, out, nullptr, false,
-                                 &u);
+    return detail::run_segmented(detail::impl_of(job.ctx), p, in[0], offsets, out, nullptr,
+                                 check_offsets, &u);
   } catch (const BuildError& e) {
     detail::rethrow_build_error(job.r, job.in.types, e);
   }
@@ -150,6 +152,33 @@ SegmentedStates run_device(const Job& job, const SegmentedPlan& p,
   return to_fields(job, ran, &out);
 }
 
+// The caller's field buffers: one per field of the reduction, each holding p.segments values of
+// its type (ArgumentError otherwise).
+void check_fields(const Job& job, const SegmentedPlan& p, std::span<const cl::Buffer> fields,
+                  const char* who) {
+  if (fields.size() != job.r.fields.size())
+    throw ArgumentError(fmt::format("{}: {} buffers for the {} fields of '{}'", who, fields.size(),
+                                    job.r.fields.size(), p.reduction));
+  for (std::size_t f = 0; f < fields.size(); ++f)
+    detail::check_device_input(job.ctx, fields[f], job.r.fields[f].type, p.segments,
+                               fmt::format("{} (field '{}')", who, job.r.fields[f].name).c_str());
+}
+
+// The states' field f, every state_bytes-th run of its bytes, into the contiguous fields[f]:
+// one rectangular copy per field, after the reduction; waits for them.
+void scatter_fields(const Job& job, const SegmentedPlan& p, const cl::Buffer& states,
+                    std::span<const cl::Buffer> fields) {
+  auto& impl = detail::impl_of(job.ctx);
+  const detail::StateLayout& layout = job.prep->layout;
+  for (std::size_t f = 0; f < fields.size(); ++f) {
+    const std::size_t size = size_of(job.r.fields[f].type);
+    RDX_CHECK(impl.queue.enqueueCopyBufferRect(
+        states, fields[f], {layout.offsets[f], 0, 0}, {0, 0, 0},
+        {size, static_cast<std::size_t>(p.segments), 1}, layout.bytes, 0, size, 0));
+  }
+  RDX_CHECK(impl.queue.finish());
+}
+
 SegmentedPlan offsets_plan(const Job& job, std::uint64_t n, std::span<const std::uint64_t> offsets,
                            const Options& opts, const char* who) {
   detail::check_host_offsets(offsets, n);
@@ -205,6 +234,42 @@ SegmentedStates reduce_axis(Context& ctx, const Reduction& r, std::span<const De
   const std::uint64_t n = elements(shape);
   const Job job = device_job(ctx, r, inputs, n == ~std::uint64_t{0} ? 0 : n, "reduce_axis");
   return run_device(job, axis_plan(job, shape, axis, opts, "reduce_axis"), {}, "reduce_axis");
+}
+
+SegmentedPlan reduce_segments_into(Context& ctx, const Reduction& r,
+                                   std::span<const DeviceArray> inputs, std::uint64_t n,
+                                   const cl::Buffer& offsets, std::uint64_t segments,
+                                   std::span<const cl::Buffer> fields, const Options& opts) {
+  const char* who = "reduce_segments_into";
+  const Job job = device_job(ctx, r, inputs, n, who);
+  if (segments == ~std::uint64_t{0}) throw ArgumentError(fmt::format("{}: too many segments", who));
+  const SegmentedPlan p = plan_segments(ctx.device_info(), r, job.in.types, n, segments, opts);
+  detail::check_fits(ctx, p, who);
+  detail::check_one_pass(p, who);
+  detail::check_device_input(ctx, offsets, Type::U64, segments + 1,
+                             fmt::format("{} (offsets)", who).c_str());
+  check_fields(job, p, fields, who);
+  const cl::Buffer states = states_buffer(job, p);
+  const SegmentedPlan ran = run_states(job, p, job.in.device, 0, &offsets, states, true);
+  if (p.segments) scatter_fields(job, p, states, fields);
+  return ran;
+}
+
+SegmentedPlan reduce_axis_into(Context& ctx, const Reduction& r,
+                               std::span<const DeviceArray> inputs,
+                               std::span<const std::uint64_t> shape, std::size_t axis,
+                               std::span<const cl::Buffer> fields, const Options& opts) {
+  const char* who = "reduce_axis_into";
+  const std::uint64_t n = elements(shape);
+  const Job job = device_job(ctx, r, inputs, n == ~std::uint64_t{0} ? 0 : n, who);
+  const SegmentedPlan p = axis_plan(job, shape, axis, opts, who);
+  detail::check_one_pass(p, who);
+  if (p.segments == 0) return p;
+  check_fields(job, p, fields, who);
+  const cl::Buffer states = states_buffer(job, p);
+  const SegmentedPlan ran = run_states(job, p, job.in.device, 0, nullptr, states);
+  scatter_fields(job, p, states, fields);
+  return ran;
 }
 
 // ---- the composites ----
