@@ -179,7 +179,9 @@ rdx::Result exact(const std::vector<T>& x, rdx::Options o = {}) {
 // (the CPUs' default is bins per exponent on one work-item per group; cl/exact_sum.cl).
 template <class T, class A>
 void check_cases() {
-  for (const auto& [name, x] : hard_cases<T>(7)) {
+  for (const auto& c : hard_cases<T>(7)) {
+    const std::string& name = c.first;  // not a structured binding: INFO captures it (clang 14)
+    const std::vector<T>& x = c.second;
     INFO(name << " " << rdx::name(rdx::type_of<T>()) << " into " << rdx::name(rdx::type_of<A>()));
     Exact s;
     exact_sum(s.z, x);
