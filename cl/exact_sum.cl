@@ -8,37 +8,61 @@
  * Not from a seed: the long accumulator of ExBLAS (Collange, Defour, Graillat, Iakymchuk) and
  * Neal's "small superaccumulator", with digits of 32 bits in 64-bit words so that carries wait:
  * an element adds less than 2^32 to two digits (three for double), and a work-item propagates
- * its carries every CARRY_EVERY elements, long before a word could overflow.
+ * its carries every CARRY_EVERY additions, long before a word could overflow.
  *
- * BLOCKED with WG 1 (CPUs, a work-item per core): a work-item first adds each element's signed
- * significand into a bin of its exponent (f32: 4 banks of 256 bins taken in turn, so that
- * neighbours with one exponent do not wait for each other; f64: 256 bins of 8 bit positions, the
- * shifted significand's high and low 30 bits apart), below 2^62 for up to 2^32 elements (the host
- * gives a work-item no more), then moves the bins into the digits once. Otherwise (GPUs) each
- * element goes into the digits directly.
+ * EXACT_FOLD (devices with doubles): most elements reach the digits through two double
+ * accumulators per lane, exact by construction. A window holds elements below 2^p in magnitude,
+ * at most 2^k per lane: a1 starts at s1 = 1.5 * 2^(p+k+2), and a1 + x rounds x to a multiple of
+ * a1's ulp 2^q1 with an exact rounding error r = x - ((a1 + x) - a1) (Dekker's Fast2Sum: |a1| >
+ * |x|, and a1 stays in its binade); a2 sums the r, each a multiple of 2^q2 when no element has a
+ * bit below 2^q2, in under 53 bits. a1's bits less s1's and a2 / 2^q2 are then integers that go
+ * into the digits once per window. Vectors of V elements whose magnitudes the window cannot take
+ * (inf or NaN, only zeros, bits below 2^q2, a double window beyond the normal range) go element
+ * by element. The same integers in any order: the digits do not depend on which path an element
+ * took.
+ *
+ * BLOCKED with WG 1 (CPUs, a work-item per core): a work-item takes blocks of BLOCK elements, the
+ * window of each block from its largest magnitude; the elements the window cannot take add their
+ * signed significands into bins of their exponents (f32: 4 banks of 256 bins taken in turn, so
+ * that neighbours with one exponent do not wait for each other; f64: 256 bins of 8 bit
+ * positions, the shifted significand's high and low 30 bits apart), below 2^62 for up to 2^32
+ * elements (the host gives a work-item no more), moved into the digits once at the end.
+ * Otherwise (GPUs) a work-item keeps one window open across its vectors and reopens it when a
+ * vector does not fit or after 2^WINDOW_LOG vectors; what the window cannot take goes into the
+ * digits directly.
  *
  * Launch rules. exact_partial: local size WG, global size groups * WG; work-item i of G takes
- * elements i, i + G, ... (GPUs), or with BLOCKED the range [i * per_item, (i + 1) * per_item)
- * (CPUs; with the bins, at most 2^32 elements); its group sums the digits in local memory, digit by
- * digit, into partial[group * DIGITS + k] and ORs the flags into flags[group]. exact_finish: one
- * work-item per digit (global size >= DIGITS, any local size) sums the `groups` partials of digit k
- * into out[k]; work-item 0 ORs the flags into out_flags[0]. A group's sum of normalised digits is
+ * vectors of V elements at i * V, (i + G) * V, ... (GPUs; the last n % V elements one each to
+ * the first work-items), or with BLOCKED the range [i * per_item, (i + 1) * per_item) (CPUs; with
+ * the bins, at most 2^32 elements); its group sums the digits in local memory, digit by digit,
+ * into partial[group * DIGITS + k] and ORs the flags into flags[group]. exact_finish: local size
+ * WG, global size DIGITS * WG; group k sums the `groups` partials of digit k into out[k], and
+ * group 0 ORs the flags into out[DIGITS]. A group's sum of normalised digits is
  * below WG * 2^32, the finish's below groups * WG * 2^32: 2^63 allows 2^31 / WG groups. */
 #ifndef RDX_COMMON_H
 #include "common.h"
 #endif
+#ifdef EXACT_FOLD
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
 
 #ifdef EXACT_F64
+#define EXACT_T double
 #define DIGITS 68
 #define MANT_BITS 52
 #define EXP_ONES 0x7FF
+#define BIAS 1023
+#define LSB (-1074)
 #define BITS_T ulong
 #define AS_BITS as_ulong
 #define SIGN_SHIFT 63
 #else
+#define EXACT_T float
 #define DIGITS 11
 #define MANT_BITS 23
 #define EXP_ONES 0xFF
+#define BIAS 127
+#define LSB (-149)
 #define BITS_T uint
 #define AS_BITS as_uint
 #define SIGN_SHIFT 31
@@ -54,9 +78,10 @@
 #define F_NOT_NEG_ZERO 8u
 #define CARRY_EVERY 16777216ul
 #define BASE 4294967296l
+#define MAG_MASK ((((BITS_T)1) << SIGN_SHIFT) - 1)
 
 /* x's exact value into the digits: its significand shifted to its exponent's bit. */
-inline void exact_add(long* acc, T x, uint* flags) {
+inline void exact_add(long* acc, EXACT_T x, uint* flags) {
   const BITS_T b = AS_BITS(x);
   const uint e = (uint)(b >> MANT_BITS) & EXP_ONES;
   const BITS_T frac = b & ((((BITS_T)1) << MANT_BITS) - 1);
@@ -115,7 +140,172 @@ inline void exact_carry(long* acc) {
   }
 }
 
-kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_partial(global const T* in,
+#ifdef EXACT_FOLD
+/* V elements a vector: 16 on a CPU's work-item (its blocks), else 32 bytes. */
+#ifdef EXACT_BINS
+#define V 16
+#define BLOCK 1024 /* elements: 64 vectors, so k = 6 */
+#define BLOCK_LOG_VECTORS 6
+#elif defined(EXACT_F64)
+#define V 4
+#else
+#define V 8
+#endif
+#define WINDOW_LOG 10 /* GPUs: a window takes at most 2^10 vectors */
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#define VE CAT(EXACT_T, V)
+#define VD CAT(double, V)
+#define VB CAT(BITS_T, V)
+#define VL CAT(long, V)
+#define VLOAD CAT(vload, V)
+#define AS_VB CAT(as_, VB)
+#define AS_VL CAT(as_, VL)
+#define CONVERT_VD CAT(convert_, VD)
+#define CONVERT_VL CAT(convert_, VL)
+
+/* The largest and smallest lane of a VB, the sum of a VL's lanes. */
+#define HORIZONTAL(name, S, op) \
+  inline S name(CAT(S, V) v) {  \
+    S lane[V];                  \
+    CAT(vstore, V)(v, 0, lane); \
+    S r = lane[0];              \
+    for (int j = 1; j < V; ++j) \
+      r = op(r, lane[j]);       \
+    return r;                   \
+  }
+#define PLUS(a, b) ((a) + (b))
+HORIZONTAL(lanes_max, BITS_T, max)
+HORIZONTAL(lanes_min, BITS_T, min)
+HORIZONTAL(lanes_sum, long, PLUS)
+
+/* A window (the file's header): elements below 2^p, at most 2^k per lane, none with a bit below
+ * 2^q2. A plain one sums in a2 alone: every lane's sums are multiples of 2^q2 below 2^(q2+53). */
+typedef struct {
+  int p, q1, q2;
+  int plain;
+  double s1; /* 1.5 * 2^(p+k+2) */
+} window_t;
+
+/* |x| < 2^top_of(bits of |x|). */
+inline int top_of(BITS_T mag) {
+  return max((int)(mag >> MANT_BITS), 1) - BIAS + 1;
+}
+/* The lowest bit a nonzero x can have, as a power of two: its exponent's unit in the last place. */
+inline int low_of(BITS_T mag) {
+  return max((int)(mag >> MANT_BITS), 1) - BIAS - MANT_BITS;
+}
+
+/* A window for elements below 2^p: plain when none has a bit below 2^(p+k-53) (low, the lowest
+ * bit of the elements it opens for, says), else two accumulators. */
+inline void window_open(window_t* w, int p, int k, int low) {
+  const int j1 = p + k + 2;
+  w->p = p;
+  w->plain = low >= p + k - 53;
+  w->q1 = j1 - 52;
+  w->q2 = w->plain ? max(p + k - 53, LSB)
+                   : max(p + 2 * k - 103, LSB); /* |a2| <= 2^k * 2^(q1-1) = 2^(q2+52) */
+  w->s1 = as_double(((ulong)(j1 + 1023) << 52) | (1ul << 51));
+}
+
+/* Whether w takes a vector whose largest magnitude has bits mx (finite, not 0) and smallest
+ * nonzero one mn: below its top, no bit below 2^q2, and its doubles normal and finite. */
+inline bool window_takes(const window_t* w, BITS_T mx, BITS_T mn) {
+  return top_of(mx) <= w->p && low_of(mn) >= w->q2 && w->q2 >= -1022 &&
+         (w->plain ? w->q2 + 53 <= 1023 : w->q1 + 52 <= 1023);
+}
+
+/* The largest magnitude's bits of a vector, and the smallest nonzero one's (all ones for none). */
+inline VB magnitudes(VE x) {
+  return AS_VB(x) & (VB)MAG_MASK;
+}
+inline VB nonzero_or_ones(VB mag) {
+  return select(mag, (VB)(~(BITS_T)0), mag == (VB)0);
+}
+
+/* x into the window's accumulators: a1 keeps x rounded to its ulp, a2 the exact rest (a plain
+ * window: a2 takes x). */
+#define FOLD(w, a1, a2, x)     \
+  do {                         \
+    const VD x_ = (x);         \
+    if ((w).plain) {           \
+      (a2) += x_;              \
+    } else {                   \
+      const VD t_ = (a1) + x_; \
+      const VD d_ = t_ - (a1); \
+      (a1) = t_;               \
+      (a2) += x_ - d_;         \
+    }                          \
+  } while (0)
+
+/* Lanes that are multiples of 2^q below 2^(q+53) into the digits (q >= max(LSB, -1022)). */
+inline void flush_multiples(long* acc, VD a, int q) {
+  const double scale = as_double((ulong)(1023 - q) << 52); /* 2^-q */
+  exact_add_scaled(acc, lanes_sum(CONVERT_VL(a * scale)), (uint)(q - LSB));
+}
+
+/* The window's accumulators into the digits: two integers, exact. */
+inline void window_flush(long* acc, const window_t* w, VD a1, VD a2) {
+  flush_multiples(acc, a2, w->q2);
+  if (w->plain) return;
+  long v1 = lanes_sum(AS_VL(a1) - (VL)as_long(w->s1)); /* ulps of a1's binade */
+  int q1 = w->q1;
+  if (q1 < LSB) { /* every element is a multiple of 2^LSB, so v1 * 2^q1 is too */
+    v1 /= (long)1 << (LSB - q1);
+    q1 = LSB;
+  }
+  exact_add_scaled(acc, v1, (uint)(q1 - LSB));
+}
+#endif
+
+#ifdef EXACT_BINS
+#ifdef EXACT_F64
+/* Elements [i, e) into 256 bins of 8 bit positions: an element at position pos (as exact_add's)
+ * goes to bin pos / 8 as its significand shifted by pos % 8 (under 2^60), its high and low 30
+ * bits apart; bin 256 takes the infinities' and NaNs', and is not read. */
+inline void bins_range(global const EXACT_T* in, ulong i, ulong e, long* hi, long* lo, uint* f,
+                       uint* not_neg_zero) {
+  for (; i < e; ++i) {
+    const ulong bits = as_ulong(in[i]);
+    const uint ex = (uint)(bits >> 52) & 0x7FF;
+    const ulong frac = bits & 0xFFFFFFFFFFFFFul;
+    *not_neg_zero |= bits != 0x8000000000000000ul;
+    *f |= ex == EXP_ONES ? (frac ? F_NAN : (bits >> 63) ? F_NEG_INF : F_POS_INF) : 0u;
+    const uint pos = ex ? ex - 1 : 0;
+    const uint j = ex == EXP_ONES ? 256 : pos >> 3;
+    const ulong m = (ex ? frac | 0x10000000000000ul : frac) << (pos & 7);
+    const long sign = (bits >> 63) ? -1 : 1;
+    hi[j] += sign * (long)(m >> 30);
+    lo[j] += sign * (long)(m & 0x3FFFFFFFul);
+  }
+}
+#else
+/* Elements [i, e) into four banks of a bin per exponent, element i into bank i % 4; bin EXP_ONES
+ * takes the infinities' and NaNs' significands, and is not read. */
+#define EXACT_BIN(bank, x)                                                                \
+  do {                                                                                    \
+    const uint bits_ = as_uint(x);                                                        \
+    const uint ex_ = (bits_ >> 23) & 0xFF, frac_ = bits_ & 0x7FFFFF;                      \
+    *not_neg_zero |= bits_ != 0x80000000u;                                                \
+    *f |= ex_ == EXP_ONES ? (frac_ ? F_NAN : (bits_ >> 31) ? F_NEG_INF : F_POS_INF) : 0u; \
+    const long m_ = (long)(ex_ ? frac_ | 0x800000u : frac_);                              \
+    bank[ex_] += (bits_ >> 31) ? -m_ : m_;                                                \
+  } while (0)
+inline void bins_range(global const EXACT_T* in, ulong i, ulong e, long* b0, long* b1, long* b2,
+                       long* b3, uint* f, uint* not_neg_zero) {
+  for (; i + 4 <= e; i += 4) {
+    EXACT_BIN(b0, in[i]);
+    EXACT_BIN(b1, in[i + 1]);
+    EXACT_BIN(b2, in[i + 2]);
+    EXACT_BIN(b3, in[i + 3]);
+  }
+  for (; i < e; ++i)
+    EXACT_BIN(b0, in[i]);
+}
+#endif
+#endif
+
+kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_partial(global const EXACT_T* in,
                                                                           ulong n, ulong per_item,
                                                                           global long* partial,
                                                                           global uint* flags) {
@@ -127,76 +317,123 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_partial(global
   for (int k = 0; k < DIGITS; ++k)
     acc[k] = 0;
   uint f = 0;
-  ulong since = 0;
 #ifdef BLOCKED
   const ulong b = min(n, gid * per_item), e = min(n, b + per_item);
   (void)items;
 #else
-  /* A grid stride: the range is [gid, n) in steps of items. */
-  const ulong b = gid, e = n;
   (void)per_item;
 #endif
 #ifdef EXACT_BINS
-  (void)since;
   uint not_neg_zero = 0;
 #ifdef EXACT_F64
-  /* 256 bins of 8 bit positions: an element at position pos (as exact_add's) goes to bin
-   * pos / 8 as its significand shifted by pos % 8 (under 2^60), its high and low 30 bits apart;
-   * bin 256 takes the infinities' and NaNs', and is not read. */
   long hi[257], lo[257];
   for (int k = 0; k < 257; ++k)
     hi[k] = lo[k] = 0;
-  for (ulong i = b; i < e; ++i) {
-    const ulong bits = as_ulong(in[i]);
-    const uint ex = (uint)(bits >> 52) & 0x7FF;
-    const ulong frac = bits & 0xFFFFFFFFFFFFFul;
-    not_neg_zero |= bits != 0x8000000000000000ul;
-    f |= ex == EXP_ONES ? (frac ? F_NAN : (bits >> 63) ? F_NEG_INF : F_POS_INF) : 0u;
-    const uint pos = ex ? ex - 1 : 0;
-    const uint j = ex == EXP_ONES ? 256 : pos >> 3;
-    const ulong m = (ex ? frac | 0x10000000000000ul : frac) << (pos & 7);
-    const long sign = (bits >> 63) ? -1 : 1;
-    hi[j] += sign * (long)(m >> 30);
-    lo[j] += sign * (long)(m & 0x3FFFFFFFul);
+#define BINS hi, lo
+#else
+  long b0[EXP_ONES + 1], b1[EXP_ONES + 1], b2[EXP_ONES + 1], b3[EXP_ONES + 1];
+  for (int k = 0; k <= EXP_ONES; ++k)
+    b0[k] = b1[k] = b2[k] = b3[k] = 0;
+#define BINS b0, b1, b2, b3
+#endif
+  ulong i = b;
+#ifdef EXACT_FOLD
+  /* Blocks: the window of the block's largest magnitude, or the bins. */
+  for (; i + BLOCK <= e; i += BLOCK) {
+    VB mx = (VB)0, mn = (VB)(~(BITS_T)0);
+    for (uint j = 0; j < BLOCK; j += V) {
+      const VB mag = magnitudes(VLOAD(0, in + i + j));
+      mx = max(mx, mag);
+      mn = min(mn, nonzero_or_ones(mag));
+    }
+    const BITS_T top = lanes_max(mx), low = lanes_min(mn);
+    if (top != 0 && (top >> MANT_BITS) != EXP_ONES) {
+      window_t w;
+      window_open(&w, top_of(top), BLOCK_LOG_VECTORS, low_of(low));
+      if (window_takes(&w, top, low)) {
+        VD a1 = (VD)w.s1, a2 = (VD)0;
+        if (w.plain) {
+          for (uint j = 0; j < BLOCK; j += V)
+            a2 += CONVERT_VD(VLOAD(0, in + i + j));
+        } else {
+          for (uint j = 0; j < BLOCK; j += V)
+            FOLD(w, a1, a2, CONVERT_VD(VLOAD(0, in + i + j)));
+        }
+        window_flush(acc, &w, a1, a2);
+        not_neg_zero = 1;
+        continue;
+      }
+    }
+    bins_range(in, i, i + BLOCK, BINS, &f, &not_neg_zero);
   }
+#endif
+  bins_range(in, i, e, BINS, &f, &not_neg_zero);
+#ifdef EXACT_F64
   for (uint j = 0; j < 256; ++j) {
     exact_add_scaled(acc, lo[j], 8 * j);
     exact_add_scaled(acc, hi[j], 8 * j + 30);
   }
 #else
-  /* Four banks, element i into bank i % 4; bin EXP_ONES takes the infinities' and NaNs'
-   * significands, and is not read. */
-  long b0[EXP_ONES + 1], b1[EXP_ONES + 1], b2[EXP_ONES + 1], b3[EXP_ONES + 1];
-  for (int k = 0; k <= EXP_ONES; ++k)
-    b0[k] = b1[k] = b2[k] = b3[k] = 0;
-#define EXACT_BIN(bank, x)                                                               \
-  do {                                                                                   \
-    const uint bits_ = as_uint(x);                                                       \
-    const uint ex_ = (bits_ >> 23) & 0xFF, frac_ = bits_ & 0x7FFFFF;                     \
-    not_neg_zero |= bits_ != 0x80000000u;                                                \
-    f |= ex_ == EXP_ONES ? (frac_ ? F_NAN : (bits_ >> 31) ? F_NEG_INF : F_POS_INF) : 0u; \
-    const long m_ = (long)(ex_ ? frac_ | 0x800000u : frac_);                             \
-    bank[ex_] += (bits_ >> 31) ? -m_ : m_;                                               \
-  } while (0)
-  ulong i = b;
-  for (; i + 4 <= e; i += 4) {
-    EXACT_BIN(b0, in[i]);
-    EXACT_BIN(b1, in[i + 1]);
-    EXACT_BIN(b2, in[i + 2]);
-    EXACT_BIN(b3, in[i + 3]);
-  }
-  for (; i < e; ++i)
-    EXACT_BIN(b0, in[i]);
   for (uint ex = 0; ex < EXP_ONES; ++ex)
     exact_add_scaled(acc, b0[ex] + b1[ex] + b2[ex] + b3[ex], ex ? ex - 1 : 0);
 #endif
+#undef BINS
   if (not_neg_zero) f |= F_NOT_NEG_ZERO;
-  exact_carry(acc);
+#else /* not EXACT_BINS: the digits directly, through a window with EXACT_FOLD */
+  ulong since = 0;
+#ifdef EXACT_FOLD
+#ifdef BLOCKED
+  /* Vectors from b while whole, then the rest of [b, e) one each. */
+  const ulong first = b, step = V, stop = e;
+  const ulong rest = b + (e - b) / V * V, rest_end = e, rest_step = 1;
+#else
+  /* Vectors gid, gid + items, ... of the whole ones; the last n % V elements one each. */
+  const ulong first = gid * V, step = items * V, stop = n;
+  const ulong rest = n / V * V + gid, rest_end = n, rest_step = items;
+#endif
+  window_t w;
+  window_open(&w, 0, WINDOW_LOG, 0);
+  bool open = false;
+  uint count = 0;
+  VD a1 = (VD)0, a2 = (VD)0;
+  for (ulong s = first; s + V <= stop; s += step) {
+    const VE x = VLOAD(0, in + s);
+    const VB mag = magnitudes(x);
+    const BITS_T top = lanes_max(mag), low = lanes_min(nonzero_or_ones(mag));
+    bool fold = top != 0 && (top >> MANT_BITS) != EXP_ONES;
+    if (fold && !(open && count < (1u << WINDOW_LOG) && window_takes(&w, top, low))) {
+      if (open) {
+        window_flush(acc, &w, a1, a2);
+        since += 2;
+      }
+      window_open(&w, top_of(top), WINDOW_LOG, low_of(low));
+      open = fold = window_takes(&w, top, low);
+      count = 0;
+      a1 = (VD)w.s1;
+      a2 = (VD)0;
+    }
+    if (fold) {
+      FOLD(w, a1, a2, CONVERT_VD(x));
+      ++count;
+      f |= F_NOT_NEG_ZERO;
+    } else {
+      for (uint j = 0; j < V; ++j)
+        exact_add(acc, in[s + j], &f);
+      since += V;
+    }
+    if (since >= CARRY_EVERY) {
+      exact_carry(acc);
+      since = 0;
+    }
+  }
+  if (open) window_flush(acc, &w, a1, a2);
+  for (ulong i = rest; i < rest_end; i += rest_step)
+    exact_add(acc, in[i], &f);
 #else
 #ifdef BLOCKED
   for (ulong i = b; i < e; ++i) {
 #else
-  for (ulong i = b; i < e; i += items) {
+  for (ulong i = gid; i < n; i += items) {
 #endif
     exact_add(acc, in[i], &f);
     if (++since == CARRY_EVERY) {
@@ -204,8 +441,9 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_partial(global
       since = 0;
     }
   }
-  exact_carry(acc);
 #endif
+#endif
+  exact_carry(acc);
   if (lid == 0) group_flags = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
   if (f) atomic_or(&group_flags, f);
@@ -222,18 +460,30 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_partial(global
   if (lid == 0) flags[get_group_id(0)] = group_flags;
 }
 
-kernel void exact_finish(global const long* partial, global const uint* flags, ulong groups,
-                         global long* out, global uint* out_flags) {
-  const ulong k = get_global_id(0);
-  if (k >= DIGITS) return;
+kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_finish(global const long* partial,
+                                                                         global const uint* flags,
+                                                                         ulong groups,
+                                                                         global long* out) {
+  local long sum[WG];
+  local uint all_flags;
+  const uint lid = get_local_id(0);
+  const ulong k = get_group_id(0);
   long s = 0;
-  for (ulong g = 0; g < groups; ++g)
+  for (ulong g = lid; g < groups; g += WG)
     s += partial[g * DIGITS + k];
-  out[k] = s;
-  if (k == 0) {
-    uint f = 0;
-    for (ulong g = 0; g < groups; ++g)
-      f |= flags[g];
-    out_flags[0] = f;
+  sum[lid] = s;
+  for (uint h = WG / 2; h > 0; h /= 2) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lid < h) sum[lid] += sum[lid + h];
   }
+  if (lid == 0) out[k] = sum[0];
+  if (k != 0) return;
+  if (lid == 0) all_flags = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint f = 0;
+  for (ulong g = lid; g < groups; g += WG)
+    f |= flags[g];
+  if (f) atomic_or(&all_flags, f);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) out[DIGITS] = all_flags;
 }

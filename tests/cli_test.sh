@@ -272,6 +272,19 @@ expect 0 "determinism any_device --json" -- "$clrdx" reduce --device "$dev" --ty
 python3 -c '
 import json,sys; r=json.load(open(sys.argv[1]))
 assert r["strategy"] == "exact_sum" and float.fromhex(r["hex"]) == r["result"], r' "$tmp/out" && ok || bad "any_device --json: the plan and the hex bits"
+# wide data (exponents across the range): exact and any_device print the same bits
+expect 0 "wide exact --json" -- "$clrdx" reduce --device "$dev" --type f32 --op sum --generate wide --count 5000 --determinism exact --json
+cp "$tmp/out" "$tmp/wide_exact.json"
+expect 0 "wide any_device --json" -- "$clrdx" reduce --device "$dev" --type f32 --op sum --generate wide --count 5000 --determinism any_device --json
+python3 -c '
+import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2]))
+assert a["hex"] == b["hex"] and a["strategy"] == "exact_sum", (a, b)' "$tmp/wide_exact.json" "$tmp/out" && ok || bad "wide: exact and any_device bits"
+expect 0 "bench --data random" -- "$clrdx" bench --device "$dev" --strategy auto --determinism run_to_run,exact --data random --sizes 4Ki --repeat 2 --json "$tmp/exact.jsonl"
+python3 -c '
+import json,sys; rows=[json.loads(l) for l in open(sys.argv[1])]
+assert [r["strategy"] for r in rows] == ["auto","auto:exact"] and all(r["ok"] for r in rows), rows' "$tmp/exact.jsonl" && ok || bad "bench --data random rows"
+expect 2 "bench bad --data" -- "$clrdx" bench --device "$dev" --strategy auto --data nope --sizes 4Ki
+says "unknown pattern 'nope'" "bench bad --data"
 expect 2 "unknown determinism" -- "$clrdx" reduce --device "$dev" --type f32 --op sum --generate ones --count 10 --determinism bitwise
 says "expected one of: run_to_run any_device exact" "unknown determinism"
 # The composites, maps, custom operators and further inputs, segmented alike

@@ -166,6 +166,28 @@ std::vector<std::pair<std::string, std::vector<T>>> hard_cases(std::uint64_t see
   all.emplace_back("near overflow",
                    std::vector<T>{L::max(), L::max(), -L::max(), -L::max() / T(2)});
   all.emplace_back("overflow", std::vector<T>{L::max(), L::max() / T(2)});
+  // For the double windows (cl/exact_sum.cl): most vectors fit one, and the others each one way
+  // of not fitting: a tiny element (bits below the window), a larger one (a new window), an
+  // infinity's neighbour near the top of the range, and a magnitude that drifts.
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  std::vector<T> u(70000);
+  for (T& v : u)
+    v = static_cast<T>(unit(g));
+  all.emplace_back("uniform in (-1, 1)", u);
+  for (std::size_t i = 0; i < u.size(); i += 2999)
+    u[i] = static_cast<T>(std::ldexp(unit(g), -80));
+  for (std::size_t i = 1000; i < u.size(); i += 4999)
+    u[i] = static_cast<T>(std::ldexp(unit(g), 40));
+  all.emplace_back("uniform with rare tiny and large", u);
+  std::vector<T> drift(70000);
+  for (std::size_t i = 0; i < drift.size(); ++i)
+    drift[i] = static_cast<T>(std::ldexp(unit(g), static_cast<int>(i / 1500 % 60) - 30));
+  all.emplace_back("a drifting magnitude", drift);
+  std::vector<T> edges(20000);
+  for (std::size_t i = 0; i < edges.size(); ++i)
+    edges[i] = static_cast<T>(std::ldexp(
+        unit(g), i < 10000 ? L::max_exponent - 1 - int(i % 12) : L::min_exponent + int(i % 12)));
+  all.emplace_back("near the ends of the exponent range", edges);
   return all;
 }
 
@@ -175,8 +197,9 @@ rdx::Result exact(const std::vector<T>& x, rdx::Options o = {}) {
   return rdx::reduce(ctx(), rdx::type_of<T>(), x.data(), x.size(), rdx::Op::Sum, o);
 }
 
-// Both ways of accumulating: the device's default, and a grid stride straight into the digits
-// (the CPUs' default is bins per exponent on one work-item per group; cl/exact_sum.cl).
+// Three ways of accumulating: the device's default, a grid stride straight into the digits (the
+// CPUs' default is blocks on one work-item per group; cl/exact_sum.cl), and without the double
+// windows.
 template <class T, class A>
 void check_cases() {
   for (const auto& c : hard_cases<T>(7)) {
@@ -187,11 +210,12 @@ void check_cases() {
     exact_sum(s.z, x);
     const bool neg_zero =
         std::all_of(x.begin(), x.end(), [](T v) { return v == 0 && std::signbit(v); });
-    rdx::Options plain, stride;
-    plain.acc = stride.acc = rdx::type_of<A>();
+    rdx::Options plain, stride, no_fold;
+    plain.acc = stride.acc = no_fold.acc = rdx::type_of<A>();
     stride.work_group_size = std::min<std::size_t>(64, ctx().device_info().max_work_group);
     stride.tuning.set("blocked", 0);
-    for (const rdx::Options& o : {plain, stride}) {
+    no_fold.tuning.set("fold", 0);
+    for (const rdx::Options& o : {plain, stride, no_fold}) {
       const rdx::Result r = exact(x, o);
       INFO(r.plan.describe());
       CHECK(r.plan.strategy == "exact_sum");
@@ -229,8 +253,10 @@ TEST_CASE("exact sums: NaN, infinities and empty inputs") {
 TEST_CASE("exact sums: the same bits across grids, work-group sizes, chunks and levels") {
   std::mt19937_64 g(11);
   std::vector<float> x(300001);
-  for (float& v : x)
-    v = static_cast<float>(std::ldexp(double(g() % 100000) - 50000, int(g() % 60) - 30));
+  // The first half narrow enough for the double windows, the rest too wide for them.
+  for (std::size_t i = 0; i < x.size(); ++i)
+    x[i] = static_cast<float>(
+        std::ldexp(double(g() % 100000) - 50000, int(g() % (i < 150000 ? 6 : 60)) - 30));
   std::vector<double> y(x.begin(), x.end());
   for (double& v : y)
     v *= 1 + std::ldexp(1.0, -40);
@@ -249,9 +275,12 @@ TEST_CASE("exact sums: the same bits across grids, work-group sizes, chunks and 
   }
   for (int groups : {1, 3, 64}) {
     for (int blocked : {0, 1}) {
-      rdx::Options o;
-      o.tuning.set("groups", groups).set("blocked", blocked);
-      same(o, "groups and layout");
+      for (int fold : {0, 1}) {
+        if (fold && !fp64()) continue;
+        rdx::Options o;
+        o.tuning.set("groups", groups).set("blocked", blocked).set("fold", fold);
+        same(o, "groups, layout and windows");
+      }
     }
   }
   for (std::uint64_t chunk : {1000, 65536, 299999}) {

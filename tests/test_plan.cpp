@@ -711,6 +711,18 @@ TEST_CASE("plans under Determinism: float sums run the exact accumulator, the re
   CHECK(t.params.get("chunk") == 1000);
   grid.tuning.set("groups", 0);
   CHECK_THROWS_AS(make_plan(gpu, Type::F32, Op::Sum, 100, grid), ArgumentError);
+  // The double windows: where the device has doubles, unless turned off.
+  CHECK(g.params.get("fold") == (gpu.fp64 ? 1 : 0));
+  DeviceInfo no_fp64 = gpu;
+  no_fp64.fp64 = false;
+  CHECK(make_plan(no_fp64, Type::F32, Op::Sum, 100, o).params.get("fold") == 0);
+  Options fold = o;
+  fold.tuning.set("fold", 1);
+  CHECK_THROWS_AS(make_plan(no_fp64, Type::F32, Op::Sum, 100, fold), UnsupportedError);
+  fold.tuning.set("fold", 2);
+  CHECK_THROWS_AS(make_plan(gpu, Type::F32, Op::Sum, 100, fold), ArgumentError);
+  fold.tuning.set("fold", 0);
+  CHECK(make_plan(gpu, Type::F32, Op::Sum, 100, fold).params.get("fold") == 0);
   Options other = o;
   other.tuning.set("lanes", 2);
   CHECK_THROWS_AS(make_plan(gpu, Type::F32, Op::Sum, 100, other), ArgumentError);

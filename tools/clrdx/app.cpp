@@ -299,8 +299,10 @@ void options_reduce(CLI::App& sub, App& app) {
       ->check(kNonNegative);
   auto* input = sub.add_option("--input", rd.input,
                                "Raw little-endian elements of --type, or a NumPy .npy file");
-  auto* gen = sub.add_option("--generate", rd.generate,
-                             "Pattern: ones, iota (element i = i), mod:K (i % K) or random");
+  auto* gen = sub.add_option(
+      "--generate", rd.generate,
+      "Pattern: ones, iota (element i = i), mod:K (i % K), random (floats in [0, 1)) or wide "
+      "(floats of random signs and exponents across the range)");
   sub.add_option("--count", rd.count, "Elements to generate (e.g. 1000, 4Ki, 16Mi, 2^20)");
   sub.add_option("--seed", rd.seed, "Seed of --generate random")->capture_default_str();
   sub.add_option("--axis", rd.axis,
@@ -358,6 +360,10 @@ void options_bench(CLI::App& sub, App& app) {
                  "Time each strategy under these levels (a comma list of run_to_run, any_device, "
                  "exact; rows of the others are named STRATEGY:LEVEL)")
       ->capture_default_str();
+  sub.add_option("--data", bn.data,
+                 "Elements: a pattern of reduce --generate (ones, iota, mod:K, random, wide; "
+                 "seed 1); mod:7 is the yardsticks' data")
+      ->capture_default_str();
   sub.add_option("--inputs", bn.inputs, "Arrays the map reads (1-4), each its own copy")
       ->capture_default_str()
       ->check(CLI::Range(1, 4));
@@ -410,7 +416,7 @@ constexpr Command kCommands[] = {
     {"verify", "Check every strategy x type x operator x size against the host reference",
      options_verify, [](const App& a, const CLI::App&) { validate_verify(a.verify); },
      [](const App& a) { return cmd_verify(a.verify); }},
-    {"bench", "Time strategies on device-resident data (element i = i % 7), seed-001 table",
+    {"bench", "Time strategies on device-resident data (--data; i % 7 by default), seed-001 table",
      options_bench, [](const App& a, const CLI::App&) { validate_bench(a.bench); },
      [](const App& a) {
        return a.bench.layouts.empty() ? cmd_bench(a.bench) : cmd_bench_segmented(a.bench);

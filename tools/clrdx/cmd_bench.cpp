@@ -192,6 +192,7 @@ int cmd_bench(const BenchArgs& a) {
   const auto sizes = parse_counts(a.sizes);
   const auto names = parse_strategy_list(a.strategy);
   const auto levels = parse_determinism_list(a.determinism);
+  rdx::generate(type, a.data, 0);  // an unknown --data pattern fails before any device work
   // What the results go to is checked before the (long) measurement.
   std::optional<Plotter> plotter;
   if (!a.plot_file.empty()) plotter = find_plotter();
@@ -225,13 +226,13 @@ int cmd_bench(const BenchArgs& a) {
                    n == 0 ? "(empty input)" : "exceed the device's largest allocation");
         continue;
       }
-      const auto host = rdx::generate(type, "mod:7", n);
+      const auto host = rdx::generate(type, a.data, n);
       const auto ref = rdx::reference_reduce(type, type, op, host.data(), n);
-      const cl::Buffer buf = bench_input(ctx, type, n);
+      const cl::Buffer buf = bench_input(ctx, host);
       // --map: distinct copies of the data for x1.. (reading one buffer twice would hit caches)
       std::vector<rdx::DeviceArray> mapped = {{type, buf}};
       for (unsigned k = 1; !a.map.empty() && k < a.inputs; ++k)
-        mapped.push_back({type, bench_input(ctx, type, n)});
+        mapped.push_back({type, bench_input(ctx, host)});
       const std::uint64_t read_bytes = bytes * mapped.size();
 
       std::vector<Row> rows;

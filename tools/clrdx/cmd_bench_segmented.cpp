@@ -102,6 +102,7 @@ int cmd_bench_segmented(const BenchArgs& a) {
   const rdx::Op op = rdx::parse_op(a.op);
   const auto sizes = parse_counts(a.sizes);
   const auto layouts = parse_layouts(a.layouts);
+  rdx::generate(type, a.data, 0);  // an unknown --data pattern fails before any device work
   if (!a.json_file.empty()) check_writable_location(a.json_file);
   std::string json_rows;
   bool all_ok = true;
@@ -113,8 +114,8 @@ int cmd_bench_segmented(const BenchArgs& a) {
                  rdx::name(op), rdx::name(type), n, bytes / 1048576.0);
       fmt::print("  {:<16} {:>10} {:>12} {:>10}  {}\n", "layout", "segments", "time", "GB/s",
                  "plan");
-      const auto host = rdx::generate(type, "mod:7", n);
-      const cl::Buffer in = bench_input(ctx, type, n);
+      const auto host = rdx::generate(type, a.data, n);
+      const cl::Buffer in = bench_input(ctx, host);
       for (const Layout& l : layouts) {
         rdx::Options opts;
         opts.work_group_size = a.wg;

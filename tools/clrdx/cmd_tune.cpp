@@ -147,8 +147,8 @@ int cmd_tune(const TuneArgs& a) {
             fmt::format("size {} is 0 or exceeds the device's largest "
                         "allocation",
                         n));
-      inputs.push_back(bench_input(ctx, type, n));
       const auto host = rdx::generate(type, "mod:7", n);
+      inputs.push_back(bench_input(ctx, host));
       refs.push_back(rdx::reference_reduce(type, type, op, host.data(), n));
     }
     auto measure = [&](const rdx::Options& o, const std::string& what) {

@@ -78,6 +78,7 @@ struct BenchArgs {
   std::string map;    // transform-reduce: --op over this map of --inputs arrays
   unsigned inputs = 1;
   std::string determinism = "run_to_run";  // a comma list: each strategy under each level
+  std::string data = "mod:7";              // rdx::generate's pattern (the yardsticks': mod:7)
   std::string layouts;  // segmented reductions (cmd_bench_segmented): a comma list
   std::uint64_t lanes = 0, parts = 0, seg_unroll = 0, seg_vector = 0;  // their tunables (0: plan's)
   std::optional<std::uint64_t> column_block;  // 0: the work-group form; unset: the plan's

@@ -23,8 +23,7 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
 }
 
-cl::Buffer bench_input(rdx::Context& ctx, rdx::Type type, std::uint64_t n) {
-  const auto host = rdx::generate(type, "mod:7", n);
+cl::Buffer bench_input(rdx::Context& ctx, const std::vector<unsigned char>& host) {
   cl_int err = CL_SUCCESS;
   cl::Buffer buf(ctx.cl_context(), CL_MEM_READ_ONLY, std::max<std::size_t>(host.size(), 1), nullptr,
                  &err);

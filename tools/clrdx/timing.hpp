@@ -11,8 +11,8 @@ namespace clrdx {
 
 double median(std::vector<double> v);
 
-// `n` elements of `type` on ctx's device, element i = i % 7 (the yardsticks' data).
-cl::Buffer bench_input(rdx::Context& ctx, rdx::Type type, std::uint64_t n);
+// A device copy of generated elements (rdx::generate's bytes, at least one byte allocated).
+cl::Buffer bench_input(rdx::Context& ctx, const std::vector<unsigned char>& host);
 
 struct Timed {
   double seconds = 0;  // median per call

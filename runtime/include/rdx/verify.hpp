@@ -36,7 +36,9 @@ std::string check_result(const Plan& plan, const Scalar& value,
                          const std::optional<std::uint64_t>& index, const Reference& ref);
 
 // Generated input for clrdx reduce and bench: "ones", "iota" (element i = i), "mod:K"
-// (element i = i % K) or "random" (integers: uniform bits; floats: uniform in [0, 1)).
+// (element i = i % K), "random" (integers: uniform bits; floats: uniform in [0, 1)) or "wide"
+// (integers: uniform bits; floats: random signs, significands and exponents from the smallest
+// subnormal's to 32 below the largest finite one's).
 // Throws ArgumentError for an unknown pattern. Returns n * size_of(type) bytes.
 std::vector<unsigned char> generate(Type type, std::string_view pattern, std::uint64_t n,
                                     std::uint64_t seed = 1);

@@ -1,13 +1,31 @@
-// Runs cl/exact_sum.cl: exact_partial over the grid, exact_finish over the digits, one read.
+// Runs cl/exact_sum.cl: exact_partial over the grid, exact_finish over the digits, one read. The
+// kernels and the scratch stay with the context, by plan shape (an allocation per call costs a
+// GPU driver tens of microseconds).
 #include "exec/run_exact.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
+#include <memory>
+#include <mutex>
 
 #include "exec/exec.hpp"
 
 namespace rdx::detail {
+namespace {
+
+struct ExactSlot {
+  std::mutex mutex;
+  bool ready = false;
+  Kernel partial, finish;
+  std::uint64_t groups = 0;  // what digits and flags hold
+  cl::Buffer digits, flags;  // per group
+  cl::Buffer out;            // the digits, then the flags (as a 64-bit word)
+  std::unique_ptr<PinnedBytes> result;
+};
+
+}  // namespace
 
 ExactSum run_exact(Context::Impl& ctx, const Plan& plan, const cl::Buffer& in, std::uint64_t n,
                    bool profile, double* device_seconds) {
@@ -16,24 +34,43 @@ ExactSum run_exact(Context::Impl& ctx, const Plan& plan, const cl::Buffer& in, s
   const bool blocked = plan.params.get("blocked").value_or(0) != 0;
   std::string opts = plan.type == Type::F64 ? "-DEXACT_F64" : "";
   if (blocked) opts += " -DBLOCKED";
+  if (plan.params.get("fold").value_or(0)) opts += " -DEXACT_FOLD";
   Exec ex(ctx, plan, profile);
-  Kernel partial = ex.kernel("exact_sum.cl", "exact_partial", opts);
-  Kernel finish = ex.kernel("exact_sum.cl", "exact_finish", opts);
+  const auto slot =
+      ctx.cached<ExactSlot>(fmt::format("exact {} {}", ex.defines(plan.work_group_size), opts));
+  std::lock_guard<std::mutex> lock(slot->mutex);
+  const std::size_t out_bytes = (layout.digits + 1) * 8;
+  if (!slot->ready) {
+    slot->partial = ex.kernel("exact_sum.cl", "exact_partial", opts);
+    slot->finish = ex.kernel("exact_sum.cl", "exact_finish", opts);
+    slot->out = ex.buffer(out_bytes);
+    slot->result = std::make_unique<PinnedBytes>(ctx.context, ex.queue, out_bytes);
+    slot->ready = true;
+  }
+  Kernel& partial = slot->partial;
+  Kernel& finish = slot->finish;
   // The bins (blocked, one work-item per group: cl/exact_sum.cl) take at most 2^32 elements per
   // work-item; more groups beyond.
   constexpr std::uint64_t kBinsMost = std::uint64_t{1} << 32;
   if (blocked && partial.wg == 1) groups = std::max(groups, (n + kBinsMost - 1) / kBinsMost);
+  if (slot->groups != groups) {
+    slot->digits = ex.buffer(groups * layout.digits * 8);
+    slot->flags = ex.buffer(groups * 4);
+    slot->groups = groups;
+  }
+  ex.note_built(partial);
+  ex.note_built(finish);
   const std::uint64_t items = groups * partial.wg;
-  const cl::Buffer digits = ex.buffer(groups * layout.digits * 8);
-  const cl::Buffer flags = ex.buffer(groups * 4);
-  const cl::Buffer out = ex.buffer(layout.digits * 8), out_flags = ex.buffer(4);
-  ex.args(partial, in, n, (n + items - 1) / items, digits, flags);
+  ex.args(partial, in, n, (n + items - 1) / items, slot->digits, slot->flags);
   ex.launch(partial, items, partial.wg);
-  ex.args(finish, digits, flags, groups, out, out_flags);
-  ex.launch(finish, layout.digits, std::min<std::size_t>(finish.wg, 64));
+  ex.args(finish, slot->digits, slot->flags, groups, slot->out);
+  ex.launch(finish, layout.digits * finish.wg, finish.wg);
+  ex.read_bytes(slot->out, 0, out_bytes, slot->result->data());
   ExactSum s = exact_zero(plan.type);
-  ex.read_bytes(out, 0, layout.digits * 8, s.digits.data());
-  ex.read_bytes(out_flags, 0, 4, &s.flags);
+  std::memcpy(s.digits.data(), slot->result->data(), layout.digits * 8);
+  std::uint64_t flags = 0;
+  std::memcpy(&flags, slot->result->data() + layout.digits * 8, 8);
+  s.flags = static_cast<std::uint32_t>(flags);
   if (device_seconds) *device_seconds = profile ? ex.device_seconds() : 0.0;
   return s;
 }

@@ -25,8 +25,9 @@ std::string strategy_names() {
 constexpr std::uint64_t kExactGroupsPerCuGpu = 4;
 
 // A float sum under AnyDevice or Exact: the exact long accumulator (cl/exact_sum.cl). The
-// tunables "groups" and "blocked" change its grid and "chunk" the elements per pass of host data
-// (for the tests of bit equality).
+// tunables "groups" and "blocked" change its grid, "fold" 0 turns off its double windows (on by
+// default where the device has doubles) and "chunk" sets the elements per pass of host data (for
+// the tests of bit equality).
 Plan exact_plan(const DeviceInfo& dev, Plan p, const Options& opts) {
   if (!is_float(p.type))
     throw UnsupportedError(fmt::format(
@@ -37,9 +38,9 @@ Plan exact_plan(const DeviceInfo& dev, Plan p, const Options& opts) {
         "determinism {}: float sums run the exact accumulator (strategy auto), not '{}'",
         name(opts.determinism), opts.strategy));
   for (const auto& [k, v] : opts.tuning.items())
-    if (k != "groups" && k != "blocked" && k != "chunk")
-      throw ArgumentError(
-          fmt::format("the exact sum has the tunables groups, blocked and chunk, not '{}'", k));
+    if (k != "groups" && k != "blocked" && k != "fold" && k != "chunk")
+      throw ArgumentError(fmt::format(
+          "the exact sum has the tunables groups, blocked, fold and chunk, not '{}'", k));
   const bool cpu = dev.kind == DeviceKind::CPU;
   const std::uint64_t cus = std::max<std::uint32_t>(dev.compute_units, 1);
   const std::uint64_t groups =
@@ -53,6 +54,11 @@ Plan exact_plan(const DeviceInfo& dev, Plan p, const Options& opts) {
                                                                            : 0);
   p.params.set("groups", groups);
   p.params.set("blocked", opts.tuning.get("blocked").value_or(cpu ? 1 : 0) ? 1 : 0);
+  const std::uint64_t fold = opts.tuning.get("fold").value_or(dev.fp64 ? 1 : 0);
+  if (fold > 1) throw ArgumentError(fmt::format("fold {} is not 0 or 1", fold));
+  if (fold && !dev.fp64)
+    throw UnsupportedError("fold 1: the exact sum's windows need doubles, which this device lacks");
+  p.params.set("fold", fold);
   if (const auto chunk = opts.tuning.get("chunk")) {
     if (*chunk < 1) throw ArgumentError("chunk must be at least 1");
     p.params.set("chunk", *chunk);

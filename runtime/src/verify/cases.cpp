@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <iterator>
 #include <limits>
@@ -66,8 +67,25 @@ std::vector<unsigned char> generate(Type type, std::string_view pattern, std::ui
         return T(rng.next());
     });
   }
+  if (pattern == "wide") {
+    Rng rng{seed};
+    return fill(type, n, [&](auto z, std::uint64_t) {
+      using T = decltype(z);
+      if constexpr (std::is_floating_point_v<T>) {
+        using L = std::numeric_limits<T>;
+        // Exponents from the smallest subnormal's to 32 below the largest: sums of up to 2^31
+        // elements stay finite.
+        constexpr int lo = L::min_exponent - L::digits, hi = L::max_exponent - 32;
+        const int e = lo + static_cast<int>(rng.next() % static_cast<std::uint64_t>(hi - lo + 1));
+        const T v = static_cast<T>(std::ldexp(1.0 + rng.unit(), e));
+        return rng.next() & 1 ? -v : v;
+      } else {
+        return T(rng.next());
+      }
+    });
+  }
   throw ArgumentError(
-      fmt::format("unknown pattern '{}' (expected ones, iota, mod:K or random)", pattern));
+      fmt::format("unknown pattern '{}' (expected ones, iota, mod:K, random or wide)", pattern));
 }
 
 std::string_view name(Pattern p) {
