@@ -12,7 +12,6 @@
 #include "options.hpp"
 #include "progress.hpp"
 #include "rdx/verify.hpp"
-#include "whole_input.hpp"
 
 namespace clrdx {
 
@@ -55,13 +54,9 @@ int cmd_reduce(const ReduceArgs& a) {
   const rdx::Options& opts = req.opts;
 
   std::optional<InputFile> file;
-  std::optional<Loaded> whole;  // --determinism: rdx::Stream takes run_to_run only
   std::vector<unsigned char> generated;
   std::uint64_t count = 0;
-  if (!a.input.empty() && opts.determinism != rdx::Determinism::RunToRun) {
-    whole.emplace(load_file(a.input, type));  // mapped, or a pipe read whole
-    type = whole->type;
-  } else if (!a.input.empty()) {
+  if (!a.input.empty()) {
     file = open_input(a.input, type);  // every check that needs no data, before the device
     type = file->type;
   } else if (!a.generate.empty()) {
@@ -75,10 +70,8 @@ int cmd_reduce(const ReduceArgs& a) {
 
   rdx::Context ctx(a.device);
   const auto t0 = std::chrono::steady_clock::now();
-  const rdx::Result r = whole
-                            ? rdx::reduce(ctx, whole->type, whole->data(), whole->count(), op, opts)
-                        : file ? reduce_file(ctx, std::move(*file), op, opts)
-                               : rdx::reduce(ctx, *type, generated.data(), count, op, opts);
+  const rdx::Result r = file ? reduce_file(ctx, std::move(*file), op, opts)
+                            : rdx::reduce(ctx, *type, generated.data(), count, op, opts);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 

@@ -8,8 +8,9 @@
 // The contract:
 // - The chunks form one input, in push order: the result is that of rdx::reduce over their
 //   concatenation (float sums may round differently, within the same documented bound: the
-//   returned Plan::depth accounts for the combine). argmin/argmax indices count from the first
-//   element ever pushed; all counts are 64-bit.
+//   returned Plan::depth accounts for the combine; under Determinism AnyDevice and Exact a float
+//   sum gives rdx::reduce's bits exactly, whatever the slot size and the pushes). argmin/argmax
+//   indices count from the first element ever pushed; all counts are 64-bit.
 // - push() copies the caller's elements to the device before it returns: the caller's memory is
 //   never modified and may be reused (or freed) as soon as push() returns. A push larger than a
 //   slot (see slot_bytes) is split; a push of 0 elements does nothing.

@@ -1,6 +1,7 @@
 // rdx::Stream: host chunks reduced as one input. push() writes into one of two device slots on a
 // queue of its own while a worker thread reduces the other slot on the context's queue; the
-// worker combines the chunk results on the host (chunk_combiner.hpp).
+// worker combines the chunk results on the host (chunk_combiner.hpp), or under Determinism
+// AnyDevice and Exact adds the chunks' exact sums as integers (ops/exact_sum.hpp), rounded once.
 #include "rdx/stream.hpp"
 
 #include <fmt/format.h>
@@ -11,10 +12,12 @@
 #include <exception>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
+#include "exec/run_exact.hpp"
 #include "exec/run_plan.hpp"
 #include "ops/exact_sum.hpp"
 #include "stream/chunk_combiner.hpp"
@@ -26,11 +29,7 @@ struct Stream::Impl {
       : ctx(c), type(t), op(o), opts(opts), es(size_of(t)) {
     whole =
         make_plan(ctx.device_info(), type, op, 0, opts, ctx.tuning());  // throws for a bad request
-    if (detail::is_exact(whole))
-      throw UnsupportedError(fmt::format(
-          "rdx::Stream: determinism {} for float sums is not supported yet (rdx::reduce of host "
-          "data takes it)",
-          name(opts.determinism)));
+    if (detail::is_exact(whole)) exact = detail::exact_zero(type);
     const std::uint64_t max_alloc = ctx.device_info().max_alloc;
     std::uint64_t bytes = slot_bytes ? slot_bytes : kDefaultSlotBytes;
     if (max_alloc) bytes = std::min(bytes, max_alloc);
@@ -99,7 +98,14 @@ struct Stream::Impl {
       if (!skip) try {
           const Plan part = make_plan(ctx.device_info(), type, op, job.n, opts, ctx.tuning());
           const Slot& s = slots[static_cast<std::size_t>(job.slot)];
-          combiner.add(detail::run_plan(ctx, part, s.buf, job.n, opts.profile), job.start);
+          if (exact) {
+            double seconds = 0;
+            detail::add_exact(*exact, detail::run_exact(detail::impl_of(ctx), part, s.buf, job.n,
+                                                        opts.profile, &seconds));
+            exact_seconds += seconds;
+          } else {
+            combiner.add(detail::run_plan(ctx, part, s.buf, job.n, opts.profile), job.start);
+          }
         } catch (...) {
           e = std::current_exception();
         }
@@ -163,6 +169,9 @@ struct Stream::Impl {
   bool stop = false;
   std::exception_ptr error;
   detail::ChunkCombiner combiner;  // the worker's; read by finish() once the jobs are done
+  // Under AnyDevice and Exact, a float sum's chunks instead (the worker's, as combiner).
+  std::optional<detail::ExactSum> exact;
+  double exact_seconds = 0;
   std::thread worker;
 };
 
@@ -220,6 +229,12 @@ Result Stream::finish() {
     s.shut_down();
     s.finished = true;
     if (s.pushed == 0) return detail::empty_result(s.whole);
+    if (s.exact) {
+      const Plan plan =
+          make_plan(s.ctx.device_info(), s.type, s.op, s.pushed, s.opts, s.ctx.tuning());
+      return {detail::round_exact(*s.exact, plan.type, plan.acc, s.pushed), std::nullopt, plan,
+              s.exact_seconds};
+    }
     return detail::publish(s.combiner.result(s.pushed));
   } catch (...) {
     s.failed = std::current_exception();
