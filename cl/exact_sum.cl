@@ -67,6 +67,16 @@
 #define AS_BITS as_uint
 #define SIGN_SHIFT 31
 #endif
+/* AT(k): element k's value. A user's reduction (USER_STATE: a float sum field, runtime/src/
+ * exec/run_exact.cpp) maps element k of every input (cl/common.h's ELEM) and takes its field
+ * EXACT_FIELD; its further inputs follow as USER_INPUT_PARAMS. */
+#ifdef USER_STATE
+#define AT(k) (ELEM(in, (k)).EXACT_FIELD)
+#else
+#define AT(k) (in[(k)])
+#endif
+#pragma OPENCL FP_CONTRACT OFF
+
 /* The bins (below) with BLOCKED on one work-item per group: their private arrays are 8-32 KB,
  * which a CPU's group of many work-items would multiply. */
 #if defined(BLOCKED) && WG == 1
@@ -223,6 +233,18 @@ inline VB nonzero_or_ones(VB mag) {
   return select(mag, (VB)(~(BITS_T)0), mag == (VB)0);
 }
 
+/* Elements [s, s + V): one load, or a user's mapped values lane by lane. */
+inline VE load_vector(global const T* in, ulong s USER_INPUT_PARAMS) {
+#ifdef USER_STATE
+  EXACT_T lane[V];
+  for (int j = 0; j < V; ++j)
+    lane[j] = AT(s + j);
+  return VLOAD(0, lane);
+#else
+  return VLOAD(0, in + s);
+#endif
+}
+
 /* x into the window's accumulators: a1 keeps x rounded to its ulp, a2 the exact rest (a plain
  * window: a2 takes x). */
 #define FOLD(w, a1, a2, x)     \
@@ -263,10 +285,10 @@ inline void window_flush(long* acc, const window_t* w, VD a1, VD a2) {
 /* Elements [i, e) into 256 bins of 8 bit positions: an element at position pos (as exact_add's)
  * goes to bin pos / 8 as its significand shifted by pos % 8 (under 2^60), its high and low 30
  * bits apart; bin 256 takes the infinities' and NaNs', and is not read. */
-inline void bins_range(global const EXACT_T* in, ulong i, ulong e, long* hi, long* lo, uint* f,
-                       uint* not_neg_zero) {
+inline void bins_range(global const T* in, ulong i, ulong e, long* hi, long* lo, uint* f,
+                       uint* not_neg_zero USER_INPUT_PARAMS) {
   for (; i < e; ++i) {
-    const ulong bits = as_ulong(in[i]);
+    const ulong bits = as_ulong(AT(i));
     const uint ex = (uint)(bits >> 52) & 0x7FF;
     const ulong frac = bits & 0xFFFFFFFFFFFFFul;
     *not_neg_zero |= bits != 0x8000000000000000ul;
@@ -291,24 +313,23 @@ inline void bins_range(global const EXACT_T* in, ulong i, ulong e, long* hi, lon
     const long m_ = (long)(ex_ ? frac_ | 0x800000u : frac_);                              \
     bank[ex_] += (bits_ >> 31) ? -m_ : m_;                                                \
   } while (0)
-inline void bins_range(global const EXACT_T* in, ulong i, ulong e, long* b0, long* b1, long* b2,
-                       long* b3, uint* f, uint* not_neg_zero) {
+inline void bins_range(global const T* in, ulong i, ulong e, long* b0, long* b1, long* b2, long* b3,
+                       uint* f, uint* not_neg_zero USER_INPUT_PARAMS) {
   for (; i + 4 <= e; i += 4) {
-    EXACT_BIN(b0, in[i]);
-    EXACT_BIN(b1, in[i + 1]);
-    EXACT_BIN(b2, in[i + 2]);
-    EXACT_BIN(b3, in[i + 3]);
+    EXACT_BIN(b0, AT(i));
+    EXACT_BIN(b1, AT(i + 1));
+    EXACT_BIN(b2, AT(i + 2));
+    EXACT_BIN(b3, AT(i + 3));
   }
   for (; i < e; ++i)
-    EXACT_BIN(b0, in[i]);
+    EXACT_BIN(b0, AT(i));
 }
 #endif
 #endif
 
-kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_partial(global const EXACT_T* in,
-                                                                          ulong n, ulong per_item,
-                                                                          global long* partial,
-                                                                          global uint* flags) {
+kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_partial(
+    global const T* in, ulong n, ulong per_item, global long* partial,
+    global uint* flags ELEM_PARAMS) {
   local long sum[WG];
   local uint group_flags;
   const uint lid = get_local_id(0);
@@ -342,7 +363,7 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_partial(global
   for (; i + BLOCK <= e; i += BLOCK) {
     VB mx = (VB)0, mn = (VB)(~(BITS_T)0);
     for (uint j = 0; j < BLOCK; j += V) {
-      const VB mag = magnitudes(VLOAD(0, in + i + j));
+      const VB mag = magnitudes(load_vector(in, i + j USER_INPUT_ARGS));
       mx = max(mx, mag);
       mn = min(mn, nonzero_or_ones(mag));
     }
@@ -354,20 +375,20 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_partial(global
         VD a1 = (VD)w.s1, a2 = (VD)0;
         if (w.plain) {
           for (uint j = 0; j < BLOCK; j += V)
-            a2 += CONVERT_VD(VLOAD(0, in + i + j));
+            a2 += CONVERT_VD(load_vector(in, i + j USER_INPUT_ARGS));
         } else {
           for (uint j = 0; j < BLOCK; j += V)
-            FOLD(w, a1, a2, CONVERT_VD(VLOAD(0, in + i + j)));
+            FOLD(w, a1, a2, CONVERT_VD(load_vector(in, i + j USER_INPUT_ARGS)));
         }
         window_flush(acc, &w, a1, a2);
         not_neg_zero = 1;
         continue;
       }
     }
-    bins_range(in, i, i + BLOCK, BINS, &f, &not_neg_zero);
+    bins_range(in, i, i + BLOCK, BINS, &f, &not_neg_zero USER_INPUT_ARGS);
   }
 #endif
-  bins_range(in, i, e, BINS, &f, &not_neg_zero);
+  bins_range(in, i, e, BINS, &f, &not_neg_zero USER_INPUT_ARGS);
 #ifdef EXACT_F64
   for (uint j = 0; j < 256; ++j) {
     exact_add_scaled(acc, lo[j], 8 * j);
@@ -397,7 +418,7 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_partial(global
   uint count = 0;
   VD a1 = (VD)0, a2 = (VD)0;
   for (ulong s = first; s + V <= stop; s += step) {
-    const VE x = VLOAD(0, in + s);
+    const VE x = load_vector(in, s USER_INPUT_ARGS);
     const VB mag = magnitudes(x);
     const BITS_T top = lanes_max(mag), low = lanes_min(nonzero_or_ones(mag));
     bool fold = top != 0 && (top >> MANT_BITS) != EXP_ONES;
@@ -418,7 +439,7 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_partial(global
       f |= F_NOT_NEG_ZERO;
     } else {
       for (uint j = 0; j < V; ++j)
-        exact_add(acc, in[s + j], &f);
+        exact_add(acc, AT(s + j), &f);
       since += V;
     }
     if (since >= CARRY_EVERY) {
@@ -428,14 +449,14 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_partial(global
   }
   if (open) window_flush(acc, &w, a1, a2);
   for (ulong i = rest; i < rest_end; i += rest_step)
-    exact_add(acc, in[i], &f);
+    exact_add(acc, AT(i), &f);
 #else
 #ifdef BLOCKED
   for (ulong i = b; i < e; ++i) {
 #else
   for (ulong i = gid; i < n; i += items) {
 #endif
-    exact_add(acc, in[i], &f);
+    exact_add(acc, AT(i), &f);
     if (++since == CARRY_EVERY) {
       exact_carry(acc);
       since = 0;

@@ -285,6 +285,13 @@ import json,sys; rows=[json.loads(l) for l in open(sys.argv[1])]
 assert [r["strategy"] for r in rows] == ["auto","auto:exact"] and all(r["ok"] for r in rows), rows' "$tmp/exact.jsonl" && ok || bad "bench --data random rows"
 expect 2 "bench bad --data" -- "$clrdx" bench --device "$dev" --strategy auto --data nope --sizes 4Ki
 says "unknown pattern 'nope'" "bench bad --data"
+# Composites built on float sums: exact; the others refused
+expect 0 "mean exact --json" -- "$clrdx" reduce --device "$dev" --input "$tmp/cancel.npy" --op mean --determinism exact --json
+python3 -c '
+import json,sys; r=json.load(open(sys.argv[1]))
+assert r["strategy"] == "exact_sum" and float.fromhex(r["hex"]) == r["result"] and abs(r["result"] - 1/3) < 1e-15, r' "$tmp/out" && ok || bad "mean exact: 1/3 of the exact sum 1"
+expect 2 "var exact" -- "$clrdx" reduce --device "$dev" --input "$tmp/cancel.npy" --op var --determinism exact
+says "float fields that are not sums" "var exact"
 expect 2 "unknown determinism" -- "$clrdx" reduce --device "$dev" --type f32 --op sum --generate ones --count 10 --determinism bitwise
 says "expected one of: run_to_run any_device exact" "unknown determinism"
 # The composites, maps, custom operators and further inputs, segmented alike

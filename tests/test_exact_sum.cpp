@@ -364,7 +364,9 @@ TEST_CASE("exact sums: what the levels accept and refuse") {
   CHECK_THROWS_AS(rdx::enqueue_reduce(ctx(), rdx::Type::F32, fb, 3, rdx::Op::Sum, out, 0, {}, o),
                   rdx::UnsupportedError);
   const rdx::Array in[] = {rdx::Array::of(std::span<const float>(f))};
-  CHECK_THROWS_AS(rdx::reduce(ctx(), rdx::Stat::Mean, in, 3, o), rdx::UnsupportedError);
+  // Float fields that are not sums: var (and std, minmax) are refused; count's integers run.
+  CHECK_THROWS_AS(rdx::reduce(ctx(), rdx::Stat::Var, in, 3, o), rdx::UnsupportedError);
+  CHECK(rdx::reduce(ctx(), rdx::Stat::Count, in, 3, o).value.as<std::uint64_t>() == 3);
   const std::vector<std::uint64_t> off = {0, 3};
   CHECK_THROWS_AS(rdx::reduce_segments(ctx(), rdx::Type::F32, f.data(), 3, off, rdx::Op::Sum, o),
                   rdx::UnsupportedError);
@@ -374,4 +376,81 @@ TEST_CASE("exact sums: what the levels accept and refuse") {
   o.tuning.set("lanes", 4);
   CHECK_THROWS_AS(rdx::reduce(ctx(), rdx::Type::F32, f.data(), 3, rdx::Op::Sum, o),
                   rdx::ArgumentError);
+}
+
+TEST_CASE("exact sums: transform-reduce, dot, mean and norm2 under both levels") {
+  std::mt19937_64 g(5);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  std::vector<float> x(200003), y(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    // Mostly narrow, with a wide stretch: both the windows and the element-wise path.
+    const int e = i > 150000 ? static_cast<int>(g() % 80) - 40 : 0;
+    x[i] = static_cast<float>(std::ldexp(unit(g), e));
+    y[i] = static_cast<float>(unit(g));
+  }
+  const std::span<const float> xs(x), ys(y);
+  const rdx::Array one[] = {rdx::Array::of(xs)};
+  const rdx::Array two[] = {rdx::Array::of(xs), rdx::Array::of(ys)};
+  rdx::Options o;
+  o.determinism = rdx::Determinism::Exact;
+  // Transform-reduce: the exact sum of the mapped values (float products: IEEE's rounding).
+  std::vector<float> squares(x.size()), products(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    squares[i] = x[i] * x[i];
+    products[i] = x[i] * y[i];
+  }
+  Exact sq, dot;
+  exact_sum(sq.z, squares);
+  exact_sum(dot.z, products);
+  const rdx::StateResult t = rdx::reduce(
+      ctx(), rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::F32, "x * x"), one, x.size(), o);
+  CHECK(t.plan.strategy == "exact_sum");
+  CHECK(check_rounded<float>(sq.z, t.fields.at(0).as<float>(), false) == "");
+  o.acc = rdx::Type::F32;
+  const rdx::StatResult d = rdx::reduce(ctx(), rdx::Stat::Dot, two, x.size(), o);
+  CHECK(check_rounded<float>(dot.z, d.value.as<float>(), false) == "");
+  o.acc.reset();
+  // mean: the exact sum rounded in the accumulator, divided by n in it.
+  rdx::Options sum_opts = o;
+  sum_opts.acc = fp64() ? rdx::Type::F64 : rdx::Type::F32;
+  const rdx::Result s =
+      rdx::reduce(ctx(), rdx::Type::F32, x.data(), x.size(), rdx::Op::Sum, sum_opts);
+  const rdx::StatResult m = rdx::reduce(ctx(), rdx::Stat::Mean, one, x.size(), o);
+  if (fp64())
+    CHECK(m.value.as<double>() == s.value.as<double>() / double(x.size()));
+  else
+    CHECK(m.value.as<float>() == s.value.as<float>() / float(x.size()));
+  // The same bits across grids, windows and levels, and from device buffers.
+  const rdx::StatResult n2 = rdx::reduce(ctx(), rdx::Stat::Norm2, one, x.size(), o);
+  CHECK(n2.value.as<float>() > 0);
+  for (int groups : {1, 7}) {
+    for (int fold : {0, 1}) {
+      if (fold && !fp64()) continue;
+      rdx::Options v = o;
+      v.determinism = fold ? rdx::Determinism::AnyDevice : rdx::Determinism::Exact;
+      v.tuning.set("groups", groups).set("fold", fold);
+      v.work_group_size = std::min<std::size_t>(16, ctx().device_info().max_work_group);
+      INFO("groups " << groups << " fold " << fold);
+      CHECK(bits(rdx::reduce(ctx(), rdx::Stat::Norm2, one, x.size(), v).value) == bits(n2.value));
+      CHECK(bits(rdx::reduce(ctx(), rdx::Stat::Mean, one, x.size(), v).value) == bits(m.value));
+      v.acc = rdx::Type::F32;
+      CHECK(bits(rdx::reduce(ctx(), rdx::Stat::Dot, two, x.size(), v).value) == bits(d.value));
+    }
+  }
+  cl_int err = CL_SUCCESS;
+  const cl_mem_flags copy = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
+  const rdx::DeviceArray dev[] = {
+      {rdx::Type::F32, cl::Buffer(ctx().cl_context(), copy, x.size() * 4, x.data(), &err)},
+      {rdx::Type::F32, cl::Buffer(ctx().cl_context(), copy, y.size() * 4, y.data(), &err)}};
+  REQUIRE(err == CL_SUCCESS);
+  o.acc = rdx::Type::F32;
+  CHECK(bits(rdx::reduce(ctx(), rdx::Stat::Dot, dev, x.size(), o).value) == bits(d.value));
+  // An empty input: mean NaN, a sum +0.
+  rdx::Options mean_opts = o;
+  mean_opts.acc = rdx::Type::F32;
+  CHECK(std::isnan(rdx::reduce(ctx(), rdx::Stat::Mean, one, 0, mean_opts).value.as<float>()));
+  const rdx::StateResult empty = rdx::reduce(
+      ctx(), rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::F32, "x * x"), one, 0, o);
+  CHECK(empty.fields.at(0).as<float>() == 0);
+  CHECK_FALSE(std::signbit(empty.fields.at(0).as<float>()));
 }

@@ -92,10 +92,12 @@ done
 # seg_columns (the CPUs' column blocks, forced): 16-column loads and a tail, parts, the fold of 4
 # columns, and argmin/argmax one column at a time; bench checks its results against the host.
 # The exact sums (cl/exact_sum.cl): exact, so the same bits as PoCL's whatever the grid.
-# Work-groups of 1 take the CPUs' bins, of 16 the digits directly.
-for run in "f32 1 1" "f32 4099 1" "f64 4099 1" "f32 4099 16" "f64 4099 16"; do
-  read -r type n wg <<<"$run"
-  args=(reduce --type "$type" --op sum --generate random --count "$n" --determinism exact)
+# Work-groups of 1 take the CPUs' blocks and bins, of 16 a grid stride into the digits; dot is a
+# user's reduction (its mapped products, element by element).
+for run in "f32 1 1 sum" "f32 4099 1 sum" "f64 4099 1 sum" "f32 4099 16 sum" "f64 4099 16 sum" \
+           "f32 4099 16 dot"; do
+  read -r type n wg op <<<"$run"
+  args=(reduce --type "$type" --op "$op" --generate random --count "$n" --determinism exact)
   want=$("$clrdx" "${args[@]}" --device cpu 2>&1) || want="exit $?"
   log=$tmp/exact.$runs.log
   got=$(oclgrind --data-races --uninitialized --max-errors 5 --log "$log" "$clrdx" "${args[@]}" \

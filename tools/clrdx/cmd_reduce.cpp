@@ -71,7 +71,7 @@ int cmd_reduce(const ReduceArgs& a) {
   rdx::Context ctx(a.device);
   const auto t0 = std::chrono::steady_clock::now();
   const rdx::Result r = file ? reduce_file(ctx, std::move(*file), op, opts)
-                            : rdx::reduce(ctx, *type, generated.data(), count, op, opts);
+                             : rdx::reduce(ctx, *type, generated.data(), count, op, opts);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 

@@ -101,6 +101,8 @@ int cmd_reduce_whole(const ReduceArgs& a, const ReduceRequest& req) {
                         {"seconds", seconds}};
     if (!a.map.empty()) j["map"] = a.map;
     if (r.index) j["index"] = *r.index;
+    // The exact bits of a float result: a hexadecimal float (C's %a), as reduce's.
+    if (rdx::is_float(r.value.type)) j["hex"] = hex_float(r.value);
     if (r.max) {
       j["max"] = to_json(*r.max);
       j["max_index"] = *r.max_index;

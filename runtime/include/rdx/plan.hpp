@@ -38,6 +38,9 @@ struct Options {
   // `clrdx bench` sweeps and tuning work; a strategy without tunables ignores them, one with
   // tunables refuses a name it does not have (ArgumentError).
   Params tuning;
+  // How far float sums' bits are reproducible (docs/reproducible.md): AnyDevice and Exact sum
+  // f32 and f64 elements (and users' reductions whose fields are all float sums) exactly, the
+  // same bits everywhere; UnsupportedError where that is not built.
   Determinism determinism = Determinism::RunToRun;
 };
 

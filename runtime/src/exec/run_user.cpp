@@ -19,6 +19,7 @@
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
 #include "exec/exec.hpp"
+#include "exec/run_exact.hpp"
 #include "exec/run_plan.hpp"
 #include "ops/user_reduction.hpp"
 #include "strategies/fast_scratch.hpp"
@@ -107,16 +108,25 @@ UserInputs device_inputs(const Context& ctx, std::span<const DeviceArray> inputs
 
 namespace {
 
+// UnsupportedError for f64 inputs or fields on a device without fp64.
+void check_fp64(const Context& ctx, const Reduction& r, std::span<const Type> inputs) {
+  for (Type t : inputs)
+    if (t == Type::F64 && !ctx.device_info().fp64)
+      throw UnsupportedError(fmt::format("f64 needs cl_khr_fp64, which device '{}' does not have",
+                                         ctx.device_info().name));
+  for (const Field& f : r.fields)
+    if (f.type == Type::F64 && !ctx.device_info().fp64)
+      throw UnsupportedError(fmt::format(
+          "the field '{}' is f64, which needs cl_khr_fp64; device '{}' does not have it", f.name,
+          ctx.device_info().name));
+}
+
 // The plan a prepared reduction runs with: auto's fast_* plan for the first input's type,
 // finished on the device, with vector_map = 1 where the blocked layout on a CPU runs its vector
 // form (ops/user_reduction.hpp, has_vector_form); UnsupportedError for a strategy that cannot
 // run it, or f64 without fp64. Pure but for the context's device facts and tuning.
 Plan user_plan(const Context& ctx, const Reduction& r, const Prepared& prep,
                std::span<const Type> inputs, std::uint64_t n, const Options& opts) {
-  if (opts.determinism != Determinism::RunToRun)
-    throw UnsupportedError(
-        fmt::format("determinism {}: users' reductions and the composites run with run_to_run only",
-                    name(opts.determinism)));
   const std::size_t state_bytes = prep.layout.bytes;
   Options o = opts;
   o.acc.reset();  // the fields have their own types
@@ -128,15 +138,7 @@ Plan user_plan(const Context& ctx, const Reduction& r, const Prepared& prep,
       !why.empty())
     throw UnsupportedError(fmt::format("the strategy {} does not run a user's reduction ('{}'): {}",
                                        p.strategy, r.name, why));
-  for (Type t : inputs)
-    if (t == Type::F64 && !ctx.device_info().fp64)
-      throw UnsupportedError(fmt::format("f64 needs cl_khr_fp64, which device '{}' does not have",
-                                         ctx.device_info().name));
-  for (const Field& f : r.fields)
-    if (f.type == Type::F64 && !ctx.device_info().fp64)
-      throw UnsupportedError(fmt::format(
-          "the field '{}' is f64, which needs cl_khr_fp64; device '{}' does not have it", f.name,
-          ctx.device_info().name));
+  check_fp64(ctx, r, inputs);
   if (is_fast(p)) {
     p.params.set("host_finish", 0);  // the host cannot run the user's combine
     const FastGrid g = fast_grid(p);
@@ -282,11 +284,67 @@ StateResult run_strategy(Context& ctx, const Reduction& r, const Prepared& prep,
   return {unpack_state(r, layout, states.data()), ex.plan};
 }
 
+// Determinism AnyDevice and Exact of a reduction whose fields are all float sums: each field's
+// mapped values summed exactly (cl/exact_sum.cl, chunk by chunk as integers) and rounded once in
+// the field's type.
+StateResult run_exact_fields(Context& ctx, const Reduction& r, const Prepared& prep,
+                             const UserInputs& in, std::uint64_t n, const Options& opts) {
+  check_fp64(ctx, r, in.types);
+  Options o = opts;
+  o.acc.reset();  // the fields have their own types
+  Plan plan = make_plan(ctx.device_info(), r.fields[0].type, Op::Sum, n, o, ctx.tuning());
+  plan.reduction = r.name.empty() ? "custom" : r.name;
+  Exec ex(impl_of(ctx), plan, opts.profile);
+  ex.user = UserRun{&prep.definitions, prep.layout.bytes, 0, {}};
+  Chunks chunks(ex, ctx.device_info(), in, n);
+  std::vector<ExactSum> sums;
+  for (const Field& f : r.fields)
+    sums.push_back(exact_zero(f.type));
+  try {
+    for (std::uint64_t base = 0; base < n;) {
+      const std::uint64_t len = std::min(chunks.chunk, n - base);
+      const cl::Buffer& in0 = set_chunk(ex, chunks, in.types.size(), base, len);
+      for (std::size_t f = 0; f < r.fields.size(); ++f)
+        add_exact(sums[f], run_exact(ex, in0, len, r.fields[f].type, r.fields[f].name));
+      base += len;
+    }
+  } catch (const BuildError& e) {
+    rethrow_build_error(r, in.types, e);
+  }
+  StateResult res;
+  res.plan = plan;
+  for (std::size_t f = 0; f < r.fields.size(); ++f)
+    res.fields.push_back(round_exact(sums[f], r.fields[f].type, r.fields[f].type, n));
+  if (opts.profile) res.device_seconds = ex.device_seconds();
+  return res;
+}
+
 }  // namespace
 
 StateResult run_user(Context& ctx, const Reduction& r, const UserInputs& in, std::uint64_t n,
                      const Options& opts, const AsyncTarget* target) {
   const auto prep = prepare(ctx, r, in.types);  // validates r
+  if (opts.determinism != Determinism::RunToRun) {
+    switch (field_sums(r)) {
+      case FieldSums::FloatSums:
+        if (target)
+          throw UnsupportedError(fmt::format(
+              "enqueue_reduce: determinism {} of float sums runs in the synchronous form only",
+              name(opts.determinism)));
+        return run_exact_fields(ctx, r, *prep, in, n, opts);
+      case FieldSums::NoFloats: {  // integer operators: the order does not matter
+        Options o = opts;
+        o.determinism = Determinism::RunToRun;
+        return run_user(ctx, r, in, n, o, target);
+      }
+      case FieldSums::Other:
+        throw UnsupportedError(fmt::format(
+            "determinism {}: the reduction '{}' has float fields that are not sums (a + b); only "
+            "float sums (sum and dot transform-reduce, mean, norm2) and integer fields are "
+            "reproducible",
+            name(opts.determinism), r.name));
+    }
+  }
   const Plan plan = user_plan(ctx, r, *prep, in.types, n, opts);
   if (target && !is_fast(plan))
     throw UnsupportedError(fmt::format(

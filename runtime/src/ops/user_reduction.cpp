@@ -611,4 +611,23 @@ void rethrow_build_error(const Reduction& r, std::span<const Type> inputs,
       text);
 }
 
+FieldSums field_sums(const Reduction& r) {
+  bool any_float = false, all_sums = true;
+  for (const Field& f : r.fields) {
+    if (!is_float(f.type)) {
+      all_sums = false;
+      continue;
+    }
+    any_float = true;
+    std::string c;  // the combine without spaces and parentheses
+    for (char ch : f.combine)
+      if (ch != ' ' && ch != '(' && ch != ')') c += ch;
+    const std::string a = r.fields.size() == 1 ? "a" : "a." + f.name;
+    const std::string b = r.fields.size() == 1 ? "b" : "b." + f.name;
+    if (c != a + "+" + b && c != b + "+" + a) all_sums = false;
+  }
+  if (!any_float) return FieldSums::NoFloats;
+  return all_sums ? FieldSums::FloatSums : FieldSums::Other;
+}
+
 }  // namespace rdx::detail

@@ -55,6 +55,12 @@ std::string user_definitions(const Reduction& r, std::span<const Type> inputs,
 // USER_VECTOR_MAP form. Pure.
 bool has_vector_form(const Reduction& r, std::span<const Type> inputs);
 
+// What Determinism AnyDevice and Exact make of a reduction's fields: every field a float sum
+// (combine a + b, or a.F + b.F: summed exactly, cl/exact_sum.cl), no float field at all (the
+// integer operators do not depend on the order: run as under RunToRun), or neither.
+enum class FieldSums { FloatSums, NoFloats, Other };
+FieldSums field_sums(const Reduction& r);
+
 // The fields of a state read back from the device.
 std::vector<Scalar> unpack_state(const Reduction& r, const StateLayout& layout,
                                  const unsigned char* bytes);
