@@ -46,6 +46,8 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 
+/* DIGITS: an addition touches digits k .. k + 2 with k + 2 < DIGITS (the highest position it
+ * starts at, 2070 with f64's bins or 253 with f32's, is in digit 64 or 7). */
 #ifdef EXACT_F64
 #define EXACT_T double
 #define DIGITS 68
@@ -90,8 +92,34 @@
 #define BASE 4294967296l
 #define MAG_MASK ((((BITS_T)1) << SIGN_SHIFT) - 1)
 
+/* A work-item's digits: d[k] for k in [lo, hi] (none while lo > hi); the others are not even
+ * zeroed until touched. Most work-items touch a few digits, and a GPU keeps this array in
+ * off-chip memory, which zeroing, carrying and summing all 68 digits of every work-item would
+ * cross several times. */
+typedef struct {
+  long d[DIGITS];
+  int lo, hi;
+} digits_t;
+
+/* Digits [k0, k1] in use, those new zeroed first. */
+inline void touch(digits_t* a, int k0, int k1) {
+  if (a->lo > a->hi) {
+    for (int k = k0; k <= k1; ++k)
+      a->d[k] = 0;
+    a->lo = k0;
+    a->hi = k1;
+    return;
+  }
+  for (int k = k0; k < a->lo; ++k)
+    a->d[k] = 0;
+  for (int k = a->hi + 1; k <= k1; ++k)
+    a->d[k] = 0;
+  a->lo = min(a->lo, k0);
+  a->hi = max(a->hi, k1);
+}
+
 /* x's exact value into the digits: its significand shifted to its exponent's bit. */
-inline void exact_add(long* acc, EXACT_T x, uint* flags) {
+inline void exact_add(digits_t* a, EXACT_T x, uint* flags) {
   const BITS_T b = AS_BITS(x);
   const uint e = (uint)(b >> MANT_BITS) & EXP_ONES;
   const BITS_T frac = b & ((((BITS_T)1) << MANT_BITS) - 1);
@@ -116,15 +144,16 @@ inline void exact_add(long* acc, EXACT_T x, uint* flags) {
     d2 = -d2;
 #endif
   }
-  acc[k] += d0;
-  acc[k + 1] += d1;
+  touch(a, (int)k, (int)k + 2); /* k + 2 < DIGITS: see DIGITS */
+  a->d[k] += d0;
+  a->d[k + 1] += d1;
 #ifdef EXACT_F64
-  acc[k + 2] += d2;
+  a->d[k + 2] += d2;
 #endif
 }
 
 /* v * 2^pos (v signed, |v| < 2^63; pos as exact_add's) into the digits. */
-inline void exact_add_scaled(long* acc, long v, uint pos) {
+inline void exact_add_scaled(digits_t* a, long v, uint pos) {
   if (v == 0) return;
   const uint k = pos >> 5, s = pos & 31;
   const ulong u = v < 0 ? (ulong)(-v) : (ulong)v;
@@ -135,18 +164,21 @@ inline void exact_add_scaled(long* acc, long v, uint pos) {
     d1 = -d1;
     d2 = -d2;
   }
-  acc[k] += d0;
-  acc[k + 1] += d1;
-  acc[k + 2] += d2;
+  touch(a, (int)k, (int)k + 2);
+  a->d[k] += d0;
+  a->d[k + 1] += d1;
+  a->d[k + 2] += d2;
 }
 
 /* Every digit but the last into [0, 2^32), its carry into the next: the same value. */
-inline void exact_carry(long* acc) {
-  for (int k = 0; k < DIGITS - 1; ++k) {
-    const long low = acc[k] & (BASE - 1);
-    const long carry = (acc[k] - low) / BASE; /* exact: a multiple of 2^32 */
-    acc[k] = low;
-    acc[k + 1] += carry;
+inline void exact_carry(digits_t* a) {
+  if (a->lo > a->hi) return;
+  if (a->hi < DIGITS - 1) touch(a, a->lo, a->hi + 1);
+  for (int k = a->lo; k < a->hi; ++k) {
+    const long low = a->d[k] & (BASE - 1);
+    const long carry = (a->d[k] - low) / BASE; /* exact: a multiple of 2^32 */
+    a->d[k] = low;
+    a->d[k + 1] += carry;
   }
 }
 
@@ -261,13 +293,13 @@ inline VE load_vector(global const T* in, ulong s USER_INPUT_PARAMS) {
   } while (0)
 
 /* Lanes that are multiples of 2^q below 2^(q+53) into the digits (q >= max(LSB, -1022)). */
-inline void flush_multiples(long* acc, VD a, int q) {
+inline void flush_multiples(digits_t* acc, VD a, int q) {
   const double scale = as_double((ulong)(1023 - q) << 52); /* 2^-q */
   exact_add_scaled(acc, lanes_sum(CONVERT_VL(a * scale)), (uint)(q - LSB));
 }
 
 /* The window's accumulators into the digits: two integers, exact. */
-inline void window_flush(long* acc, const window_t* w, VD a1, VD a2) {
+inline void window_flush(digits_t* acc, const window_t* w, VD a1, VD a2) {
   flush_multiples(acc, a2, w->q2);
   if (w->plain) return;
   long v1 = lanes_sum(AS_VL(a1) - (VL)as_long(w->s1)); /* ulps of a1's binade */
@@ -332,11 +364,13 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_partial(
     global uint* flags ELEM_PARAMS) {
   local long sum[WG];
   local uint group_flags;
+  local int group_lo, group_hi;
   const uint lid = get_local_id(0);
   const ulong gid = get_global_id(0), items = get_global_size(0);
-  long acc[DIGITS];
-  for (int k = 0; k < DIGITS; ++k)
-    acc[k] = 0;
+  digits_t digits;
+  digits_t* acc = &digits;
+  acc->lo = DIGITS;
+  acc->hi = -1;
   uint f = 0;
 #ifdef BLOCKED
   const ulong b = min(n, gid * per_item), e = min(n, b + per_item);
@@ -465,11 +499,26 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_partial(
 #endif
 #endif
   exact_carry(acc);
-  if (lid == 0) group_flags = 0;
+  /* The group's digits: only those some work-item touched go through the tree. */
+  if (lid == 0) {
+    group_flags = 0;
+    group_lo = DIGITS;
+    group_hi = -1;
+  }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (f) atomic_or(&group_flags, f);
+  if (acc->lo <= acc->hi) {
+    atomic_min(&group_lo, acc->lo);
+    atomic_max(&group_hi, acc->hi);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int glo = group_lo, ghi = group_hi;
   for (int k = 0; k < DIGITS; ++k) {
-    sum[lid] = acc[k];
+    if (k < glo || k > ghi) { /* the same for the whole group */
+      if (lid == 0) partial[get_group_id(0) * DIGITS + k] = 0;
+      continue;
+    }
+    sum[lid] = k >= acc->lo && k <= acc->hi ? acc->d[k] : 0;
     for (uint h = WG / 2; h > 0; h /= 2) {
       barrier(CLK_LOCAL_MEM_FENCE);
       if (lid < h) sum[lid] += sum[lid + h];
