@@ -213,14 +213,15 @@ int cmd_tune(const TuneArgs& a) {
       }
       const double score = std::exp(log_sum / static_cast<double>(t.size()));
       const Candidate& c = all[k - 1];
-      std::cerr << fmt::format("tune:   {:<44} {:.3f}x (worst size {:.3f}x)\n", c.label(), score,
-                               worst);
       // The built-in values themselves are among the candidates (the same plan at every size
-      // timed); they are never stored.
+      // timed; several candidates can be, where a tunable does not change the plan); they are
+      // never stored.
       bool builtin = c.strategy == base_plan.strategy;
       for (std::size_t j = 0; builtin && j < sizes.size(); ++j)
         builtin = rdx::make_plan(dev, type, op, sizes[j], *configs[k], baseline_table) ==
                   rdx::make_plan(dev, type, op, sizes[j], base_opts, baseline_table);
+      std::cerr << fmt::format("tune:   {:<44} {:.3f}x (worst size {:.3f}x){}\n", c.label(), score,
+                               worst, builtin ? " the built-in plan" : "");
       if (builtin) continue;
       if (!top || score > top_score) top_score = score, top_worst = worst, top = &c;
       // A plan that wins on average but loses beyond the noise margin at one size is not stored.
