@@ -290,8 +290,13 @@ expect 0 "mean exact --json" -- "$clrdx" reduce --device "$dev" --input "$tmp/ca
 python3 -c '
 import json,sys; r=json.load(open(sys.argv[1]))
 assert r["strategy"] == "exact_sum" and float.fromhex(r["hex"]) == r["result"] and abs(r["result"] - 1/3) < 1e-15, r' "$tmp/out" && ok || bad "mean exact: 1/3 of the exact sum 1"
-expect 2 "var exact" -- "$clrdx" reduce --device "$dev" --input "$tmp/cancel.npy" --op var --determinism exact
-says "float fields that are not sums" "var exact"
+expect 0 "var exact --json" -- "$clrdx" reduce --device "$dev" --input "$tmp/cancel.npy" --op var --determinism exact --json
+python3 -c '
+import json,struct,sys; from fractions import Fraction as F; r=json.load(open(sys.argv[1]))
+x=[F(struct.unpack("f", struct.pack("f", v))[0]) for v in (1e30, 1, -1e30)]; n=len(x); v=(n*sum(a*a for a in x)-sum(x)**2)/(n*n)
+assert r["strategy"] == "exact_sum" and float.fromhex(r["hex"]) == float(v), (r, float(v).hex())' "$tmp/out" && ok || bad "var exact: the correctly rounded variance of 1e30, 1, -1e30"
+expect 0 "minmax exact" -- "$clrdx" reduce --device "$dev" --input "$tmp/cancel.npy" --op minmax --determinism exact
+expect 2 "prod exact" -- "$clrdx" reduce --device "$dev" --input "$tmp/cancel.npy" --op prod --determinism exact
 expect 2 "unknown determinism" -- "$clrdx" reduce --device "$dev" --type f32 --op sum --generate ones --count 10 --determinism bitwise
 says "expected one of: run_to_run any_device exact" "unknown determinism"
 # The composites, maps, custom operators and further inputs, segmented alike

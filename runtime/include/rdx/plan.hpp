@@ -39,8 +39,8 @@ struct Options {
   // tunables refuses a name it does not have (ArgumentError).
   Params tuning;
   // How far float sums' bits are reproducible (docs/reproducible.md): AnyDevice and Exact sum
-  // f32 and f64 elements (and users' reductions whose fields are all float sums) exactly, the
-  // same bits everywhere; UnsupportedError where that is not built.
+  // f32 and f64 elements (and users' reductions whose fields are all float sums, and var and
+  // std) exactly, the same bits everywhere; UnsupportedError where that is not built.
   Determinism determinism = Determinism::RunToRun;
 };
 

@@ -6,7 +6,10 @@
 //   mean    the arithmetic mean; var, std: the population variance and standard deviation (NumPy's
 //           default, ddof = 0), merged pairwise with Chan's formulas (no catastrophic
 //           cancellation). All three accumulate in Options::acc (f32 or f64); by default f64
-//           where the device has fp64, else f32. An empty input gives NaN.
+//           where the device has fp64, else f32. An empty input gives NaN. Under
+//           Determinism AnyDevice and Exact, var and std are correctly rounded from exact sums of
+//           x and x^2 (docs/reproducible.md), and minmax runs as under RunToRun (its result
+//           does not depend on the order).
 //   norm2   the Euclidean norm, overflow- and underflow-safe (Blue's three accumulators, as
 //           LAPACK's nrm2): the f32 norm of values near 1e30 or 1e-30 is finite and right. In
 //           the element type for floats (Options::acc may widen it), f64 (else f32) for

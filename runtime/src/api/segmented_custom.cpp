@@ -39,14 +39,7 @@ struct Job {
 
 Job host_job(Context& ctx, const Reduction& r, std::span<const Array> inputs, std::uint64_t n,
              const char* who) {
-  Job job{ctx, r, {}, {}};
-  for (const Array& a : inputs) {
-    if (!a.data && n > 0)
-      throw ArgumentError(fmt::format("{}: input {} is null but n > 0", who, job.in.types.size()));
-    detail::byte_size(a.type, n);  // throws when n elements overflow a byte count
-    job.in.types.push_back(a.type);
-    job.in.host.push_back(a.data);
-  }
+  Job job{ctx, r, detail::host_inputs(inputs, n, who), {}};
   job.prep = detail::prepare(ctx, r, job.in.types);  // validates r against the inputs
   return job;
 }

@@ -82,6 +82,18 @@ bool is_fast(const Plan& p) {
 
 }  // namespace
 
+UserInputs host_inputs(std::span<const Array> inputs, std::uint64_t n, std::string_view caller) {
+  UserInputs in;
+  for (const Array& a : inputs) {
+    if (!a.data && n > 0)
+      throw ArgumentError(fmt::format("{}: input {} is null but n > 0", caller, in.types.size()));
+    byte_size(a.type, n);  // throws when n elements overflow a byte count
+    in.types.push_back(a.type);
+    in.host.push_back(a.data);
+  }
+  return in;
+}
+
 UserInputs device_inputs(const Context& ctx, std::span<const DeviceArray> inputs, std::uint64_t n,
                          std::string_view caller) {
   UserInputs in;
@@ -284,42 +296,36 @@ StateResult run_strategy(Context& ctx, const Reduction& r, const Prepared& prep,
   return {unpack_state(r, layout, states.data()), ex.plan};
 }
 
-// Determinism AnyDevice and Exact of a reduction whose fields are all float sums: each field's
-// mapped values summed exactly (cl/exact_sum.cl, chunk by chunk as integers) and rounded once in
-// the field's type.
-StateResult run_exact_fields(Context& ctx, const Reduction& r, const Prepared& prep,
-                             const UserInputs& in, std::uint64_t n, const Options& opts) {
+}  // namespace
+
+ExactFields exact_fields(Context& ctx, const Reduction& r, const UserInputs& in, std::uint64_t n,
+                         const Options& opts) {
+  const auto prep = prepare(ctx, r, in.types);
   check_fp64(ctx, r, in.types);
   Options o = opts;
   o.acc.reset();  // the fields have their own types
-  Plan plan = make_plan(ctx.device_info(), r.fields[0].type, Op::Sum, n, o, ctx.tuning());
-  plan.reduction = r.name.empty() ? "custom" : r.name;
-  Exec ex(impl_of(ctx), plan, opts.profile);
-  ex.user = UserRun{&prep.definitions, prep.layout.bytes, 0, {}};
+  ExactFields out;
+  out.plan = make_plan(ctx.device_info(), r.fields[0].type, Op::Sum, n, o, ctx.tuning());
+  out.plan.reduction = r.name.empty() ? "custom" : r.name;
+  Exec ex(impl_of(ctx), out.plan, opts.profile);
+  ex.user = UserRun{&prep->definitions, prep->layout.bytes, 0, {}};
   Chunks chunks(ex, ctx.device_info(), in, n);
-  std::vector<ExactSum> sums;
   for (const Field& f : r.fields)
-    sums.push_back(exact_zero(f.type));
+    out.sums.push_back(exact_zero(f.type));
   try {
     for (std::uint64_t base = 0; base < n;) {
       const std::uint64_t len = std::min(chunks.chunk, n - base);
       const cl::Buffer& in0 = set_chunk(ex, chunks, in.types.size(), base, len);
       for (std::size_t f = 0; f < r.fields.size(); ++f)
-        add_exact(sums[f], run_exact(ex, in0, len, r.fields[f].type, r.fields[f].name));
+        add_exact(out.sums[f], run_exact(ex, in0, len, r.fields[f].type, r.fields[f].name));
       base += len;
     }
   } catch (const BuildError& e) {
     rethrow_build_error(r, in.types, e);
   }
-  StateResult res;
-  res.plan = plan;
-  for (std::size_t f = 0; f < r.fields.size(); ++f)
-    res.fields.push_back(round_exact(sums[f], r.fields[f].type, r.fields[f].type, n));
-  if (opts.profile) res.device_seconds = ex.device_seconds();
-  return res;
+  if (opts.profile) out.device_seconds = ex.device_seconds();
+  return out;
 }
-
-}  // namespace
 
 StateResult run_user(Context& ctx, const Reduction& r, const UserInputs& in, std::uint64_t n,
                      const Options& opts, const AsyncTarget* target) {
@@ -331,7 +337,16 @@ StateResult run_user(Context& ctx, const Reduction& r, const UserInputs& in, std
           throw UnsupportedError(fmt::format(
               "enqueue_reduce: determinism {} of float sums runs in the synchronous form only",
               name(opts.determinism)));
-        return run_exact_fields(ctx, r, *prep, in, n, opts);
+        {
+          // Each field's sum rounded once in the field's type.
+          const ExactFields e = exact_fields(ctx, r, in, n, opts);
+          StateResult res;
+          res.plan = e.plan;
+          for (std::size_t f = 0; f < r.fields.size(); ++f)
+            res.fields.push_back(round_exact(e.sums[f], r.fields[f].type, r.fields[f].type, n));
+          if (opts.profile) res.device_seconds = e.device_seconds;
+          return res;
+        }
       case FieldSums::NoFloats: {  // integer operators: the order does not matter
         Options o = opts;
         o.determinism = Determinism::RunToRun;

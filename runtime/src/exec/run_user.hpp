@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ops/exact_sum.hpp"
 #include "ops/user_reduction.hpp"
 #include "rdx/custom.hpp"
 
@@ -38,6 +39,10 @@ struct UserInputs {
   std::vector<cl::Buffer> device;
 };
 
+// Host inputs checked (not null when n > 0, n elements fit a byte count); `caller` begins the
+// ArgumentErrors.
+UserInputs host_inputs(std::span<const Array> inputs, std::uint64_t n, std::string_view caller);
+
 // Device inputs checked (not null, n elements fit, ctx's OpenCL context); `caller` begins the
 // ArgumentErrors.
 UserInputs device_inputs(const Context& ctx, std::span<const DeviceArray> inputs, std::uint64_t n,
@@ -57,5 +62,16 @@ struct AsyncTarget {
 // waiting: the result's fields are empty.
 StateResult run_user(Context& ctx, const Reduction& r, const UserInputs& in, std::uint64_t n,
                      const Options& opts, const AsyncTarget* target = nullptr);
+
+// The exact sums (Determinism AnyDevice and Exact) of every field of r, a float sum each
+// (field_sums(r) == FloatSums), unrounded: the exact_sum plan that ran them, and with
+// opts.profile the kernels' time.
+struct ExactFields {
+  std::vector<ExactSum> sums;  // one per field, in the field's type's layout
+  Plan plan;
+  double device_seconds = 0;
+};
+ExactFields exact_fields(Context& ctx, const Reduction& r, const UserInputs& in, std::uint64_t n,
+                         const Options& opts);
 
 }  // namespace rdx::detail

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ops/exact_moments.hpp"
 #include "ops/type_table.hpp"
 
 namespace rdx {
@@ -241,6 +242,39 @@ StatResult stat_result(Stat s, Type acc, const StateResult& st, std::uint64_t n)
       out.value = st.fields.at(0);
       break;
   }
+  return out;
+}
+
+bool exact_moments(Stat s, const Options& opts) {
+  return (s == Stat::Var || s == Stat::Std) && opts.determinism != Determinism::RunToRun;
+}
+
+Reduction moments_reduction(Stat s, Type acc) {
+  Reduction r;
+  r.name = std::string(name(s));
+  // The elements as the accumulator holds them (a conversion rounds to nearest), as in Var's
+  // run_to_run map.
+  const std::string x = fmt::format("({})x", type_row(acc).cl_name);
+  if (acc == Type::F32) {
+    // The square of an f32 is exact in a double (48 significant bits, exponents within range).
+    r.fields = {{"s1", Type::F32, "0", x, "a.s1 + b.s1"},
+                {"s2", Type::F64, "0", fmt::format("(double){0} * (double){0}", x), "a.s2 + b.s2"}};
+  } else {
+    // The square as its rounded value and fma's exact rounding error (exact unless the error
+    // falls below 2^-1074, for |x| below about 2^-485, or the square overflows, |x| >= 2^512).
+    r.fields = {
+        {"s1", Type::F64, "0", x, "a.s1 + b.s1"},
+        {"s2", Type::F64, "0", fmt::format("{0} * {0}", x), "a.s2 + b.s2"},
+        {"s2lo", Type::F64, "0", fmt::format("fma({0}, {0}, -({0} * {0}))", x), "a.s2lo + b.s2lo"}};
+  }
+  return r;
+}
+
+StatResult moments_result(Stat s, Type acc, std::span<const ExactSum> sums, const Plan& plan,
+                          std::uint64_t n) {
+  StatResult out;
+  out.plan = plan;
+  out.value = exact_variance(sums[0], acc, sums.subspan(1), n, acc, s == Stat::Std);
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include <span>
 #include <string>
 
+#include "ops/exact_sum.hpp"
 #include "rdx/stats.hpp"
 
 namespace rdx::detail {
@@ -18,5 +19,17 @@ Reduction stat_reduction(Stat s, std::span<const Type> inputs, Type acc, const s
 
 // The statistic from the final state of stat_reduction over n elements.
 StatResult stat_result(Stat s, Type acc, const StateResult& state, std::uint64_t n);
+
+// Whether s under opts runs as exact moments (var and std under Determinism AnyDevice and Exact):
+// moments_reduction's fields summed exactly, then moments_result.
+bool exact_moments(Stat s, const Options& opts);
+
+// The sums var and std need, every field a float sum: x in acc, and x^2 exactly in f64 (as a
+// product of f32 values, or with fma as two parts). acc F32 needs a device with fp64.
+Reduction moments_reduction(Stat s, Type acc);
+
+// var or std, correctly rounded in acc, from the exact sums of moments_reduction's fields.
+StatResult moments_result(Stat s, Type acc, std::span<const ExactSum> sums, const Plan& plan,
+                          std::uint64_t n);
 
 }  // namespace rdx::detail
