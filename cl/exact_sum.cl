@@ -38,7 +38,8 @@
  * into partial[group * DIGITS + k] and ORs the flags into flags[group]. exact_finish: local size
  * WG, global size DIGITS * WG; group k sums the `groups` partials of digit k into out[k], and
  * group 0 ORs the flags into out[DIGITS]. A group's sum of normalised digits is
- * below WG * 2^32, the finish's below groups * WG * 2^32: 2^63 allows 2^31 / WG groups. */
+ * below WG * 2^32, the finish's below groups * WG * 2^32: 2^63 allows 2^31 / WG groups.
+ * exact_round_out (EXACT_ROUND, for enqueue_reduce): one work-item, after exact_finish. */
 #ifndef RDX_COMMON_H
 #include "common.h"
 #endif
@@ -46,29 +47,6 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 
-/* DIGITS: an addition touches digits k .. k + 2 with k + 2 < DIGITS (the highest position it
- * starts at, 2070 with f64's bins or 253 with f32's, is in digit 64 or 7). */
-#ifdef EXACT_F64
-#define EXACT_T double
-#define DIGITS 68
-#define MANT_BITS 52
-#define EXP_ONES 0x7FF
-#define BIAS 1023
-#define LSB (-1074)
-#define BITS_T ulong
-#define AS_BITS as_ulong
-#define SIGN_SHIFT 63
-#else
-#define EXACT_T float
-#define DIGITS 11
-#define MANT_BITS 23
-#define EXP_ONES 0xFF
-#define BIAS 127
-#define LSB (-149)
-#define BITS_T uint
-#define AS_BITS as_uint
-#define SIGN_SHIFT 31
-#endif
 /* AT(k): element k's value. A user's reduction (USER_STATE: a float sum field, runtime/src/
  * exec/run_exact.cpp) maps element k of every input (cl/common.h's ELEM) and takes its field
  * EXACT_FIELD; its further inputs follow as USER_INPUT_PARAMS. */
@@ -84,103 +62,7 @@
 #if defined(BLOCKED) && WG == 1
 #define EXACT_BINS
 #endif
-#define F_NAN 1u
-#define F_POS_INF 2u
-#define F_NEG_INF 4u
-#define F_NOT_NEG_ZERO 8u
-#define CARRY_EVERY 16777216ul
-#define BASE 4294967296l
-#define MAG_MASK ((((BITS_T)1) << SIGN_SHIFT) - 1)
-
-/* A work-item's digits: d[k] for k in [lo, hi] (none while lo > hi); the others are not even
- * zeroed until touched. Most work-items touch a few digits, and a GPU keeps this array in
- * off-chip memory, which zeroing, carrying and summing all 68 digits of every work-item would
- * cross several times. */
-typedef struct {
-  long d[DIGITS];
-  int lo, hi;
-} digits_t;
-
-/* Digits [k0, k1] in use, those new zeroed first. */
-inline void touch(digits_t* a, int k0, int k1) {
-  if (a->lo > a->hi) {
-    for (int k = k0; k <= k1; ++k)
-      a->d[k] = 0;
-    a->lo = k0;
-    a->hi = k1;
-    return;
-  }
-  for (int k = k0; k < a->lo; ++k)
-    a->d[k] = 0;
-  for (int k = a->hi + 1; k <= k1; ++k)
-    a->d[k] = 0;
-  a->lo = min(a->lo, k0);
-  a->hi = max(a->hi, k1);
-}
-
-/* x's exact value into the digits: its significand shifted to its exponent's bit. */
-inline void exact_add(digits_t* a, EXACT_T x, uint* flags) {
-  const BITS_T b = AS_BITS(x);
-  const uint e = (uint)(b >> MANT_BITS) & EXP_ONES;
-  const BITS_T frac = b & ((((BITS_T)1) << MANT_BITS) - 1);
-  const bool neg = (b >> SIGN_SHIFT) != 0;
-  if (b != (((BITS_T)1) << SIGN_SHIFT)) *flags |= F_NOT_NEG_ZERO;
-  if (e == EXP_ONES) {
-    *flags |= frac ? F_NAN : neg ? F_NEG_INF : F_POS_INF;
-    return;
-  }
-  const ulong m = (ulong)(e ? frac | (((BITS_T)1) << MANT_BITS) : frac);
-  const uint pos = e ? e - 1 : 0; /* bit of m's lowest bit above LSB */
-  const uint k = pos >> 5, s = pos & 31;
-  const ulong lo = m << s;
-  long d0 = (long)(lo & 0xFFFFFFFFul), d1 = (long)(lo >> 32);
-#ifdef EXACT_F64
-  long d2 = s ? (long)(m >> (64 - s)) : 0;
-#endif
-  if (neg) {
-    d0 = -d0;
-    d1 = -d1;
-#ifdef EXACT_F64
-    d2 = -d2;
-#endif
-  }
-  touch(a, (int)k, (int)k + 2); /* k + 2 < DIGITS: see DIGITS */
-  a->d[k] += d0;
-  a->d[k + 1] += d1;
-#ifdef EXACT_F64
-  a->d[k + 2] += d2;
-#endif
-}
-
-/* v * 2^pos (v signed, |v| < 2^63; pos as exact_add's) into the digits. */
-inline void exact_add_scaled(digits_t* a, long v, uint pos) {
-  if (v == 0) return;
-  const uint k = pos >> 5, s = pos & 31;
-  const ulong u = v < 0 ? (ulong)(-v) : (ulong)v;
-  const ulong lo = u << s;
-  long d0 = (long)(lo & 0xFFFFFFFFul), d1 = (long)(lo >> 32), d2 = s ? (long)(u >> (64 - s)) : 0;
-  if (v < 0) {
-    d0 = -d0;
-    d1 = -d1;
-    d2 = -d2;
-  }
-  touch(a, (int)k, (int)k + 2);
-  a->d[k] += d0;
-  a->d[k + 1] += d1;
-  a->d[k + 2] += d2;
-}
-
-/* Every digit but the last into [0, 2^32), its carry into the next: the same value. */
-inline void exact_carry(digits_t* a) {
-  if (a->lo > a->hi) return;
-  if (a->hi < DIGITS - 1) touch(a, a->lo, a->hi + 1);
-  for (int k = a->lo; k < a->hi; ++k) {
-    const long low = a->d[k] & (BASE - 1);
-    const long carry = (a->d[k] - low) / BASE; /* exact: a multiple of 2^32 */
-    a->d[k] = low;
-    a->d[k + 1] += carry;
-  }
-}
+#include "exact_digits.h"
 
 #ifdef EXACT_FOLD
 /* V elements a vector: 16 on a CPU's work-item (its blocks), else 32 bytes. */
@@ -557,3 +439,16 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_finish(global 
   barrier(CLK_LOCAL_MEM_FENCE);
   if (lid == 0) out[DIGITS] = all_flags;
 }
+
+#ifdef EXACT_ROUND
+/* enqueue_reduce: one work-item rounds exact_finish's digits and flags (`sums`, DIGITS + 1
+ * words) of `count` elements into result[index] (R_T: float, or double with EXACT_ACC_F64). */
+kernel void exact_round_out(global const long* sums, ulong count, global R_T* result, ulong index) {
+  digits_t a;
+  a.lo = 0;
+  a.hi = DIGITS - 1;
+  for (int k = 0; k < DIGITS; ++k)
+    a.d[k] = sums[k];
+  result[index] = exact_round(&a, (uint)sums[DIGITS], count);
+}
+#endif

@@ -295,6 +295,10 @@ python3 -c '
 import json,struct,sys; from fractions import Fraction as F; r=json.load(open(sys.argv[1]))
 x=[F(struct.unpack("f", struct.pack("f", v))[0]) for v in (1e30, 1, -1e30)]; n=len(x); v=(n*sum(a*a for a in x)-sum(x)**2)/(n*n)
 assert r["strategy"] == "exact_sum" and float.fromhex(r["hex"]) == float(v), (r, float(v).hex())' "$tmp/out" && ok || bad "var exact: the correctly rounded variance of 1e30, 1, -1e30"
+npy "$tmp/cancel_seg.npy" "<f4" "(5,)" False f 1e30 1 -1e30 3 -0.0
+npy "$tmp/cancel_off.npy" "<i8" "(5,)" False q 0 3 4 4 5
+expect 0 "segments exact" -- "$clrdx" reduce --device "$dev" --input "$tmp/cancel_seg.npy" --segments "$tmp/cancel_off.npy" --op sum --determinism exact
+same "$(printf '1\n3\n0\n-0')" "exact segments: 1e30 + 1 - 1e30, 3, empty (+0), -0"
 expect 0 "minmax exact" -- "$clrdx" reduce --device "$dev" --input "$tmp/cancel.npy" --op minmax --determinism exact
 expect 2 "prod exact" -- "$clrdx" reduce --device "$dev" --input "$tmp/cancel.npy" --op prod --determinism exact
 expect 2 "unknown determinism" -- "$clrdx" reduce --device "$dev" --type f32 --op sum --generate ones --count 10 --determinism bitwise

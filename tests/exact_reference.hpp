@@ -1,12 +1,33 @@
-// The exact reference of the exact sums' tests (test_exact_sum.cpp, test_exact_moments.cpp):
-// float values as GMP integers, scaled by 2^1074 (every double's bits are then integer bits).
+// The exact reference of the exact sums' tests (test_exact_sum.cpp, test_exact_moments.cpp,
+// test_exact_segments.cpp): float values as GMP integers, scaled by 2^1074 (every double's bits
+// are then integer bits), the rounding rule checked against them (check_rounded), and the
+// context the files share.
 #pragma once
 #include <gmp.h>
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "rdx/rdx.hpp"
+#include "test_support.hpp"
 
 namespace rdx_test {
+
+// The context of the exact sums' tests: device() ($RDX_DEVICE, else PoCL's CPU device).
+inline rdx::Context& ctx() {
+  static rdx::Context c(device());
+  return c;
+}
+
+inline bool fp64() {
+  return ctx().device_info().fp64;
+}
 
 // An exact integer: the value times 2^1074.
 struct Exact {
@@ -33,6 +54,74 @@ inline void add_scaled(mpz_t acc, double v) {
     mpz_tdiv_q_2exp(t, t, static_cast<mp_bitcnt_t>(-shift));  // exact: v's bits end at 2^-1074
   mpz_add(acc, acc, t);
   mpz_clear(t);
+}
+
+template <class T>
+void exact_sum(mpz_t out, const std::vector<T>& x) {
+  mpz_set_ui(out, 0);
+  for (T v : x)
+    add_scaled(out, static_cast<double>(v));
+}
+
+// |s - r * 2^1074| into d.
+inline void distance(mpz_t d, const mpz_t s, double r) {
+  mpz_t rr;
+  mpz_init(rr);
+  add_scaled(rr, r);
+  mpz_sub(d, s, rr);
+  mpz_abs(d, d);
+  mpz_clear(rr);
+}
+
+// "" when r (of type A) is the sum s of elements that are all finite, rounded to nearest, ties
+// to even; `all_neg_zero`: every element was -0.
+template <class A>
+std::string check_rounded(const mpz_t s, A r, bool all_neg_zero) {
+  if (std::isnan(r)) return "NaN for finite elements";
+  if (std::isinf(r)) {
+    // Overflow: |s| >= the largest finite value plus half its ulp.
+    const A big = std::numeric_limits<A>::max();
+    const double half_ulp =
+        std::ldexp(1.0, std::numeric_limits<A>::max_exponent - std::numeric_limits<A>::digits - 1);
+    mpz_t t, a;
+    mpz_inits(t, a, nullptr);
+    add_scaled(t, static_cast<double>(big));
+    mpz_t h;
+    mpz_init(h);
+    add_scaled(h, half_ulp);
+    mpz_add(t, t, h);
+    mpz_abs(a, s);
+    const bool ok = mpz_cmp(a, t) >= 0 && (mpz_sgn(s) > 0) == (r > 0);
+    mpz_clears(t, a, h, nullptr);
+    return ok ? "" : "an infinity below the overflow threshold";
+  }
+  if (mpz_sgn(s) == 0) {
+    if (r != 0) return fmt::format("{} for an exact 0", r);
+    return std::signbit(r) == all_neg_zero ? "" : "the sign of zero";
+  }
+  mpz_t d, dn;
+  mpz_inits(d, dn, nullptr);
+  distance(d, s, static_cast<double>(r));
+  std::string err;
+  for (A n : {std::nextafter(r, std::numeric_limits<A>::infinity()),
+              std::nextafter(r, -std::numeric_limits<A>::infinity())}) {
+    if (std::isinf(n)) continue;
+    distance(dn, s, static_cast<double>(n));
+    const int c = mpz_cmp(d, dn);
+    if (c > 0)
+      err = fmt::format("{:a} is nearer than {:a}", static_cast<double>(n), static_cast<double>(r));
+    if (c == 0) {  // a tie: r's last significand bit is 0
+      int e = 0;
+      const double m = std::frexp(static_cast<double>(r), &e);
+      const int bits =
+          std::min(std::numeric_limits<A>::digits,
+                   e - std::numeric_limits<A>::min_exponent + std::numeric_limits<A>::digits);
+      const auto q = static_cast<std::int64_t>(std::ldexp(std::fabs(m), bits));
+      if (q & 1) err = fmt::format("a tie rounded to odd {:a}", static_cast<double>(r));
+    }
+  }
+  mpz_clears(d, dn, nullptr);
+  return err;
 }
 
 }  // namespace rdx_test

@@ -21,16 +21,9 @@
 namespace {
 
 using rdx_test::add_scaled;
+using rdx_test::ctx;
 using rdx_test::Exact;
-
-rdx::Context& ctx() {
-  static rdx::Context c(rdx_test::device());
-  return c;
-}
-
-bool fp64() {
-  return ctx().device_info().fp64;
-}
+using rdx_test::fp64;
 
 // The exact variance of x (each element as a double) as 4N / n^2 * 2^-2150: `four_n` = 4N and
 // `n2` = n^2, N = n * sum(X^2) - sum(X)^2 with X = x * 2^1074.

@@ -22,84 +22,11 @@
 namespace {
 
 using rdx_test::add_scaled;
+using rdx_test::check_rounded;
+using rdx_test::ctx;
 using rdx_test::Exact;
-
-rdx::Context& ctx() {
-  static rdx::Context c(rdx_test::device());
-  return c;
-}
-
-bool fp64() {
-  return ctx().device_info().fp64;
-}
-
-template <class T>
-void exact_sum(mpz_t out, const std::vector<T>& x) {
-  mpz_set_ui(out, 0);
-  for (T v : x)
-    add_scaled(out, static_cast<double>(v));
-}
-
-// |s - r * 2^1074| into d.
-void distance(mpz_t d, const mpz_t s, double r) {
-  mpz_t rr;
-  mpz_init(rr);
-  add_scaled(rr, r);
-  mpz_sub(d, s, rr);
-  mpz_abs(d, d);
-  mpz_clear(rr);
-}
-
-// "" when r (of type A) is the sum s of elements that are all finite, rounded to nearest, ties
-// to even; `all_neg_zero`: every element was -0.
-template <class A>
-std::string check_rounded(const mpz_t s, A r, bool all_neg_zero) {
-  if (std::isnan(r)) return "NaN for finite elements";
-  if (std::isinf(r)) {
-    // Overflow: |s| >= the largest finite value plus half its ulp.
-    const A big = std::numeric_limits<A>::max();
-    const double half_ulp =
-        std::ldexp(1.0, std::numeric_limits<A>::max_exponent - std::numeric_limits<A>::digits - 1);
-    mpz_t t, a;
-    mpz_inits(t, a, nullptr);
-    add_scaled(t, static_cast<double>(big));
-    mpz_t h;
-    mpz_init(h);
-    add_scaled(h, half_ulp);
-    mpz_add(t, t, h);
-    mpz_abs(a, s);
-    const bool ok = mpz_cmp(a, t) >= 0 && (mpz_sgn(s) > 0) == (r > 0);
-    mpz_clears(t, a, h, nullptr);
-    return ok ? "" : "an infinity below the overflow threshold";
-  }
-  if (mpz_sgn(s) == 0) {
-    if (r != 0) return fmt::format("{} for an exact 0", r);
-    return std::signbit(r) == all_neg_zero ? "" : "the sign of zero";
-  }
-  mpz_t d, dn;
-  mpz_inits(d, dn, nullptr);
-  distance(d, s, static_cast<double>(r));
-  std::string err;
-  for (A n : {std::nextafter(r, std::numeric_limits<A>::infinity()),
-              std::nextafter(r, -std::numeric_limits<A>::infinity())}) {
-    if (std::isinf(n)) continue;
-    distance(dn, s, static_cast<double>(n));
-    const int c = mpz_cmp(d, dn);
-    if (c > 0)
-      err = fmt::format("{:a} is nearer than {:a}", static_cast<double>(n), static_cast<double>(r));
-    if (c == 0) {  // a tie: r's last significand bit is 0
-      int e = 0;
-      const double m = std::frexp(static_cast<double>(r), &e);
-      const int bits =
-          std::min(std::numeric_limits<A>::digits,
-                   e - std::numeric_limits<A>::min_exponent + std::numeric_limits<A>::digits);
-      const auto q = static_cast<std::int64_t>(std::ldexp(std::fabs(m), bits));
-      if (q & 1) err = fmt::format("a tie rounded to odd {:a}", static_cast<double>(r));
-    }
-  }
-  mpz_clears(d, dn, nullptr);
-  return err;
-}
+using rdx_test::exact_sum;
+using rdx_test::fp64;
 
 // Data that defeats plain sums, for elements of T.
 template <class T>
@@ -324,7 +251,7 @@ TEST_CASE("exact sums: what the levels accept and refuse") {
   CHECK_THROWS_AS(rdx::reduce(ctx(), rdx::Type::F32, f.data(), 3, rdx::Op::Sum, o),
                   rdx::ArgumentError);
   o.strategy = "auto";
-  // Enqueued: an integer sum runs, a float sum is refused.
+  // Enqueued: an integer sum runs (float sums: the case below).
   cl_int err = CL_SUCCESS;
   const cl_mem_flags copy = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
   cl::Buffer ib(ctx().cl_context(), copy, std::size_t{12}, const_cast<std::int32_t*>(i.data()),
@@ -337,16 +264,12 @@ TEST_CASE("exact sums: what the levels accept and refuse") {
   std::int32_t sum = 0;
   REQUIRE(ctx().queue().enqueueReadBuffer(out, CL_TRUE, 0, 4, &sum) == CL_SUCCESS);
   CHECK(sum == 3);
-  CHECK_THROWS_AS(rdx::enqueue_reduce(ctx(), rdx::Type::F32, fb, 3, rdx::Op::Sum, out, 0, {}, o),
-                  rdx::UnsupportedError);
   const rdx::Array in[] = {rdx::Array::of(std::span<const float>(f))};
   // Float fields that are not sums are refused; count's integers run.
   const rdx::Reduction prod = rdx::Reduction::transform(rdx::Op::Prod, rdx::Type::F32, "x");
   CHECK_THROWS_AS(rdx::reduce(ctx(), prod, in, 3, o), rdx::UnsupportedError);
   CHECK(rdx::reduce(ctx(), rdx::Stat::Count, in, 3, o).value.as<std::uint64_t>() == 3);
   const std::vector<std::uint64_t> off = {0, 3};
-  CHECK_THROWS_AS(rdx::reduce_segments(ctx(), rdx::Type::F32, f.data(), 3, off, rdx::Op::Sum, o),
-                  rdx::UnsupportedError);
   CHECK(rdx::reduce_segments(ctx(), rdx::Type::F32, f.data(), 3, off, rdx::Op::Max, o)
             .value(0)
             .as<float>() == 3);
@@ -430,4 +353,58 @@ TEST_CASE("exact sums: transform-reduce, dot, mean and norm2 under both levels")
       ctx(), rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::F32, "x * x"), one, 0, o);
   CHECK(empty.fields.at(0).as<float>() == 0);
   CHECK_FALSE(std::signbit(empty.fields.at(0).as<float>()));
+}
+
+TEST_CASE("exact sums: enqueue_reduce rounds on the device, the bits of the synchronous form") {
+  std::vector<float> x = hard_cases<float>(9).front().second;
+  for (const auto& [label, v] : hard_cases<float>(9))
+    if (v.size() > x.size() &&
+        std::all_of(v.begin(), v.end(), [](float e) { return std::isfinite(e); }))
+      x = v;
+  std::vector<float> y(x.size());
+  for (std::size_t k = 0; k < x.size(); ++k)
+    y[k] = static_cast<float>(k % 13) - 6.5f;
+  rdx::Options o;
+  o.determinism = rdx::Determinism::Exact;
+  cl_int err = CL_SUCCESS;
+  const cl_mem_flags copy = CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR;
+  cl::Buffer xb(ctx().cl_context(), copy, x.size() * 4, x.data(), &err);
+  cl::Buffer yb(ctx().cl_context(), copy, y.size() * 4, y.data(), &err);
+  cl::Buffer out(ctx().cl_context(), cl_mem_flags{CL_MEM_READ_WRITE}, std::size_t{64}, nullptr,
+                 &err);
+  REQUIRE(err == CL_SUCCESS);
+  const auto read = [&](std::size_t offset, std::size_t bytes) {
+    std::uint64_t v = 0;
+    REQUIRE(ctx().queue().enqueueReadBuffer(out, CL_TRUE, offset, bytes, &v) == CL_SUCCESS);
+    return v;
+  };
+  // A float sum into f32 at byte 4, and (fp64) into f64 at byte 8, chained by events.
+  const rdx::Result want = rdx::reduce(ctx(), rdx::Type::F32, x.data(), x.size(), rdx::Op::Sum, o);
+  cl::Event e =
+      rdx::enqueue_reduce(ctx(), rdx::Type::F32, xb, x.size(), rdx::Op::Sum, out, 4, {}, o);
+  rdx::Options wide = o;
+  wide.acc = rdx::Type::F64;
+  if (fp64())
+    e = rdx::enqueue_reduce(ctx(), rdx::Type::F32, xb, x.size(), rdx::Op::Sum, out, 8, {e}, wide);
+  e.wait();
+  CHECK(read(4, 4) == want.value.bits);
+  if (fp64())
+    CHECK(read(8, 8) ==
+          rdx::reduce(ctx(), rdx::Type::F32, x.data(), x.size(), rdx::Op::Sum, wide).value.bits);
+  // A user's reduction of two float sums (x and x * y): each field rounded into its place.
+  rdx::Reduction r;
+  r.name = "sums";
+  r.fields = {{"s", rdx::Type::F32, "0", "x0", "a.s + b.s"},
+              {"p", rdx::Type::F32, "0", "x0 * x1", "a.p + b.p"}};
+  const rdx::DeviceArray dev[] = {{rdx::Type::F32, xb}, {rdx::Type::F32, yb}};
+  const rdx::StateResult sync = rdx::reduce(ctx(), r, dev, x.size(), o);
+  std::vector<unsigned char> junk(64, 0xAB);
+  REQUIRE(ctx().queue().enqueueWriteBuffer(out, CL_TRUE, 0, 64, junk.data()) == CL_SUCCESS);
+  rdx::enqueue_reduce(ctx(), r, dev, x.size(), out, 16, {}, o).wait();
+  CHECK(read(16 + rdx::field_offset(r, 0), 4) == sync.fields.at(0).bits);
+  CHECK(read(16 + rdx::field_offset(r, 1), 4) == sync.fields.at(1).bits);
+  CHECK(read(0, 8) == 0xABABABABABABABABull);  // nothing outside the state
+  // Empty: +0 in every field.
+  rdx::enqueue_reduce(ctx(), r, dev, 0, out, 16, {}, o).wait();
+  CHECK(read(16, 8) == 0);
 }

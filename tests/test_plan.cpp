@@ -730,8 +730,27 @@ TEST_CASE("plans under Determinism: float sums run the exact accumulator, the re
   CHECK_FALSE(find_determinism("bitwise"));
   for (Determinism d : kAllDeterminisms)
     CHECK(find_determinism(name(d)) == d);
-  // Segmented float sums and products refuse the levels; min and max take them.
+  // Segmented float sums: the exact form (lanes from the mean length on GPUs, one per segment on
+  // CPUs, correctly rounded: depth 1); products refuse the levels; min and max run as before.
   const std::uint64_t shape[] = {10, 10};
-  CHECK_THROWS_AS(plan_axis(gpu, Type::F32, Op::Sum, shape, 0, o), UnsupportedError);
+  const SegmentedPlan xs = plan_axis(gpu, Type::F32, Op::Sum, shape, 0, o);
+  CHECK(xs.exact);
+  CHECK(xs.depth_for(10) == 1);
+  CHECK(xs.describe().find(" exact ") != std::string::npos);
+  const std::uint64_t rows[] = {4, 100000};
+  CHECK(plan_axis(gpu, Type::F32, Op::Sum, rows, 1, o).lanes == xs.work_group_size);
+  const std::uint64_t short_rows[] = {1000, 64};
+  CHECK(plan_axis(gpu, Type::F64, Op::Sum, short_rows, 1, o).lanes == 8);
+  CHECK(plan_segments(cpu, Type::F32, Op::Sum, 1 << 20, 4, o).lanes == 1);
+  CHECK_FALSE(plan_axis(gpu, Type::F32, Op::Sum, shape, 0).exact);
+  CHECK_FALSE(plan_axis(gpu, Type::I32, Op::Sum, shape, 0, o).exact);
+  CHECK_THROWS_AS(plan_axis(gpu, Type::F32, Op::Prod, shape, 0, o), UnsupportedError);
+  Options seg = o;
+  seg.tuning.set("chunk", 50);  // one pass only
+  CHECK_THROWS_AS(plan_axis(gpu, Type::F32, Op::Sum, shape, 0, seg), UnsupportedError);
+  seg = o;
+  seg.tuning.set("parts", 2);
+  CHECK_THROWS_AS(plan_axis(gpu, Type::F32, Op::Sum, shape, 0, seg), ArgumentError);
+  CHECK_FALSE(plan_axis(gpu, Type::F32, Op::Max, shape, 0, o).exact);
   CHECK(plan_axis(gpu, Type::F32, Op::Max, shape, 0, o).segments == 10);
 }

@@ -51,7 +51,7 @@ for family in f32:sum i32:argmax u8:argmin f64:prod f32:mean u16:count; do
     done
   done
 done
-# Segmented reductions (cl/segmented.cl, GPU forms: Oclgrind reports a GPU): rows (several lanes
+# Segmented reductions (cl/segmented.cl and cl/exact_segments.cl, GPU forms: Oclgrind reports a GPU): rows (several lanes
 # and their tree, 4-element loads with a head and a tail), columns (neighbouring segments per
 # group, parts and seg_finish) and offsets with empty, short and long segments, on i32 data; with
 # --data-races only: Oclgrind's Uninitialized plugin stops on the `freeze` instruction that
@@ -69,9 +69,14 @@ d = sys.argv[1]
 npy(d + "/m.npy", "<i4", (7, 301), "i", [(i * 7919) % 1000 - 500 for i in range(7 * 301)])
 npy(d + "/off.npy", "<i8", (6,), "q", [0, 0, 1, 35, 2000, 2107])
 npy(d + "/c.npy", "<i4", (300, 5), "i", [(i * 7919) % 1000 - 500 for i in range(300 * 5)])
+npy(d + "/mf.npy", "<f4", (7, 301), "f", [((i * 7919) % 1000 - 500) * 2.0 ** ((i % 61) - 30) for i in range(7 * 301)])
 PY
-# The last three are users' reductions (their states, several fields, a map of two inputs).
-for seg in "m --axis 1 --op sum" "m --axis 0 --op argmax" "c --axis 0 --op max" \
+# The last three are users' reductions (their states, several fields, a map of two inputs);
+# the first three exact segmented sums (cl/exact_segments.cl: rows and offsets with 16 lanes and
+# their tree of digits, columns with one lane).
+for seg in "mf --axis 1 --op sum --determinism exact" "mf --axis 0 --op sum --determinism exact" \
+           "mf --segments $tmp/off.npy --op sum --determinism any_device" \
+           "m --axis 1 --op sum" "m --axis 0 --op argmax" "c --axis 0 --op max" \
            "m --segments $tmp/off.npy --op min" "m --segments $tmp/off.npy --op argmin" \
            "m --segments $tmp/off.npy --op minmax" "m --axis 0 --op mean" \
            "c --axis 1 --input2 $tmp/c.npy --combine max(a,b) --identity INT_MIN --map x0*x1"; do

@@ -102,6 +102,7 @@ int cmd_bench_segmented(const BenchArgs& a) {
   const rdx::Op op = rdx::parse_op(a.op);
   const auto sizes = parse_counts(a.sizes);
   const auto layouts = parse_layouts(a.layouts);
+  const auto levels = parse_determinism_list(a.determinism);
   rdx::generate(type, a.data, 0);  // an unknown --data pattern fails before any device work
   if (!a.json_file.empty()) check_writable_location(a.json_file);
   std::string json_rows;
@@ -117,65 +118,75 @@ int cmd_bench_segmented(const BenchArgs& a) {
       const auto host = rdx::generate(type, a.data, n);
       const cl::Buffer in = bench_input(ctx, host);
       for (const Layout& l : layouts) {
-        rdx::Options opts;
-        opts.work_group_size = a.wg;
-        if (a.lanes) opts.tuning.set("lanes", a.lanes);
-        if (a.parts) opts.tuning.set("parts", a.parts);
-        if (a.seg_unroll) opts.tuning.set("unroll", a.seg_unroll);
-        if (a.seg_vector) opts.tuning.set("vector", a.seg_vector);
-        if (a.column_block) opts.tuning.set("column_block", *a.column_block);
-        std::cerr << fmt::format("bench: {} n={} {}\n", dev.name, n, l.name);
-        std::vector<std::uint64_t> off;
-        std::uint64_t segments = 0;
-        std::vector<std::uint64_t> shape;
-        std::size_t axis = 0;
-        if (l.kind == Layout::Kind::Uniform || l.kind == Layout::Kind::PowerLaw) {
-          off = layout_offsets(l, n);
-          segments = off.size() - 1;
-        } else {
-          shape = {n / l.width, l.width};
-          axis = l.kind == Layout::Kind::Rows ? 1 : 0;
-          segments = l.kind == Layout::Kind::Rows ? n / l.width : l.width;
+        for (const rdx::Determinism level : levels) {
+          rdx::Options opts;
+          opts.determinism = level;
+          opts.work_group_size = a.wg;
+          if (a.lanes) opts.tuning.set("lanes", a.lanes);
+          if (a.parts) opts.tuning.set("parts", a.parts);
+          if (a.seg_unroll) opts.tuning.set("unroll", a.seg_unroll);
+          if (a.seg_vector) opts.tuning.set("vector", a.seg_vector);
+          if (a.column_block) opts.tuning.set("column_block", *a.column_block);
+          // Rows of a level other than the default are named layout:level.
+          const std::string label = level == rdx::Determinism::RunToRun
+                                        ? l.name
+                                        : fmt::format("{}:{}", l.name, rdx::name(level));
+          std::cerr << fmt::format("bench: {} n={} {}\n", dev.name, n, label);
+          std::vector<std::uint64_t> off;
+          std::uint64_t segments = 0;
+          std::vector<std::uint64_t> shape;
+          std::size_t axis = 0;
+          if (l.kind == Layout::Kind::Uniform || l.kind == Layout::Kind::PowerLaw) {
+            off = layout_offsets(l, n);
+            segments = off.size() - 1;
+          } else {
+            shape = {n / l.width, l.width};
+            axis = l.kind == Layout::Kind::Rows ? 1 : 0;
+            segments = l.kind == Layout::Kind::Rows ? n / l.width : l.width;
+          }
+          if (segments == 0 || (!shape.empty() && n % l.width)) {
+            fmt::print("  {:<16} skipped: n is not a multiple of the width\n", label);
+            continue;
+          }
+          const cl::Buffer offsets = device_buffer(ctx, off.size() * 8, off.data());
+          const rdx::Type acc = type;
+          const cl::Buffer values = device_buffer(ctx, segments * rdx::size_of(acc), nullptr);
+          const cl::Buffer indices =
+              device_buffer(ctx, rdx::is_index_op(op) ? segments * 8 : 1, nullptr);
+          rdx::SegmentedPlan plan;
+          const Timed timed = time_call(
+              [&] {
+                plan = shape.empty()
+                           ? rdx::reduce_segments_into(ctx, type, in, n, offsets, segments, op,
+                                                       values, &indices, opts)
+                           : rdx::reduce_axis_into(ctx, type, in, shape, axis, op, values, &indices,
+                                                   opts);
+                return rdx::Result{};
+              },
+              a.repeat);
+          const std::string why =
+              check_sample(ctx, plan, values, indices, host, off, shape.empty() ? 0 : l.width);
+          if (!why.empty()) all_ok = false;
+          const double gbps = static_cast<double>(bytes) / timed.seconds / 1e9;
+          fmt::print("  {:<16} {:>10} {:>10.1f} us {:>10.1f}  {}{}\n", label, segments,
+                     timed.seconds * 1e6, gbps, plan.describe(),
+                     why.empty() ? "" : " WRONG: " + why);
+          json_rows += nlohmann::json{{"impl", "clrdx_segmented"},
+                                      {"device", dev.name},
+                                      {"platform", dev.platform},
+                                      {"op", std::string(rdx::name(op))},
+                                      {"type", std::string(rdx::name(type))},
+                                      {"layout", l.name},
+                                      {"determinism", std::string(rdx::name(level))},
+                                      {"n", n},
+                                      {"segments", segments},
+                                      {"call_us", timed.seconds * 1e6},
+                                      {"GBps", gbps},
+                                      {"plan", plan.describe()},
+                                      {"checked", why.empty()}}
+                           .dump() +
+                       "\n";
         }
-        if (segments == 0 || (!shape.empty() && n % l.width)) {
-          fmt::print("  {:<16} skipped: n is not a multiple of the width\n", l.name);
-          continue;
-        }
-        const cl::Buffer offsets = device_buffer(ctx, off.size() * 8, off.data());
-        const rdx::Type acc = type;
-        const cl::Buffer values = device_buffer(ctx, segments * rdx::size_of(acc), nullptr);
-        const cl::Buffer indices =
-            device_buffer(ctx, rdx::is_index_op(op) ? segments * 8 : 1, nullptr);
-        rdx::SegmentedPlan plan;
-        const Timed timed = time_call(
-            [&] {
-              plan = shape.empty() ? rdx::reduce_segments_into(ctx, type, in, n, offsets, segments,
-                                                               op, values, &indices, opts)
-                                   : rdx::reduce_axis_into(ctx, type, in, shape, axis, op, values,
-                                                           &indices, opts);
-              return rdx::Result{};
-            },
-            a.repeat);
-        const std::string why =
-            check_sample(ctx, plan, values, indices, host, off, shape.empty() ? 0 : l.width);
-        if (!why.empty()) all_ok = false;
-        const double gbps = static_cast<double>(bytes) / timed.seconds / 1e9;
-        fmt::print("  {:<16} {:>10} {:>10.1f} us {:>10.1f}  {}{}\n", l.name, segments,
-                   timed.seconds * 1e6, gbps, plan.describe(), why.empty() ? "" : " WRONG: " + why);
-        json_rows += nlohmann::json{{"impl", "clrdx_segmented"},
-                                    {"device", dev.name},
-                                    {"platform", dev.platform},
-                                    {"op", std::string(rdx::name(op))},
-                                    {"type", std::string(rdx::name(type))},
-                                    {"layout", l.name},
-                                    {"n", n},
-                                    {"segments", segments},
-                                    {"call_us", timed.seconds * 1e6},
-                                    {"GBps", gbps},
-                                    {"plan", plan.describe()},
-                                    {"checked", why.empty()}}
-                         .dump() +
-                     "\n";
       }
     }
   }

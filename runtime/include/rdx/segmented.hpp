@@ -39,6 +39,10 @@ struct SegmentedPlan {
   // outer * inner); by offsets, length is the mean segment length (n / segments).
   std::uint64_t length = 0, inner = 1;
   std::size_t work_group_size = 0;
+  // Determinism AnyDevice and Exact of a float sum: each segment's exact sum, correctly rounded
+  // (cl/exact_segments.cl: lanes work-items per segment; parts, unroll and vector are 1,
+  // column_block 0; one pass only, so host inputs beyond `chunk` are refused).
+  bool exact = false;
   std::uint64_t lanes = 1;   // work-items per segment, a power of two <= work_group_size
   std::uint64_t parts = 1;   // work-groups per segment
   std::uint64_t unroll = 4;  // loads each work-item has in flight (1, 2, 4, 8 or 16)

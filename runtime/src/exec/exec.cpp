@@ -201,14 +201,15 @@ Outcome fold_states(const Plan& plan, const unsigned char* values, const unsigne
 }
 
 void Exec::launch(Kernel& k, std::uint64_t global, std::size_t local,
-                  const std::vector<cl::Event>* wait) {
+                  const std::vector<cl::Event>* wait, cl::Event* done) {
   const std::uint64_t groups = (global + local - 1) / local;
   idle_ = false;
   cl::Event ev;
+  cl::Event* event = done ? done : profile_ ? &ev : nullptr;
   const cl_int err = queue.enqueueNDRangeKernel(
       k.kernel, cl::NullRange, cl::NDRange(static_cast<std::size_t>(groups * local)),
-      cl::NDRange(local), wait && !wait->empty() ? wait : nullptr, profile_ ? &ev : nullptr);
-  if (profile_ && err == CL_SUCCESS) events_.push_back(ev);
+      cl::NDRange(local), wait && !wait->empty() ? wait : nullptr, event);
+  if (profile_ && err == CL_SUCCESS) events_.push_back(*event);
   RDX_CHECK_OUT(err, fmt::format("clEnqueueNDRangeKernel({}, global {}, local {})", k.name,
                                  groups * local, local));
 }

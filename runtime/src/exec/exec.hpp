@@ -131,9 +131,10 @@ class Exec {
     if (user) set_user_args(k, first);
   }
 
-  // Enqueues k over `global` work-items (rounded up to a multiple of `local`), after `wait`.
+  // Enqueues k over `global` work-items (rounded up to a multiple of `local`), after `wait`;
+  // `done`, when given, receives its event.
   void launch(Kernel& k, std::uint64_t global, std::size_t local,
-              const std::vector<cl::Event>* wait = nullptr);
+              const std::vector<cl::Event>* wait = nullptr, cl::Event* done = nullptr);
 
   // For a call that returns without waiting for its commands (rdx::enqueue_reduce): the Exec
   // ends without waiting for the queue. Only for calls that made no scratch of their own.

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 #include "exec/exec.hpp"
 
@@ -18,56 +19,80 @@ namespace {
 struct ExactSlot {
   std::mutex mutex;
   bool ready = false;
-  Kernel partial, finish;
-  std::uint64_t groups = 0;  // what digits and flags hold
-  cl::Buffer digits, flags;  // per group
-  cl::Buffer out;            // the digits, then the flags (as a 64-bit word)
+  Kernel partial, finish, round;  // round: with EXACT_ROUND only
+  std::uint64_t groups = 0;       // what digits and flags hold
+  cl::Buffer digits, flags;       // per group
+  cl::Buffer out;                 // the digits, then the flags (as a 64-bit word)
   std::unique_ptr<PinnedBytes> result;
 };
 
-}  // namespace
-
-ExactSum run_exact(Exec& ex, const cl::Buffer& in, std::uint64_t n, Type value,
-                   const std::string& field) {
+// The slot of ex's plan for elements of `value` (a user's field `field`; with `round_into`, the
+// round kernel into that type too), its kernels built; `groups` receives the first launch's
+// work-groups, for which the slot's scratch is sized. `lock` holds the slot's mutex on return,
+// for the caller's enqueues.
+std::shared_ptr<ExactSlot> exact_slot(Exec& ex, std::uint64_t n, Type value,
+                                      const std::string& field, std::optional<Type> round_into,
+                                      std::uint64_t& groups, std::unique_lock<std::mutex>& lock) {
   const Plan& plan = ex.plan;
   const ExactLayout layout = exact_layout(value);
-  std::uint64_t groups = plan.params.get("groups").value_or(1);
+  groups = plan.params.get("groups").value_or(1);
   const bool blocked = plan.params.get("blocked").value_or(0) != 0;
   std::string opts = value == Type::F64 ? "-DEXACT_F64" : "";
   if (blocked) opts += " -DBLOCKED";
   if (plan.params.get("fold").value_or(0)) opts += " -DEXACT_FOLD";
   if (ex.user) opts += " -DEXACT_FIELD=" + field;
+  if (round_into)
+    opts += *round_into == Type::F64 ? " -DEXACT_ROUND -DEXACT_ACC_F64" : " -DEXACT_ROUND";
   // A user's reduction: its definitions' address names them (the context keeps them).
-  const auto slot = ex.ctx.cached<ExactSlot>(
+  auto slot = ex.ctx.cached<ExactSlot>(
       fmt::format("exact {} {} {}", ex.defines(plan.work_group_size), opts,
                   ex.user ? fmt::format("user {}", fmt::ptr(ex.user->definitions)) : ""));
-  std::lock_guard<std::mutex> lock(slot->mutex);
+  lock = std::unique_lock<std::mutex>(slot->mutex);
   const std::size_t out_bytes = (layout.digits + 1) * 8;
   if (!slot->ready) {
     slot->partial = ex.kernel("exact_sum.cl", "exact_partial", opts);
     slot->finish = ex.kernel("exact_sum.cl", "exact_finish", opts);
+    if (round_into) slot->round = ex.kernel("exact_sum.cl", "exact_round_out", opts);
     slot->out = ex.buffer(out_bytes);
     slot->result = std::make_unique<PinnedBytes>(ex.ctx.context, ex.queue, out_bytes);
     slot->ready = true;
   }
-  Kernel& partial = slot->partial;
-  Kernel& finish = slot->finish;
-  ex.note_built(partial);
-  ex.note_built(finish);
+  ex.note_built(slot->partial);
+  ex.note_built(slot->finish);
+  if (round_into) ex.note_built(slot->round);
   // The bins (blocked, one work-item per group: cl/exact_sum.cl) take at most 2^32 elements per
   // work-item; more groups beyond.
   constexpr std::uint64_t kBinsMost = std::uint64_t{1} << 32;
-  if (blocked && partial.wg == 1) groups = std::max(groups, (n + kBinsMost - 1) / kBinsMost);
+  if (blocked && slot->partial.wg == 1) groups = std::max(groups, (n + kBinsMost - 1) / kBinsMost);
   if (slot->groups != groups) {
     slot->digits = ex.buffer(groups * layout.digits * 8);
     slot->flags = ex.buffer(groups * 4);
     slot->groups = groups;
   }
-  const std::uint64_t items = groups * partial.wg;
-  ex.args(partial, in, n, (n + items - 1) / items, slot->digits, slot->flags);
-  ex.launch(partial, items, partial.wg);
-  ex.args(finish, slot->digits, slot->flags, groups, slot->out);
-  ex.launch(finish, layout.digits * finish.wg, finish.wg);
+  return slot;
+}
+
+// Enqueues exact_partial (after `wait`) and exact_finish: the sum's digits and flags into
+// slot.out.
+void enqueue_sum(Exec& ex, ExactSlot& slot, const cl::Buffer& in, std::uint64_t n, Type value,
+                 std::uint64_t groups, const std::vector<cl::Event>* wait) {
+  const std::uint64_t items = groups * slot.partial.wg;
+  ex.args(slot.partial, in, n, (n + items - 1) / items, slot.digits, slot.flags);
+  ex.launch(slot.partial, items, slot.partial.wg, wait);
+  ex.args(slot.finish, slot.digits, slot.flags, groups, slot.out);
+  ex.launch(slot.finish, exact_layout(value).digits * slot.finish.wg, slot.finish.wg);
+}
+
+}  // namespace
+
+ExactSum run_exact(Exec& ex, const cl::Buffer& in, std::uint64_t n, Type value,
+                   const std::string& field) {
+  std::uint64_t groups = 0;
+  std::unique_lock<std::mutex> lock;
+  const auto slot = exact_slot(ex, n, value, field, std::nullopt, groups, lock);
+  enqueue_sum(ex, *slot, in, n, value, groups, nullptr);
+  const ExactLayout layout = exact_layout(value);
+  const std::size_t out_bytes = (layout.digits + 1) * 8;
   ex.read_bytes(slot->out, 0, out_bytes, slot->result->data());
   ExactSum s = exact_zero(value);
   std::memcpy(s.digits.data(), slot->result->data(), layout.digits * 8);
@@ -75,6 +100,17 @@ ExactSum run_exact(Exec& ex, const cl::Buffer& in, std::uint64_t n, Type value,
   std::memcpy(&flags, slot->result->data() + layout.digits * 8, 8);
   s.flags = static_cast<std::uint32_t>(flags);
   return s;
+}
+
+void enqueue_exact(Exec& ex, const cl::Buffer& in, std::uint64_t n, Type value,
+                   const std::string& field, Type out_type, const cl::Buffer& out,
+                   std::size_t offset, const std::vector<cl::Event>* wait, cl::Event* done) {
+  std::uint64_t groups = 0;
+  std::unique_lock<std::mutex> lock;
+  const auto slot = exact_slot(ex, n, value, field, out_type, groups, lock);
+  enqueue_sum(ex, *slot, in, n, value, groups, wait);
+  ex.args(slot->round, slot->out, n, out, std::uint64_t{offset / size_of(out_type)});
+  ex.launch(slot->round, 1, 1, nullptr, done);
 }
 
 ExactSum run_exact(Context::Impl& ctx, const Plan& plan, const cl::Buffer& in, std::uint64_t n,

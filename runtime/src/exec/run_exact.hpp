@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/context_impl.hpp"
 #include "exec/exec.hpp"
@@ -22,5 +23,12 @@ ExactSum run_exact(Context::Impl& ctx, const Plan& plan, const cl::Buffer& in, s
 // ex.user's.
 ExactSum run_exact(Exec& ex, const cl::Buffer& in, std::uint64_t n, Type value,
                    const std::string& field = "");
+
+// The same enqueued for rdx::enqueue_reduce: after `wait`, the sum rounded on the device into
+// `out_type` (F32 or F64) at byte `offset` of `out` (a multiple of its size); `done` receives the
+// event of that write. Returns without waiting.
+void enqueue_exact(Exec& ex, const cl::Buffer& in, std::uint64_t n, Type value,
+                   const std::string& field, Type out_type, const cl::Buffer& out,
+                   std::size_t offset, const std::vector<cl::Event>* wait, cl::Event* done);
 
 }  // namespace rdx::detail

@@ -1,5 +1,6 @@
 // Runs a segmented plan: cl/segmented.cl's seg_reduce, then seg_finish when segments are split
-// into parts (see that file's launch rules).
+// into parts (see that file's launch rules); the exact form (SegmentedPlan::exact) runs
+// cl/exact_segments.cl's exact_segments instead.
 #include "exec/run_segmented.hpp"
 
 #include <fmt/format.h>
@@ -35,6 +36,10 @@ Scalar empty_value(const SegmentedPlan& p) {
 }
 
 std::string build_options(const SegmentedPlan& p, bool checked) {
+  if (p.exact)
+    return fmt::format("-DLANES={}{}{}{}{}", p.lanes, p.type == Type::F64 ? " -DEXACT_F64" : "",
+                       p.acc == Type::F64 ? " -DEXACT_ACC_F64" : "",
+                       p.by_offsets ? " -DOFFSETS" : "", checked ? " -DCHECKED" : "");
   std::string o = fmt::format("-DLANES={} -DPARTS={} -DSEG_UNROLL={} -DSEG_VEC={}", p.lanes,
                               p.parts, p.unroll, p.vector);
   if (checked) o += " -DCHECKED";
@@ -89,7 +94,9 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl
   // The offsets' check runs first, on the same queue; the kernels after it read its flag.
   cl::Buffer bad;
   if (check_offsets) {
-    Kernel check = ex.kernel("segmented.cl", "seg_check", opts);
+    SegmentedPlan checker = p;  // segmented.cl's options, also for the exact form
+    checker.exact = false;
+    Kernel check = ex.kernel("segmented.cl", "seg_check", build_options(checker, true));
     // Zeroed by a fill in the queue, not a blocking write: no host round trip before the launch.
     const cl_uint zero = 0;
     bad = ex.buffer(sizeof zero);
@@ -110,6 +117,31 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl
     wait();
     return ran;
   }
+  // Every reducing kernel's parameters after its input: the geometry (offsets, or length and
+  // inner) and the segment count. Returns the next argument's index.
+  const auto geometry_args = [&](Kernel& k, cl_uint i) {
+    if (p.by_offsets) {
+      ex.arg(k, i++, *offsets);
+    } else {
+      ex.arg(k, i++, p.length);
+      ex.arg(k, i++, p.inner);
+    }
+    ex.arg(k, i++, p.segments);
+    return i;
+  };
+  if (p.exact) {
+    Kernel k = ex.kernel("exact_segments.cl", "exact_segments", opts);
+    ran.work_group_size = k.wg;
+    ran.lanes = std::min<std::uint64_t>(p.lanes, k.wg);
+    ex.arg(k, 0, in);
+    cl_uint i = geometry_args(k, 1);
+    ex.arg(k, i++, values);
+    if (check_offsets) ex.arg(k, i++, bad);
+    const std::uint64_t per_group = k.wg / ran.lanes;
+    ex.launch(k, (p.segments + per_group - 1) / per_group * k.wg, k.wg);
+    wait();
+    return ran;
+  }
   Kernel reduce = ex.kernel("segmented.cl", p.column_block ? "seg_columns" : "seg_reduce", opts);
   ran.work_group_size = reduce.wg;
   ran.lanes = std::min<std::uint64_t>(p.lanes, reduce.wg);
@@ -124,17 +156,11 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl
           ? p.segments / p.inner * ((p.inner + p.column_block - 1) / p.column_block) * p.parts
           : 0;
   const States part = p.parts > 1 ? ex.states(p.segments * p.parts) : States{values, out_i, 0};
-  // The parameters seg_reduce and seg_finish share after their inputs: the geometry, the segment
-  // count, the empty value (not for a user's reduction), the outputs and, when checked, the
-  // offsets' flag. Returns the next argument's index.
+  // The parameters seg_reduce and seg_finish share after their inputs: the geometry, the empty
+  // value (not for a user's reduction), the outputs and, when checked, the offsets' flag.
+  // Returns the next argument's index.
   const auto common_args = [&](Kernel& k, cl_uint i, const States& out) {
-    if (p.by_offsets) {
-      ex.arg(k, i++, *offsets);
-    } else {
-      ex.arg(k, i++, p.length);
-      ex.arg(k, i++, p.inner);
-    }
-    ex.arg(k, i++, p.segments);
+    i = geometry_args(k, i);
     if (!user) ex.arg(k, i++, empty_value(p));
     ex.arg(k, i++, out.values);
     ex.arg(k, i++, out.indices);

@@ -327,16 +327,52 @@ ExactFields exact_fields(Context& ctx, const Reduction& r, const UserInputs& in,
   return out;
 }
 
+namespace {
+
+// enqueue_reduce of a reduction whose fields are all float sums (device inputs): the state zeroed
+// (its padding, and an empty input's +0 sums), then each field's exact sum rounded on the device
+// into its place; the last command's event is the target's.
+StateResult enqueue_exact_fields(Context& ctx, const Reduction& r, const UserInputs& in,
+                                 std::uint64_t n, const Options& opts, const AsyncTarget& target) {
+  const auto prep = prepare(ctx, r, in.types);
+  check_fp64(ctx, r, in.types);
+  Options o = opts;
+  o.acc.reset();
+  StateResult res;
+  res.plan = make_plan(ctx.device_info(), r.fields[0].type, Op::Sum, n, o, ctx.tuning());
+  res.plan.reduction = r.name.empty() ? "custom" : r.name;
+  Exec ex(impl_of(ctx), res.plan);
+  ex.user = UserRun{&prep->definitions, prep->layout.bytes, 0, {}};
+  const std::vector<cl::Event>* wait = target.wait && !target.wait->empty() ? target.wait : nullptr;
+  const cl_uchar zero = 0;
+  RDX_CHECK(ex.queue.enqueueFillBuffer(*target.out, zero, target.offset, prep->layout.bytes, wait,
+                                       n ? nullptr : target.done));
+  if (n) {
+    Chunks chunks(ex, ctx.device_info(), in, n);  // device inputs: one chunk
+    const cl::Buffer& in0 = set_chunk(ex, chunks, in.types.size(), 0, n);
+    try {
+      for (std::size_t f = 0; f < r.fields.size(); ++f)
+        enqueue_exact(ex, in0, n, r.fields[f].type, r.fields[f].name, r.fields[f].type, *target.out,
+                      target.offset + prep->layout.offsets[f], nullptr,
+                      f + 1 == r.fields.size() ? target.done : nullptr);
+    } catch (const BuildError& e) {
+      rethrow_build_error(r, in.types, e);
+    }
+  }
+  ex.detach();
+  RDX_CHECK(ex.queue.flush());
+  return res;
+}
+
+}  // namespace
+
 StateResult run_user(Context& ctx, const Reduction& r, const UserInputs& in, std::uint64_t n,
                      const Options& opts, const AsyncTarget* target) {
   const auto prep = prepare(ctx, r, in.types);  // validates r
   if (opts.determinism != Determinism::RunToRun) {
     switch (field_sums(r)) {
       case FieldSums::FloatSums:
-        if (target)
-          throw UnsupportedError(fmt::format(
-              "enqueue_reduce: determinism {} of float sums runs in the synchronous form only",
-              name(opts.determinism)));
+        if (target) return enqueue_exact_fields(ctx, r, in, n, opts, *target);
         {
           // Each field's sum rounded once in the field's type.
           const ExactFields e = exact_fields(ctx, r, in, n, opts);

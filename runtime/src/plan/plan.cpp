@@ -29,10 +29,6 @@ constexpr std::uint64_t kExactGroupsPerCuGpu = 4;
 // default where the device has doubles) and "chunk" sets the elements per pass of host data (for
 // the tests of bit equality).
 Plan exact_plan(const DeviceInfo& dev, Plan p, const Options& opts) {
-  if (!is_float(p.type))
-    throw UnsupportedError(fmt::format(
-        "determinism {}: a float sum of {} elements is not reproducible yet (run_to_run only)",
-        name(opts.determinism), name(p.type)));
   if (!opts.strategy.empty() && opts.strategy != "auto")
     throw ArgumentError(fmt::format(
         "determinism {}: float sums run the exact accumulator (strategy auto), not '{}'",
@@ -105,13 +101,7 @@ Plan make_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n, const O
   p.op = op;
   p.n = n;
   p.acc = detail::checked_acc(dev, type, op, opts.acc);
-  if (opts.determinism != Determinism::RunToRun && is_float(p.acc)) {
-    if (op == Op::Sum) return exact_plan(dev, p, opts);
-    if (op == Op::Prod)
-      throw UnsupportedError(
-          fmt::format("determinism {}: float products are not reproducible yet (run_to_run only)",
-                      name(opts.determinism)));
-  }
+  if (detail::exact_form(opts.determinism, type, p.acc, op)) return exact_plan(dev, p, opts);
 
   p.strategy = opts.strategy.empty() || opts.strategy == "auto"
                    ? resolve_auto(tuning, dev, type, op)

@@ -94,4 +94,28 @@ std::uint64_t max_alloc_elements(const DeviceInfo& dev, Type type) {
   return std::max<std::uint64_t>(cap / size_of(type) / 4096, 1) * 4096;
 }
 
+bool exact_form(Determinism d, Type type, Type acc, Op op) {
+  if (d == Determinism::RunToRun || !is_float(acc)) return false;
+  switch (op) {
+    case Op::Sum:
+      if (!is_float(type))
+        throw UnsupportedError(fmt::format(
+            "determinism {}: a float sum of {} elements is not reproducible yet (run_to_run only)",
+            name(d), name(type)));
+      return true;
+    case Op::Prod:
+      throw UnsupportedError(fmt::format(
+          "determinism {}: float products are not reproducible yet (run_to_run only)", name(d)));
+    case Op::Min:
+    case Op::Max:
+    case Op::ArgMin:
+    case Op::ArgMax:
+    case Op::And:
+    case Op::Or:
+    case Op::Xor:
+      return false;
+  }
+  return false;  // not an Op
+}
+
 }  // namespace rdx::detail

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "rdx/device_info.hpp"
+#include "rdx/plan.hpp"
 #include "rdx/types.hpp"
 
 namespace rdx::detail {
@@ -25,5 +26,11 @@ std::size_t checked_work_group(const DeviceInfo& dev, std::size_t requested);
 // Elements of `type` that fit the device's largest single allocation (1 GiB on PoCL here), a
 // multiple of 4096: host inputs beyond it are reduced in passes.
 std::uint64_t max_alloc_elements(const DeviceInfo& dev, Type type);
+
+// What Options::determinism makes of an operator on `type` elements into `acc`: true for a
+// float sum of float elements under AnyDevice or Exact (the exact accumulator, cl/exact_sum.cl);
+// false where the level needs nothing more (RunToRun, and operators whose result does not depend
+// on the order). UnsupportedError for float products and float sums of integer elements.
+bool exact_form(Determinism d, Type type, Type acc, Op op);
 
 }  // namespace rdx::detail

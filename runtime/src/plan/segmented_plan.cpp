@@ -110,8 +110,33 @@ void choose_column_blocks(const DeviceInfo& dev, SegmentedPlan& p, const Options
   if (p.parts < 1) throw ArgumentError("parts must be at least 1");
 }
 
+// The exact form (cl/exact_segments.cl): lanes from the mean length on GPUs as the work-group
+// form's, without its cap for short segments (a lane's digits cost more than its loads); one
+// work-item per segment on CPUs, whose work-items of a group run one after another.
+void choose_exact_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
+  for (const char* k : {"parts", "unroll", "vector", "column_block"})
+    if (opts.tuning.get(k) &&
+        *opts.tuning.get(k) != (std::string_view(k) == "column_block" ? 0 : 1))
+      throw ArgumentError(fmt::format("the exact segmented sum takes no {} tunable", k));
+  const std::uint64_t wg = p.work_group_size;
+  std::uint64_t lanes = 1;
+  if (dev.kind != DeviceKind::CPU)
+    lanes = std::min<std::uint64_t>(
+        wg, p.length >= kLongSegment
+                ? wg
+                : floor_pow2(std::max<std::uint64_t>(1, p.length / kItemsPerLane)));
+  p.lanes = tunable(opts, "lanes", lanes);
+  if (!is_pow2(p.lanes) || p.lanes > wg)
+    throw ArgumentError(fmt::format(
+        "lanes {} is not a power of two between 1 and the work-group size {}", p.lanes, wg));
+  p.parts = p.unroll = p.vector = 1;
+  p.column_block = 0;
+  p.vector_acc = false;
+}
+
 // Fills lanes and parts for a plan whose type, shape and work-group size are set.
 void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
+  if (p.exact) return choose_exact_grid(dev, p, opts);
   // CPUs: columns in blocks, unless the tuning asks for lanes (the work-group form); fewer than
   // 16 only where they fold (2, 4, 8, with vector accumulators).
   const bool folds = p.inner > 1 && 16 % p.inner == 0 && vector_lanes(p);
@@ -178,6 +203,11 @@ void choose_chunk(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts,
     most = std::min(most, detail::max_alloc_elements(dev, t));
   p.chunk = std::min(tunable(opts, "chunk", most), most);
   if (p.chunk < 1) throw ArgumentError("chunk must be at least 1");
+  if (p.exact && p.in_passes())
+    throw UnsupportedError(fmt::format(
+        "segmented exact sums run in one pass: {} elements exceed {} per pass (the device's "
+        "largest allocation, or the tunable chunk)",
+        p.n, p.chunk));
 }
 
 SegmentedPlan base_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n,
@@ -190,13 +220,7 @@ SegmentedPlan base_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n
   p.op = op;
   p.n = n;
   p.acc = detail::checked_acc(dev, type, op, opts.acc);
-  // Order-independent operators need nothing; float sums and products are not reproducible
-  // across devices in segments yet.
-  if (opts.determinism != Determinism::RunToRun && is_float(p.acc) &&
-      (op == Op::Sum || op == Op::Prod))
-    throw UnsupportedError(
-        fmt::format("segmented {} of {}: determinism {} is not supported yet (run_to_run only)",
-                    name(op), name(p.acc), name(opts.determinism)));
+  p.exact = detail::exact_form(opts.determinism, type, p.acc, op);
   p.work_group_size = detail::checked_work_group(
       dev, opts.work_group_size || dev.kind != DeviceKind::CPU
                ? opts.work_group_size
@@ -298,6 +322,7 @@ std::uint64_t SegmentedPlan::depth_for(std::uint64_t count) const {
 }
 
 std::uint64_t SegmentedPlan::one_pass_depth(std::uint64_t count) const {
+  if (exact) return 1;  // correctly rounded
   const std::uint64_t per_part = ceil_div(ceil_div(count, parts), lanes);
   std::uint64_t tree = 0;
   for (std::uint64_t l = lanes; l > 1; l /= 2)
@@ -322,6 +347,7 @@ std::string SegmentedPlan::describe() const {
   else
     r += fmt::format("axis length={} inner={} segments={}", length, inner, segments);
   if (acc != type && !user()) r += fmt::format(" acc={}", name(acc));
+  if (exact) return r + fmt::format(" exact wg={} lanes={}", work_group_size, lanes);
   if (column_block)
     r += fmt::format(" column_block={} parts={}{}", column_block, parts,
                      vector_acc ? " vector_acc=1" : "");

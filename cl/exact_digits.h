@@ -1,0 +1,224 @@
+/* exact_digits.h: the exact sum's fixed-point integer (cl/exact_sum.cl's header has the scheme):
+ * DIGITS digits of 32 bits, each held in a signed 64-bit word with its carries pending, digit k
+ * worth 2^(32k + LSB), LSB the smallest subnormal's exponent of EXACT_T (float, or double with
+ * EXACT_F64); the flags for NaN, the infinities and "an element other than -0"; adding an
+ * element or a scaled integer, carrying, and (exact_round, with EXACT_ROUND) the correctly rounded
+ * value.
+ * runtime/src/ops/exact_sum.cpp has the same layout and flags on the host. Included by
+ * cl/exact_sum.cl and cl/exact_segments.cl. */
+#ifndef RDX_EXACT_DIGITS_H
+#define RDX_EXACT_DIGITS_H
+
+/* DIGITS: an addition touches digits k .. k + 2 with k + 2 < DIGITS (the highest position it
+ * starts at, 2070 with f64's bins or 253 with f32's, is in digit 64 or 7). */
+#ifdef EXACT_F64
+#define EXACT_T double
+#define DIGITS 68
+#define MANT_BITS 52
+#define EXP_ONES 0x7FF
+#define BIAS 1023
+#define LSB (-1074)
+#define BITS_T ulong
+#define AS_BITS as_ulong
+#define SIGN_SHIFT 63
+#else
+#define EXACT_T float
+#define DIGITS 11
+#define MANT_BITS 23
+#define EXP_ONES 0xFF
+#define BIAS 127
+#define LSB (-149)
+#define BITS_T uint
+#define AS_BITS as_uint
+#define SIGN_SHIFT 31
+#endif
+#define F_NAN 1u
+#define F_POS_INF 2u
+#define F_NEG_INF 4u
+#define F_NOT_NEG_ZERO 8u
+#define CARRY_EVERY 16777216ul
+#define BASE 4294967296l
+#define MAG_MASK ((((BITS_T)1) << SIGN_SHIFT) - 1)
+
+/* A work-item's digits: d[k] for k in [lo, hi] (none while lo > hi); the others are not even
+ * zeroed until touched. Most work-items touch a few digits, and a GPU keeps this array in
+ * off-chip memory, which zeroing, carrying and summing all 68 digits of every work-item would
+ * cross several times. */
+typedef struct {
+  long d[DIGITS];
+  int lo, hi;
+} digits_t;
+
+/* Digits [k0, k1] in use, those new zeroed first. */
+inline void touch(digits_t* a, int k0, int k1) {
+  if (a->lo > a->hi) {
+    for (int k = k0; k <= k1; ++k)
+      a->d[k] = 0;
+    a->lo = k0;
+    a->hi = k1;
+    return;
+  }
+  for (int k = k0; k < a->lo; ++k)
+    a->d[k] = 0;
+  for (int k = a->hi + 1; k <= k1; ++k)
+    a->d[k] = 0;
+  a->lo = min(a->lo, k0);
+  a->hi = max(a->hi, k1);
+}
+
+/* x's exact value into the digits: its significand shifted to its exponent's bit. */
+inline void exact_add(digits_t* a, EXACT_T x, uint* flags) {
+  const BITS_T b = AS_BITS(x);
+  const uint e = (uint)(b >> MANT_BITS) & EXP_ONES;
+  const BITS_T frac = b & ((((BITS_T)1) << MANT_BITS) - 1);
+  const bool neg = (b >> SIGN_SHIFT) != 0;
+  if (b != (((BITS_T)1) << SIGN_SHIFT)) *flags |= F_NOT_NEG_ZERO;
+  if (e == EXP_ONES) {
+    *flags |= frac ? F_NAN : neg ? F_NEG_INF : F_POS_INF;
+    return;
+  }
+  const ulong m = (ulong)(e ? frac | (((BITS_T)1) << MANT_BITS) : frac);
+  const uint pos = e ? e - 1 : 0; /* bit of m's lowest bit above LSB */
+  const uint k = pos >> 5, s = pos & 31;
+  const ulong lo = m << s;
+  long d0 = (long)(lo & 0xFFFFFFFFul), d1 = (long)(lo >> 32);
+#ifdef EXACT_F64
+  long d2 = s ? (long)(m >> (64 - s)) : 0;
+#endif
+  if (neg) {
+    d0 = -d0;
+    d1 = -d1;
+#ifdef EXACT_F64
+    d2 = -d2;
+#endif
+  }
+  touch(a, (int)k, (int)k + 2); /* k + 2 < DIGITS: see DIGITS */
+  a->d[k] += d0;
+  a->d[k + 1] += d1;
+#ifdef EXACT_F64
+  a->d[k + 2] += d2;
+#endif
+}
+
+/* v * 2^pos (v signed, |v| < 2^63; pos as exact_add's) into the digits. */
+inline void exact_add_scaled(digits_t* a, long v, uint pos) {
+  if (v == 0) return;
+  const uint k = pos >> 5, s = pos & 31;
+  const ulong u = v < 0 ? (ulong)(-v) : (ulong)v;
+  const ulong lo = u << s;
+  long d0 = (long)(lo & 0xFFFFFFFFul), d1 = (long)(lo >> 32), d2 = s ? (long)(u >> (64 - s)) : 0;
+  if (v < 0) {
+    d0 = -d0;
+    d1 = -d1;
+    d2 = -d2;
+  }
+  touch(a, (int)k, (int)k + 2);
+  a->d[k] += d0;
+  a->d[k + 1] += d1;
+  a->d[k + 2] += d2;
+}
+
+/* Every digit but the last into [0, 2^32), its carry into the next: the same value. */
+inline void exact_carry(digits_t* a) {
+  if (a->lo > a->hi) return;
+  if (a->hi < DIGITS - 1) touch(a, a->lo, a->hi + 1);
+  for (int k = a->lo; k < a->hi; ++k) {
+    const long low = a->d[k] & (BASE - 1);
+    const long carry = (a->d[k] - low) / BASE; /* exact: a multiple of 2^32 */
+    a->d[k] = low;
+    a->d[k + 1] += carry;
+  }
+}
+
+#ifdef EXACT_ROUND
+/* The rounded result's type R_T (EXACT_ACC_F64: double, else float): precision, smallest
+ * subnormal's exponent, bias and all-ones exponent field. */
+#ifdef EXACT_ACC_F64
+#define R_T double
+#define R_PREC 53
+#define R_LSB (-1074)
+#define R_BIAS 1023
+#define R_EXP_ONES 2047ul
+#define R_AS as_double
+#else
+#define R_T float
+#define R_PREC 24
+#define R_LSB (-149)
+#define R_BIAS 127
+#define R_EXP_ONES 255ul
+#define R_AS(b) as_float((uint)(b))
+#endif
+
+/* Bit i of a magnitude whose digits are all in [0, 2^32). */
+inline ulong exact_bit(const digits_t* a, int i) {
+  return i < 0 ? 0ul : ((ulong)a->d[i >> 5] >> (i & 31)) & 1ul;
+}
+
+/* The digits' value (count elements) rounded to nearest, ties to even, in R_T: NaN when an
+ * element was NaN or both infinities occurred, else the infinity that occurred, else the rounded
+ * value (an infinity past R_T's range); an exact zero is -0 only when every element was -0
+ * (count > 0). The same rules as round_exact on the host (runtime/src/ops/exact_sum.cpp). */
+inline R_T exact_round(digits_t* a, uint flags, ulong count) {
+  if ((flags & F_NAN) || ((flags & F_POS_INF) && (flags & F_NEG_INF))) return (R_T)NAN;
+  if (flags & F_POS_INF) return (R_T)INFINITY;
+  if (flags & F_NEG_INF) return -(R_T)INFINITY;
+  touch(a, 0, DIGITS - 1);
+  for (int k = 0; k + 1 < DIGITS; ++k) {
+    const long low = a->d[k] & (BASE - 1);
+    a->d[k + 1] += (a->d[k] - low) / BASE;
+    a->d[k] = low;
+  }
+  const bool neg = a->d[DIGITS - 1] < 0;
+  if (neg) {
+    for (int k = 0; k < DIGITS; ++k)
+      a->d[k] = -a->d[k];
+    for (int k = 0; k + 1 < DIGITS; ++k) {
+      const long low = a->d[k] & (BASE - 1);
+      a->d[k + 1] += (a->d[k] - low) / BASE;
+      a->d[k] = low;
+    }
+  }
+  int t = DIGITS - 1;
+  while (t >= 0 && a->d[t] == 0)
+    --t;
+  if (t < 0) return count > 0 && !(flags & F_NOT_NEG_ZERO) ? -(R_T)0 : (R_T)0;
+  /* The highest set bit, then the result's last bit as a bit index (above LSB): the top's
+   * R_PREC-th bit, or R_T's smallest subnormal's. */
+  const int top = 32 * t + 63 - (int)clz((ulong)a->d[t]);
+  const int shift = max(top - (R_PREC - 1), R_LSB - LSB);
+  ulong q = 0;
+  for (int i = top; i >= max(shift, 0); --i)
+    q = (q << 1) | exact_bit(a, i);
+  int e = max(shift, 0) + LSB; /* the value is q * 2^e, plus the bits below shift */
+  if (shift > 0) {
+    bool sticky = false;
+    for (int i = 0; i < shift - 1 && !sticky; i += 32) {
+      const int bits = min(32, shift - 1 - i);
+      const ulong mask = bits == 32 ? 0xFFFFFFFFul : (1ul << bits) - 1;
+      sticky = ((ulong)a->d[i >> 5] & mask) != 0;
+    }
+    if (exact_bit(a, shift - 1) && (sticky || (q & 1))) ++q;
+  }
+  if (q >> R_PREC) { /* rounded up to 2^R_PREC */
+    q >>= 1;
+    ++e;
+  }
+  while (!(q >> (R_PREC - 1)) && e > R_LSB) { /* R_T reaches further down than EXACT_T */
+    q <<= 1;
+    --e;
+  }
+  ulong b;
+  if (q >> (R_PREC - 1)) { /* normal */
+    const long field = (long)e + (R_PREC - 1) + R_BIAS;
+    b = field >= (long)R_EXP_ONES
+            ? R_EXP_ONES << (R_PREC - 1)
+            : ((ulong)field << (R_PREC - 1)) | (q & ((1ul << (R_PREC - 1)) - 1));
+  } else { /* subnormal: e is R_LSB */
+    b = q;
+  }
+  const R_T v = R_AS(b);
+  return neg ? -v : v;
+}
+#endif
+
+#endif

@@ -1,0 +1,116 @@
+/* exact_segments.cl: one exact, correctly rounded float sum per segment (rdx::reduce_segments and
+ * rdx::reduce_axis under Determinism AnyDevice and Exact): each segment's elements added into the
+ * fixed-point digits of cl/exact_digits.h, integers whose sum does not depend on the order, and
+ * rounded once on the device (R_T: the accumulator). The same bits as rdx::reduce of the segment
+ * alone.
+ *
+ * Not from a seed: the digits are cl/exact_sum.cl's (the long accumulator of ExBLAS and Neal's
+ * superaccumulator); the grid is cl/segmented.cl's, LANES work-items per segment, without its
+ * parts or vector loads. Elements go one by one into each work-item's digits (no windows); a
+ * segment's LANES work-items then sum the digits any of its group touched in local memory, digit
+ * by digit, into its first work-item's, which rounds them.
+ *
+ * Segment r: OFFSETS: elements off[r] .. off[r+1] - 1 (checked by the host, or by cl/segmented.cl's
+ * seg_check with CHECKED: a set flag makes this kernel write nothing); otherwise the axis form,
+ * `length` elements from (r / inner) * length * inner + r % inner, `inner` apart.
+ *
+ * Launch rules: local size WG; global size ceil(segments / (WG / LANES)) * WG; work-item l of
+ * group g takes segment g * (WG / LANES) + l / LANES as lane l % LANES (LANES a power of two at
+ * most WG; a group smaller than the plan's runs WG lanes). out receives `segments` values of R_T.
+ * EXACT_F64: double elements; EXACT_ACC_F64: double results (R_T, cl/exact_digits.h). */
+#ifndef RDX_COMMON_H
+#include "common.h"
+#endif
+#pragma OPENCL FP_CONTRACT OFF
+
+#define EXACT_ROUND
+#include "exact_digits.h"
+
+#ifndef LANES
+#error "LANES (work-items per segment) is defined by the launcher"
+#endif
+#if LANES > WG
+#define X_LANES WG
+#else
+#define X_LANES LANES
+#endif
+
+kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_segments(global const T* in,
+#ifdef OFFSETS
+                                                                           global const ulong* off,
+#else
+                                                                            ulong length,
+                                                                            ulong inner,
+#endif
+                                                                           ulong segments,
+                                                                           global R_T* out
+#ifdef CHECKED
+                                                                           ,
+                                                                           global const uint* bad
+#endif
+) {
+#ifdef CHECKED
+  if (*bad) return; /* the same for every work-item: none reaches a barrier */
+#endif
+  const uint lid = get_local_id(0), lane = lid % X_LANES;
+  const ulong seg = get_group_id(0) * (WG / X_LANES) + lid / X_LANES;
+  const bool live = seg < segments;
+  ulong first = 0, count = 0, stride = 1;
+  if (live) {
+#ifdef OFFSETS
+    first = off[seg];
+    count = off[seg + 1] - first;
+#else
+    first = seg / inner * length * inner + seg % inner;
+    count = length;
+    stride = inner;
+#endif
+  }
+  digits_t digits;
+  digits_t* acc = &digits;
+  acc->lo = DIGITS;
+  acc->hi = -1;
+  uint f = 0;
+  ulong since = 0;
+  for (ulong j = lane; j < count; j += X_LANES) {
+    exact_add(acc, in[first + j * stride], &f);
+    if (++since == CARRY_EVERY) {
+      exact_carry(acc);
+      since = 0;
+    }
+  }
+  exact_carry(acc);
+#if X_LANES > 1
+  local long sum[WG];
+  local uint seg_flags[WG / X_LANES];
+  local int group_lo, group_hi;
+  if (lid == 0) {
+    group_lo = DIGITS;
+    group_hi = -1;
+  }
+  if (lane == 0) seg_flags[lid / X_LANES] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (f) atomic_or(&seg_flags[lid / X_LANES], f);
+  if (acc->lo <= acc->hi) {
+    atomic_min(&group_lo, acc->lo);
+    atomic_max(&group_hi, acc->hi);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int glo = group_lo, ghi = group_hi;
+  for (int k = glo; k <= ghi; ++k) { /* the same range for the whole group */
+    sum[lid] = k >= acc->lo && k <= acc->hi ? acc->d[k] : 0;
+    for (uint h = X_LANES / 2; h > 0; h /= 2) {
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (lane < h) sum[lid] += sum[lid + h];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lane == 0) {
+      touch(acc, k, k);
+      acc->d[k] = sum[lid];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE); /* sum[lid] is read before the next digit overwrites it */
+  }
+  f = seg_flags[lid / X_LANES];
+#endif
+  if (lane == 0 && live) out[seg] = exact_round(acc, f, count);
+}
