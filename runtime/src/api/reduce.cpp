@@ -49,7 +49,7 @@ Result exact_result(Context& ctx, const Plan& plan, const void* host, const cl::
       seconds += s;
     }
   }
-  return {detail::round_exact(total, plan.type, plan.acc, n), std::nullopt, plan, seconds};
+  return detail::rounded_result(total, plan, n, seconds);
 }
 
 }  // namespace

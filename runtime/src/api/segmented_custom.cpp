@@ -317,32 +317,40 @@ SegmentedStats finish(Stat s, Type acc, const SegmentedStates& st,
   return out;
 }
 
+// A statistic as the segmented forms run it: its accumulator, its reduction, and the options
+// without the accumulator (the reduction's fields have their types).
+struct StatJob {
+  Type acc;
+  Reduction r;
+  Options opts;
+};
+
 template <class In>
-SegmentedStats stat_segments(Context& ctx, Stat s, std::span<const In> inputs, std::uint64_t n,
-                             std::span<const std::uint64_t> offsets, const Options& opts,
-                             const std::string& map) {
+StatJob stat_job(Context& ctx, Stat s, std::span<const In> inputs, const Options& opts,
+                 const std::string& map) {
   std::vector<Type> types;
   for (const In& a : inputs)
     types.push_back(a.type);
   const Type acc = detail::stat_acc(s, types, opts, ctx.device_info().fp64);
-  Reduction r = detail::stat_reduction(s, types, acc, map);
   Options o = opts;
-  o.acc.reset();  // the statistic's fields have their types
-  return finish(s, acc, reduce_segments(ctx, r, inputs, n, offsets, o), offsets);
+  o.acc.reset();
+  return {acc, detail::stat_reduction(s, types, acc, map), o};
+}
+
+template <class In>
+SegmentedStats stat_segments(Context& ctx, Stat s, std::span<const In> inputs, std::uint64_t n,
+                             std::span<const std::uint64_t> offsets, const Options& opts,
+                             const std::string& map) {
+  const StatJob j = stat_job(ctx, s, inputs, opts, map);
+  return finish(s, j.acc, reduce_segments(ctx, j.r, inputs, n, offsets, j.opts), offsets);
 }
 
 template <class In>
 SegmentedStats stat_axis(Context& ctx, Stat s, std::span<const In> inputs,
                          std::span<const std::uint64_t> shape, std::size_t axis,
                          const Options& opts, const std::string& map) {
-  std::vector<Type> types;
-  for (const In& a : inputs)
-    types.push_back(a.type);
-  const Type acc = detail::stat_acc(s, types, opts, ctx.device_info().fp64);
-  Reduction r = detail::stat_reduction(s, types, acc, map);
-  Options o = opts;
-  o.acc.reset();
-  return finish(s, acc, reduce_axis(ctx, r, inputs, shape, axis, o), {});
+  const StatJob j = stat_job(ctx, s, inputs, opts, map);
+  return finish(s, j.acc, reduce_axis(ctx, j.r, inputs, shape, axis, j.opts), {});
 }
 
 }  // namespace

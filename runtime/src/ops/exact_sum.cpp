@@ -113,4 +113,8 @@ Scalar round_exact(const ExactSum& s, Type in, Type acc, std::uint64_t count) {
   return as_acc(negative ? -v : v);
 }
 
+Result rounded_result(const ExactSum& s, const Plan& plan, std::uint64_t count, double seconds) {
+  return {round_exact(s, plan.type, plan.acc, count), std::nullopt, plan, seconds};
+}
+
 }  // namespace rdx::detail

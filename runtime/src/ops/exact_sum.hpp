@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "rdx/plan.hpp"
+#include "rdx/reduce.hpp"
 #include "rdx/types.hpp"
 
 namespace rdx::detail {
@@ -46,5 +47,9 @@ void add_exact(ExactSum& a, const ExactSum& b);
 // value (an infinity when it overflows); an exact zero is -0 only when every element was -0
 // (count > 0).
 Scalar round_exact(const ExactSum& s, Type in, Type acc, std::uint64_t count);
+
+// The Result of plan (an exact_sum plan) whose exact sum over `count` elements is s: s rounded in
+// plan.acc, and `seconds` of device time.
+Result rounded_result(const ExactSum& s, const Plan& plan, std::uint64_t count, double seconds);
 
 }  // namespace rdx::detail

@@ -236,8 +236,7 @@ Result Stream::finish() {
     if (s.exact) {
       const Plan plan =
           make_plan(s.ctx.device_info(), s.type, s.op, s.pushed, s.opts, s.ctx.tuning());
-      return {detail::round_exact(*s.exact, plan.type, plan.acc, s.pushed), std::nullopt, plan,
-              s.exact_seconds};
+      return detail::rounded_result(*s.exact, plan, s.pushed, s.exact_seconds);
     }
     return detail::publish(s.combiner.result(s.pushed));
   } catch (...) {
