@@ -2,8 +2,8 @@
  * DIGITS digits of 32 bits, each held in a signed 64-bit word with its carries pending, digit k
  * worth 2^(32k + LSB), LSB the smallest subnormal's exponent of EXACT_T (float, or double with
  * EXACT_F64); the flags for NaN, the infinities and "an element other than -0"; adding an
- * element or a scaled integer, carrying, and (exact_round, with EXACT_ROUND) the correctly rounded
- * value.
+ * element or a scaled integer, carrying, the double windows (EXACT_FOLD: cl/exact_sum.cl's header
+ * describes them), and (exact_round, with EXACT_ROUND) the correctly rounded value.
  * runtime/src/ops/exact_sum.cpp has the same layout and flags on the host. Included by
  * cl/exact_sum.cl and cl/exact_segments.cl. */
 #ifndef RDX_EXACT_DIGITS_H
@@ -130,6 +130,56 @@ inline void exact_carry(digits_t* a) {
   }
 }
 
+#ifdef EXACT_FOLD
+/* A window (the file's header): elements below 2^p, at most 2^k per lane, none with a bit below
+ * 2^q2. A plain one sums in a2 alone: every lane's sums are multiples of 2^q2 below 2^(q2+53). */
+typedef struct {
+  int p, q1, q2;
+  int plain;
+  double s1; /* 1.5 * 2^(p+k+2) */
+} window_t;
+
+/* |x| < 2^top_of(bits of |x|). */
+inline int top_of(BITS_T mag) {
+  return max((int)(mag >> MANT_BITS), 1) - BIAS + 1;
+}
+/* The lowest bit a nonzero x can have, as a power of two: its exponent's unit in the last place. */
+inline int low_of(BITS_T mag) {
+  return max((int)(mag >> MANT_BITS), 1) - BIAS - MANT_BITS;
+}
+
+/* A window for elements below 2^p: plain when none has a bit below 2^(p+k-53) (low, the lowest
+ * bit of the elements it opens for, says), else two accumulators. */
+inline void window_open(window_t* w, int p, int k, int low) {
+  const int j1 = p + k + 2;
+  w->p = p;
+  w->plain = low >= p + k - 53;
+  w->q1 = j1 - 52;
+  w->q2 = w->plain ? max(p + k - 53, LSB)
+                   : max(p + 2 * k - 103, LSB); /* |a2| <= 2^k * 2^(q1-1) = 2^(q2+52) */
+  w->s1 = as_double(((ulong)(j1 + 1023) << 52) | (1ul << 51));
+}
+
+/* Whether w takes a vector whose largest magnitude has bits mx (finite, not 0) and smallest
+ * nonzero one mn: below its top, no bit below 2^q2, and its doubles normal and finite. */
+inline bool window_takes(const window_t* w, BITS_T mx, BITS_T mn) {
+  return top_of(mx) <= w->p && low_of(mn) >= w->q2 && w->q2 >= -1022 &&
+         (w->plain ? w->q2 + 53 <= 1023 : w->q1 + 52 <= 1023);
+}
+
+/* The same test per lane, for vector compares: an open window takes a finite magnitude m when
+ * m < window_top_bits(w) (top_of(m) <= p) and, when m is not 0, m >= window_low_bits(w)
+ * (low_of(m) >= q2). */
+inline BITS_T window_top_bits(const window_t* w) {
+  const int e = w->p + BIAS; /* exponent fields below e */
+  return e < 2 ? 0 : e >= EXP_ONES ? (BITS_T)EXP_ONES << MANT_BITS : (BITS_T)e << MANT_BITS;
+}
+inline BITS_T window_low_bits(const window_t* w) {
+  const int e = w->q2 + BIAS + MANT_BITS; /* exponent fields from e */
+  return e <= 1 ? 1 : e >= EXP_ONES ? ~(BITS_T)0 : (BITS_T)e << MANT_BITS;
+}
+#endif
+
 #ifdef EXACT_ROUND
 /* The rounded result's type R_T (EXACT_ACC_F64: double, else float): precision, smallest
  * subnormal's exponent, bias and all-ones exponent field. */
@@ -149,9 +199,10 @@ inline void exact_carry(digits_t* a) {
 #define R_AS(b) as_float((uint)(b))
 #endif
 
-/* Bit i of a magnitude whose digits are all in [0, 2^32). */
+/* Bit i of a magnitude whose digits [lo, hi] are in [0, 2^32) (the others 0), i below 32 * (hi +
+ * 1). */
 inline ulong exact_bit(const digits_t* a, int i) {
-  return i < 0 ? 0ul : ((ulong)a->d[i >> 5] >> (i & 31)) & 1ul;
+  return i < 0 || (i >> 5) < a->lo ? 0ul : ((ulong)a->d[i >> 5] >> (i & 31)) & 1ul;
 }
 
 /* The digits' value (count elements) rounded to nearest, ties to even, in R_T: NaN when an
@@ -162,26 +213,34 @@ inline R_T exact_round(digits_t* a, uint flags, ulong count) {
   if ((flags & F_NAN) || ((flags & F_POS_INF) && (flags & F_NEG_INF))) return (R_T)NAN;
   if (flags & F_POS_INF) return (R_T)INFINITY;
   if (flags & F_NEG_INF) return -(R_T)INFINITY;
-  touch(a, 0, DIGITS - 1);
-  for (int k = 0; k + 1 < DIGITS; ++k) {
+  if (a->lo > a->hi) return count > 0 && !(flags & F_NOT_NEG_ZERO) ? -(R_T)0 : (R_T)0;
+  /* Only the digits touched, [lo, hi]: the others are 0. Carried, the top one holds the sign. */
+  int hi = a->hi;
+  for (int k = a->lo; k < hi; ++k) {
     const long low = a->d[k] & (BASE - 1);
     a->d[k + 1] += (a->d[k] - low) / BASE;
     a->d[k] = low;
   }
-  const bool neg = a->d[DIGITS - 1] < 0;
+  const bool neg = a->d[hi] < 0;
   if (neg) {
-    for (int k = 0; k < DIGITS; ++k)
+    for (int k = a->lo; k <= hi; ++k)
       a->d[k] = -a->d[k];
-    for (int k = 0; k + 1 < DIGITS; ++k) {
+    for (int k = a->lo; k < hi; ++k) {
       const long low = a->d[k] & (BASE - 1);
       a->d[k + 1] += (a->d[k] - low) / BASE;
       a->d[k] = low;
     }
   }
-  int t = DIGITS - 1;
-  while (t >= 0 && a->d[t] == 0)
+  if (a->d[hi] >= BASE) { /* below 2^63: one more digit holds its carry (hi + 1 < DIGITS) */
+    touch(a, hi + 1, hi + 1);
+    a->d[hi + 1] = a->d[hi] / BASE;
+    a->d[hi] &= BASE - 1;
+    ++hi;
+  }
+  int t = hi;
+  while (t >= a->lo && a->d[t] == 0)
     --t;
-  if (t < 0) return count > 0 && !(flags & F_NOT_NEG_ZERO) ? -(R_T)0 : (R_T)0;
+  if (t < a->lo) return count > 0 && !(flags & F_NOT_NEG_ZERO) ? -(R_T)0 : (R_T)0;
   /* The highest set bit, then the result's last bit as a bit index (above LSB): the top's
    * R_PREC-th bit, or R_T's smallest subnormal's. */
   const int top = 32 * t + 63 - (int)clz((ulong)a->d[t]);
@@ -192,7 +251,7 @@ inline R_T exact_round(digits_t* a, uint flags, ulong count) {
   int e = max(shift, 0) + LSB; /* the value is q * 2^e, plus the bits below shift */
   if (shift > 0) {
     bool sticky = false;
-    for (int i = 0; i < shift - 1 && !sticky; i += 32) {
+    for (int i = 32 * a->lo; i < shift - 1 && !sticky; i += 32) {
       const int bits = min(32, shift - 1 - i);
       const ulong mask = bits == 32 ? 0xFFFFFFFFul : (1ul << bits) - 1;
       sticky = ((ulong)a->d[i >> 5] & mask) != 0;

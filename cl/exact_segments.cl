@@ -6,9 +6,11 @@
  *
  * Not from a seed: the digits are cl/exact_sum.cl's (the long accumulator of ExBLAS and Neal's
  * superaccumulator); the grid is cl/segmented.cl's, LANES work-items per segment, without its
- * parts or vector loads. Elements go one by one into each work-item's digits (no windows); a
- * segment's LANES work-items then sum the digits any of its group touched in local memory, digit
- * by digit, into its first work-item's, which rounds them.
+ * parts or vector loads. With EXACT_FOLD (devices with doubles) each work-item keeps a running
+ * double window over its elements (cl/exact_sum.cl's, element by element, exact by
+ * construction), flushed into its digits as two integers; what the window cannot take goes into
+ * the digits directly. A segment's LANES work-items then sum the digits any of its group touched
+ * in local memory, digit by digit, into its first work-item's, which rounds them.
  *
  * Segment r: OFFSETS: elements off[r] .. off[r+1] - 1 (checked by the host, or by cl/segmented.cl's
  * seg_check with CHECKED: a set flag makes this kernel write nothing); otherwise the axis form,
@@ -17,14 +19,39 @@
  * Launch rules: local size WG; global size ceil(segments / (WG / LANES)) * WG; work-item l of
  * group g takes segment g * (WG / LANES) + l / LANES as lane l % LANES (LANES a power of two at
  * most WG; a group smaller than the plan's runs WG lanes). out receives `segments` values of R_T.
- * EXACT_F64: double elements; EXACT_ACC_F64: double results (R_T, cl/exact_digits.h). */
+ * EXACT_F64: double elements; EXACT_ACC_F64: double results (R_T, cl/exact_digits.h); EXACT_FOLD:
+ * the windows. */
 #ifndef RDX_COMMON_H
 #include "common.h"
+#endif
+#ifdef EXACT_FOLD
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 #pragma OPENCL FP_CONTRACT OFF
 
 #define EXACT_ROUND
 #include "exact_digits.h"
+
+#ifdef EXACT_FOLD
+/* A lane's running window: opened at an element's magnitude plus SEG_HEADROOM binades (larger
+ * elements later reopen it less often), always with two accumulators, for at most
+ * 2^SEG_WINDOW_LOG elements. */
+#define SEG_HEADROOM 4
+#define SEG_WINDOW_LOG 10
+
+/* The window's two accumulators into the digits: two integers, exact (cl/exact_sum.cl's
+ * window_flush for one lane). */
+inline void seg_flush(digits_t* acc, const window_t* w, double a1, double a2) {
+  exact_add_scaled(acc, (long)(a2 * as_double((ulong)(1023 - w->q2) << 52)), (uint)(w->q2 - LSB));
+  long v1 = as_long(a1) - as_long(w->s1); /* ulps of a1's binade */
+  int q1 = w->q1;
+  if (q1 < LSB) { /* every element is a multiple of 2^LSB, so v1 * 2^q1 is too */
+    v1 /= (long)1 << (LSB - q1);
+    q1 = LSB;
+  }
+  exact_add_scaled(acc, v1, (uint)(q1 - LSB));
+}
+#endif
 
 #ifndef LANES
 #error "LANES (work-items per segment) is defined by the launcher"
@@ -39,8 +66,8 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_segments(globa
 #ifdef OFFSETS
                                                                            global const ulong* off,
 #else
-                                                                            ulong length,
-                                                                            ulong inner,
+                                                                           ulong length,
+                                                                           ulong inner,
 #endif
                                                                            ulong segments,
                                                                            global R_T* out
@@ -72,13 +99,49 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_segments(globa
   acc->hi = -1;
   uint f = 0;
   ulong since = 0;
+#ifdef EXACT_FOLD
+  window_t w;
+  bool open = false;
+  uint in_window = 0;
+  double a1 = 0, a2 = 0;
+#endif
   for (ulong j = lane; j < count; j += X_LANES) {
-    exact_add(acc, in[first + j * stride], &f);
-    if (++since == CARRY_EVERY) {
+    const EXACT_T x = in[first + j * stride];
+#ifdef EXACT_FOLD
+    /* Finite and not zero: into the window, reopened for a larger element or a full window. */
+    const BITS_T mag = AS_BITS(x) & MAG_MASK;
+    if (mag != 0 && (mag >> MANT_BITS) != EXP_ONES) {
+      if (open && (top_of(mag) > w.p || in_window == (1u << SEG_WINDOW_LOG))) {
+        seg_flush(acc, &w, a1, a2);
+        since += 2;
+        open = false;
+      }
+      if (!open) {
+        window_open(&w, top_of(mag) + SEG_HEADROOM, SEG_WINDOW_LOG, INT_MIN / 2);
+        open = window_takes(&w, mag, mag);
+        in_window = 0;
+        a1 = w.s1;
+        a2 = 0;
+      }
+      if (open && low_of(mag) >= w.q2) {
+        const double xd = (double)x, t = a1 + xd;
+        a2 += xd - (t - a1);
+        a1 = t;
+        ++in_window;
+        f |= F_NOT_NEG_ZERO;
+        continue;
+      }
+    }
+#endif
+    exact_add(acc, x, &f);
+    if (++since >= CARRY_EVERY) {
       exact_carry(acc);
       since = 0;
     }
   }
+#ifdef EXACT_FOLD
+  if (open) seg_flush(acc, &w, a1, a2);
+#endif
   exact_carry(acc);
 #if X_LANES > 1
   local long sum[WG];

@@ -103,42 +103,6 @@ HORIZONTAL(lanes_max, BITS_T, max)
 HORIZONTAL(lanes_min, BITS_T, min)
 HORIZONTAL(lanes_sum, long, PLUS)
 
-/* A window (the file's header): elements below 2^p, at most 2^k per lane, none with a bit below
- * 2^q2. A plain one sums in a2 alone: every lane's sums are multiples of 2^q2 below 2^(q2+53). */
-typedef struct {
-  int p, q1, q2;
-  int plain;
-  double s1; /* 1.5 * 2^(p+k+2) */
-} window_t;
-
-/* |x| < 2^top_of(bits of |x|). */
-inline int top_of(BITS_T mag) {
-  return max((int)(mag >> MANT_BITS), 1) - BIAS + 1;
-}
-/* The lowest bit a nonzero x can have, as a power of two: its exponent's unit in the last place. */
-inline int low_of(BITS_T mag) {
-  return max((int)(mag >> MANT_BITS), 1) - BIAS - MANT_BITS;
-}
-
-/* A window for elements below 2^p: plain when none has a bit below 2^(p+k-53) (low, the lowest
- * bit of the elements it opens for, says), else two accumulators. */
-inline void window_open(window_t* w, int p, int k, int low) {
-  const int j1 = p + k + 2;
-  w->p = p;
-  w->plain = low >= p + k - 53;
-  w->q1 = j1 - 52;
-  w->q2 = w->plain ? max(p + k - 53, LSB)
-                   : max(p + 2 * k - 103, LSB); /* |a2| <= 2^k * 2^(q1-1) = 2^(q2+52) */
-  w->s1 = as_double(((ulong)(j1 + 1023) << 52) | (1ul << 51));
-}
-
-/* Whether w takes a vector whose largest magnitude has bits mx (finite, not 0) and smallest
- * nonzero one mn: below its top, no bit below 2^q2, and its doubles normal and finite. */
-inline bool window_takes(const window_t* w, BITS_T mx, BITS_T mn) {
-  return top_of(mx) <= w->p && low_of(mn) >= w->q2 && w->q2 >= -1022 &&
-         (w->plain ? w->q2 + 53 <= 1023 : w->q1 + 52 <= 1023);
-}
-
 /* The largest magnitude's bits of a vector, and the smallest nonzero one's (all ones for none). */
 inline VB magnitudes(VE x) {
   return AS_VB(x) & (VB)MAG_MASK;
@@ -333,9 +297,18 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_partial(
   bool open = false;
   uint count = 0;
   VD a1 = (VD)0, a2 = (VD)0;
+  VB top_bits = (VB)0, low_bits = (VB)0; /* the open window's bounds, for lane compares */
   for (ulong s = first; s + V <= stop; s += step) {
     const VE x = load_vector(in, s USER_INPUT_ARGS);
     const VB mag = magnitudes(x);
+    /* Most vectors: the open window takes every lane, one not 0 (no lane reductions). */
+    if (open && count < (1u << WINDOW_LOG) &&
+        all((mag < top_bits) & ((mag >= low_bits) | (mag == (VB)0))) && any(mag != (VB)0)) {
+      FOLD(w, a1, a2, CONVERT_VD(x));
+      ++count;
+      f |= F_NOT_NEG_ZERO;
+      continue;
+    }
     const BITS_T top = lanes_max(mag), low = lanes_min(nonzero_or_ones(mag));
     bool fold = top != 0 && (top >> MANT_BITS) != EXP_ONES;
     if (fold && !(open && count < (1u << WINDOW_LOG) && window_takes(&w, top, low))) {
@@ -348,6 +321,8 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_partial(
       count = 0;
       a1 = (VD)w.s1;
       a2 = (VD)0;
+      top_bits = (VB)window_top_bits(&w);
+      low_bits = (VB)window_low_bits(&w);
     }
     if (fold) {
       FOLD(w, a1, a2, CONVERT_VD(x));

@@ -681,9 +681,10 @@ TEST_CASE("plans under Determinism: float sums run the exact accumulator, the re
   const DeviceInfo cpu = fake_device(DeviceKind::CPU, "cpu");
   Options o;
   o.determinism = Determinism::AnyDevice;
-  const Plan g = make_plan(gpu, Type::F32, Op::Sum, 1 << 20, o);
+  const Plan g = make_plan(gpu, Type::F32, Op::Sum, 1 << 28, o);
   CHECK(g.strategy == "exact_sum");
-  CHECK(g.params.get("groups") == gpu.compute_units * 4);
+  CHECK(g.params.get("groups") == gpu.compute_units * 8);
+
   CHECK(g.params.get("blocked") == 0);
   CHECK(g.depth == 1);
   const Plan c = make_plan(cpu, Type::F64, Op::Sum, 1 << 20, o);
@@ -750,6 +751,12 @@ TEST_CASE("plans under Determinism: float sums run the exact accumulator, the re
   CHECK_THROWS_AS(plan_axis(gpu, Type::F32, Op::Sum, shape, 0, seg), UnsupportedError);
   seg = o;
   seg.tuning.set("parts", 2);
+  CHECK_THROWS_AS(plan_axis(gpu, Type::F32, Op::Sum, shape, 0, seg), ArgumentError);
+  CHECK(xs.fold == gpu.fp64);
+  seg = o;
+  seg.tuning.set("fold", 0);
+  CHECK_FALSE(plan_axis(gpu, Type::F32, Op::Sum, shape, 0, seg).fold);
+  seg.determinism = Determinism::RunToRun;  // fold is the exact form's
   CHECK_THROWS_AS(plan_axis(gpu, Type::F32, Op::Sum, shape, 0, seg), ArgumentError);
   CHECK_FALSE(plan_axis(gpu, Type::F32, Op::Max, shape, 0, o).exact);
   CHECK(plan_axis(gpu, Type::F32, Op::Max, shape, 0, o).segments == 10);

@@ -348,7 +348,8 @@ void options_bench(CLI::App& sub, App& app) {
   sub.add_option("--json", bn.json_file, "Also write one JSON object per row to FILE");
   sub.add_option("--plot", bn.plot_file, "Also plot GB/s against n to FILE.png");
   sub.add_option("--wg", bn.wg, "Work-group size override")->check(kNonNegative);
-  sub.add_option("--groups-per-cu", bn.groups_per_cu, "fast_*: work-groups per compute unit")
+  sub.add_option("--groups-per-cu", bn.groups_per_cu,
+                 "fast_* and exact sums: work-groups per compute unit")
       ->check(kNonNegative);
   sub.add_option("--vw", bn.vector_width, "fast_*: elements per vector load (1-16)")
       ->check(kNonNegative);

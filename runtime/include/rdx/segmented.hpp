@@ -43,6 +43,7 @@ struct SegmentedPlan {
   // (cl/exact_segments.cl: lanes work-items per segment; parts, unroll and vector are 1,
   // column_block 0; one pass only, so host inputs beyond `chunk` are refused).
   bool exact = false;
+  bool fold = false;  // the exact form's double windows (devices with doubles; tunable "fold")
   std::uint64_t lanes = 1;   // work-items per segment, a power of two <= work_group_size
   std::uint64_t parts = 1;   // work-groups per segment
   std::uint64_t unroll = 4;  // loads each work-item has in flight (1, 2, 4, 8 or 16)
@@ -83,7 +84,8 @@ struct SegmentedPlan {
 // Throws ArgumentError (an operator the type does not allow, acc narrower than the element, a
 // strategy other than "auto", a work-group size the device does not allow, an unknown tunable)
 // or UnsupportedError (f64 without fp64). Options::tuning may set "lanes" (a power of two, at most
-// the work-group size), "parts" (>= 1), "unroll" and "vector", for sweeps in `clrdx bench`, and
+// the work-group size), "parts" (>= 1), "unroll" and "vector", for sweeps in `clrdx bench`,
+// "fold" (the exact form: 0 turns its double windows off), and
 // "column_block" (0: the work-group form; else columns per work-item, at most 4096, for the axis
 // form with inner > 1) and "chunk" (>= 1; host inputs only: the device-buffer forms refuse one
 // below n).

@@ -37,9 +37,10 @@ Scalar empty_value(const SegmentedPlan& p) {
 
 std::string build_options(const SegmentedPlan& p, bool checked) {
   if (p.exact)
-    return fmt::format("-DLANES={}{}{}{}{}", p.lanes, p.type == Type::F64 ? " -DEXACT_F64" : "",
+    return fmt::format("-DLANES={}{}{}{}{}{}", p.lanes, p.type == Type::F64 ? " -DEXACT_F64" : "",
                        p.acc == Type::F64 ? " -DEXACT_ACC_F64" : "",
-                       p.by_offsets ? " -DOFFSETS" : "", checked ? " -DCHECKED" : "");
+                       p.by_offsets ? " -DOFFSETS" : "", checked ? " -DCHECKED" : "",
+                       p.fold ? " -DEXACT_FOLD" : "");
   std::string o = fmt::format("-DLANES={} -DPARTS={} -DSEG_UNROLL={} -DSEG_VEC={}", p.lanes,
                               p.parts, p.unroll, p.vector);
   if (checked) o += " -DCHECKED";

@@ -21,8 +21,10 @@ std::string strategy_names() {
 }
 
 // Work-groups of the exact sum's first launch: one per compute unit on CPUs (of one work-item,
-// a contiguous range each), 4 per compute unit on GPUs (a grid stride).
-constexpr std::uint64_t kExactGroupsPerCuGpu = 4;
+// a contiguous range each), 8 per compute unit on GPUs (a grid stride). H200, f32 2^28, 2 rounds
+// (tools/results/h200_exact_groups_sweep.txt): 8 per CU 385-395 us at 256 work-items (387-388 at
+// 512), against 441-466 with 2 or 4 and 387-408 with 16; run_to_run 259-273.
+constexpr std::uint64_t kExactGroupsPerCuGpu = 8;
 
 // A float sum under AnyDevice or Exact: the exact long accumulator (cl/exact_sum.cl). The
 // tunables "groups" and "blocked" change its grid, "fold" 0 turns off its double windows (on by
@@ -39,15 +41,15 @@ Plan exact_plan(const DeviceInfo& dev, Plan p, const Options& opts) {
           "the exact sum has the tunables groups, blocked, fold and chunk, not '{}'", k));
   const bool cpu = dev.kind == DeviceKind::CPU;
   const std::uint64_t cus = std::max<std::uint32_t>(dev.compute_units, 1);
-  const std::uint64_t groups =
-      opts.tuning.get("groups").value_or(cpu ? cus : cus * kExactGroupsPerCuGpu);
-  if (groups < 1 || groups > 4096)
-    throw ArgumentError(fmt::format("groups {} is not between 1 and 4096", groups));
   p.strategy = detail::kExactSum;
   // CPUs: one work-item per group (its bins are 8-32 KB of private memory).
   p.work_group_size = detail::checked_work_group(dev, opts.work_group_size ? opts.work_group_size
                                                       : cpu                ? 1
                                                                            : 0);
+  const std::uint64_t groups =
+      opts.tuning.get("groups").value_or(cpu ? cus : cus * kExactGroupsPerCuGpu);
+  if (groups < 1 || groups > 4096)
+    throw ArgumentError(fmt::format("groups {} is not between 1 and 4096", groups));
   p.params.set("groups", groups);
   p.params.set("blocked", opts.tuning.get("blocked").value_or(cpu ? 1 : 0) ? 1 : 0);
   const std::uint64_t fold = opts.tuning.get("fold").value_or(dev.fp64 ? 1 : 0);

@@ -62,10 +62,10 @@ std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
 std::uint64_t tunable(const Options& opts, std::string_view name, std::uint64_t dflt) {
   for (const auto& [k, v] : opts.tuning.items())
     if (k != "lanes" && k != "parts" && k != "unroll" && k != "vector" && k != "chunk" &&
-        k != "column_block")
+        k != "column_block" && k != "fold")
       throw ArgumentError(
           fmt::format("segmented reductions have the tunables lanes, parts, unroll, vector, "
-                      "column_block and chunk, not '{}'",
+                      "column_block, fold (exact sums) and chunk, not '{}'",
                       k));
   return opts.tuning.get(name).value_or(dflt);
 }
@@ -132,11 +132,18 @@ void choose_exact_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& o
   p.parts = p.unroll = p.vector = 1;
   p.column_block = 0;
   p.vector_acc = false;
+  const std::uint64_t fold = tunable(opts, "fold", dev.fp64 ? 1 : 0);
+  if (fold > 1) throw ArgumentError(fmt::format("fold {} is not 0 or 1", fold));
+  if (fold && !dev.fp64)
+    throw UnsupportedError("fold 1: the exact sum's windows need doubles, which this device lacks");
+  p.fold = fold != 0;
 }
 
 // Fills lanes and parts for a plan whose type, shape and work-group size are set.
 void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
   if (p.exact) return choose_exact_grid(dev, p, opts);
+  if (opts.tuning.get("fold"))
+    throw ArgumentError("fold is a tunable of the exact form (Determinism AnyDevice, Exact)");
   // CPUs: columns in blocks, unless the tuning asks for lanes (the work-group form); fewer than
   // 16 only where they fold (2, 4, 8, with vector accumulators).
   const bool folds = p.inner > 1 && 16 % p.inner == 0 && vector_lanes(p);
@@ -347,7 +354,8 @@ std::string SegmentedPlan::describe() const {
   else
     r += fmt::format("axis length={} inner={} segments={}", length, inner, segments);
   if (acc != type && !user()) r += fmt::format(" acc={}", name(acc));
-  if (exact) return r + fmt::format(" exact wg={} lanes={}", work_group_size, lanes);
+  if (exact)
+    return r + fmt::format(" exact wg={} lanes={} fold={}", work_group_size, lanes, fold ? 1 : 0);
   if (column_block)
     r += fmt::format(" column_block={} parts={}{}", column_block, parts,
                      vector_acc ? " vector_acc=1" : "");
