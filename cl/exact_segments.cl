@@ -18,7 +18,8 @@
  *
  * Launch rules: local size WG; global size ceil(segments / (WG / LANES)) * WG; work-item l of
  * group g takes segment g * (WG / LANES) + l / LANES as lane l % LANES (LANES a power of two at
- * most WG; a group smaller than the plan's runs WG lanes). out receives `segments` values of R_T.
+ * most WG; a group smaller than the plan's runs WG lanes). Segment r's value (R_T) goes to byte
+ * r * out_stride + out_offset of out: a value array, or a field of a user's states.
  * EXACT_F64: double elements; EXACT_ACC_F64: double results (R_T, cl/exact_digits.h); EXACT_FOLD:
  * the windows. */
 #ifndef RDX_COMMON_H
@@ -62,20 +63,28 @@ inline void seg_flush(digits_t* acc, const window_t* w, double a1, double a2) {
 #define X_LANES LANES
 #endif
 
-kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_segments(global const T* in,
-#ifdef OFFSETS
-                                                                           global const ulong* off,
+/* AT(k): element k's value; a user's reduction (USER_STATE, a float sum field) maps element k of
+ * every input (cl/common.h's ELEM) and takes its field EXACT_FIELD. */
+#ifdef USER_STATE
+#define AT(k) (ELEM(in, (k)).EXACT_FIELD)
 #else
-                                                                           ulong length,
-                                                                           ulong inner,
+#define AT(k) (in[(k)])
 #endif
-                                                                           ulong segments,
-                                                                           global R_T* out
+/* The segments' geometry, and the offsets' check flag. */
+#ifdef OFFSETS
+#define X_GEOMETRY global const ulong *off,
+#else
+#define X_GEOMETRY ulong length, ulong inner,
+#endif
 #ifdef CHECKED
-                                                                           ,
-                                                                           global const uint* bad
+#define X_CHECK , global const uint* bad
+#else
+#define X_CHECK
 #endif
-) {
+
+kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_segments(
+    global const T* in, X_GEOMETRY ulong segments, global uchar* out, ulong out_stride,
+    ulong out_offset X_CHECK ELEM_PARAMS) {
 #ifdef CHECKED
   if (*bad) return; /* the same for every work-item: none reaches a barrier */
 #endif
@@ -106,7 +115,7 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_segments(globa
   double a1 = 0, a2 = 0;
 #endif
   for (ulong j = lane; j < count; j += X_LANES) {
-    const EXACT_T x = in[first + j * stride];
+    const EXACT_T x = AT(first + j * stride);
 #ifdef EXACT_FOLD
     /* Finite and not zero: into the window, reopened for a larger element or a full window. */
     const BITS_T mag = AS_BITS(x) & MAG_MASK;
@@ -175,5 +184,6 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_segments(globa
   }
   f = seg_flags[lid / X_LANES];
 #endif
-  if (lane == 0 && live) out[seg] = exact_round(acc, f, count);
+  if (lane == 0 && live)
+    *(global R_T*)(out + seg * out_stride + out_offset) = exact_round(acc, f, count);
 }

@@ -299,6 +299,8 @@ npy "$tmp/cancel_seg.npy" "<f4" "(5,)" False f 1e30 1 -1e30 3 -0.0
 npy "$tmp/cancel_off.npy" "<i8" "(5,)" False q 0 3 4 4 5
 expect 0 "segments exact" -- "$clrdx" reduce --device "$dev" --input "$tmp/cancel_seg.npy" --segments "$tmp/cancel_off.npy" --op sum --determinism exact
 same "$(printf '1\n3\n0\n-0')" "exact segments: 1e30 + 1 - 1e30, 3, empty (+0), -0"
+expect 0 "segments mean exact" -- "$clrdx" reduce --device "$dev" --input "$tmp/cancel_seg.npy" --segments "$tmp/cancel_off.npy" --op mean --determinism exact
+same "$(printf '0.3333333333333333\n3\nnan\n-0')" "exact segment means: 1/3 of the exact 1, 3, empty (NaN), -0"
 expect 0 "minmax exact" -- "$clrdx" reduce --device "$dev" --input "$tmp/cancel.npy" --op minmax --determinism exact
 expect 2 "prod exact" -- "$clrdx" reduce --device "$dev" --input "$tmp/cancel.npy" --op prod --determinism exact
 expect 2 "unknown determinism" -- "$clrdx" reduce --device "$dev" --type f32 --op sum --generate ones --count 10 --determinism bitwise

@@ -229,3 +229,67 @@ TEST_CASE("exact segments: NaN, infinities, and what the form refuses") {
   CHECK_FALSE(ir.plan.exact);
   CHECK(ir.value(1).as<std::int32_t>() == 7);
 }
+
+TEST_CASE("exact segments: users' reductions and composites per segment, the whole form's bits") {
+  std::vector<std::uint64_t> off;
+  const std::vector<float> x = hard_segments<float>(off, 4);
+  std::vector<float> y(x.size());
+  for (std::size_t k = 0; k < y.size(); ++k)
+    y[k] = static_cast<float>(k % 7) - 3.0f;
+  const rdx::Array two[] = {rdx::Array::of(std::span<const float>(x)),
+                            rdx::Array::of(std::span<const float>(y))};
+  rdx::Options o = exact_opts();
+  // Two float sums (x, and x * y): each field as rdx::reduce gives it for the segment alone.
+  rdx::Reduction r;
+  r.name = "sums";
+  r.fields = {{"s", rdx::Type::F32, "0", "x0", "a.s + b.s"},
+              {"p", rdx::Type::F32, "0", "x0 * x1", "a.p + b.p"}};
+  const rdx::SegmentedStates st = rdx::reduce_segments(ctx(), r, two, x.size(), off, o);
+  CHECK(st.plan.exact);
+  // mean and dot per segment (f32 accumulators: the device needs no doubles).
+  rdx::Options f32 = o;
+  f32.acc = rdx::Type::F32;
+  const rdx::SegmentedStats mean =
+      rdx::reduce_segments(ctx(), rdx::Stat::Mean, std::span(two, 1), x.size(), off, f32);
+  const rdx::SegmentedStats dot =
+      rdx::reduce_segments(ctx(), rdx::Stat::Dot, std::span(two, 2), x.size(), off, f32);
+  for (std::size_t k = 0; k + 1 < off.size(); k += 7) {
+    const std::uint64_t len = off[k + 1] - off[k];
+    const rdx::Array seg[] = {rdx::Array::of(std::span<const float>(x.data() + off[k], len)),
+                              rdx::Array::of(std::span<const float>(y.data() + off[k], len))};
+    const rdx::StateResult whole = rdx::reduce(ctx(), r, seg, len, o);
+    INFO("segment " << k << " of " << len);
+    CHECK(st.value(0, k).bits == whole.fields.at(0).bits);
+    CHECK(st.value(1, k).bits == whole.fields.at(1).bits);
+    CHECK(mean.value(k).bits ==
+          rdx::reduce(ctx(), rdx::Stat::Mean, std::span(seg, 1), len, f32).value.bits);
+    CHECK(dot.value(k).bits ==
+          rdx::reduce(ctx(), rdx::Stat::Dot, std::span(seg, 2), len, f32).value.bits);
+  }
+  // The axis form and lanes give the same bits as offsets over the same rows.
+  const std::uint64_t shape[] = {40, 1000};
+  const std::vector<std::uint64_t> rows_off = [] {
+    std::vector<std::uint64_t> v;
+    for (std::uint64_t k = 0; k <= 40; ++k)
+      v.push_back(k * 1000);
+    return v;
+  }();
+  rdx::Options lanes = o;
+  lanes.tuning.set("lanes", 8);
+  lanes.work_group_size = std::min<std::size_t>(64, ctx().device_info().max_work_group);
+  CHECK(rdx::reduce_axis(ctx(), r, two, shape, 1, lanes).fields ==
+        rdx::reduce_segments(ctx(), r, two, 40000, rows_off, o).fields);
+  // Integer fields run as they are; minmax runs; var per segment and float fields that are not
+  // sums are refused.
+  CHECK(rdx::reduce_segments(ctx(), rdx::Stat::Count, std::span(two, 1), x.size(), off, o).size() ==
+        off.size() - 1);
+  CHECK(
+      rdx::reduce_segments(ctx(), rdx::Stat::MinMax, std::span(two, 1), x.size(), off, o).size() ==
+      off.size() - 1);
+  CHECK_THROWS_AS(
+      rdx::reduce_segments(ctx(), rdx::Stat::Var, std::span(two, 1), x.size(), off, f32),
+      rdx::UnsupportedError);
+  const rdx::Reduction prod = rdx::Reduction::transform(rdx::Op::Prod, rdx::Type::F32, "x");
+  CHECK_THROWS_AS(rdx::reduce_segments(ctx(), prod, std::span(two, 1), x.size(), off, o),
+                  rdx::UnsupportedError);
+}

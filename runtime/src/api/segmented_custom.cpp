@@ -59,9 +59,13 @@ SegmentedPlan run_states(const Job& job, const SegmentedPlan& p, const std::vect
                          std::uint64_t base, const cl::Buffer* offsets, const cl::Buffer& out,
                          bool check_offsets = false) {
   const detail::UserRun u = job.run(base, {in.begin() + 1, in.end()});
+  std::vector<detail::ExactFieldPlace> places;  // the exact form: every field a float sum
+  if (p.exact)
+    for (std::size_t f = 0; f < job.r.fields.size(); ++f)
+      places.push_back({job.r.fields[f].name, job.r.fields[f].type, job.prep->layout.offsets[f]});
   try {
     return detail::run_segmented(detail::impl_of(job.ctx), p, in[0], offsets, out, nullptr,
-                                 check_offsets, &u);
+                                 check_offsets, &u, places);
   } catch (const BuildError& e) {
     detail::rethrow_build_error(job.r, job.in.types, e);
   }
@@ -332,8 +336,14 @@ StatJob stat_job(Context& ctx, Stat s, std::span<const In> inputs, const Options
   for (const In& a : inputs)
     types.push_back(a.type);
   const Type acc = detail::stat_acc(s, types, opts, ctx.device_info().fp64);
+  if (detail::exact_moments(s, opts))
+    throw UnsupportedError(
+        fmt::format("{} per segment: determinism {} is not supported (the whole-input form has it)",
+                    name(s), name(opts.determinism)));
   Options o = opts;
   o.acc.reset();
+  // minmax's values and first indexes do not depend on the order: every level runs it as is.
+  if (s == Stat::MinMax) o.determinism = Determinism::RunToRun;
   return {acc, detail::stat_reduction(s, types, acc, map), o};
 }
 

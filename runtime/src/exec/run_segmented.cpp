@@ -84,7 +84,8 @@ void check_host_offsets(std::span<const std::uint64_t> offsets, std::uint64_t n)
 
 SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl::Buffer& in,
                             const cl::Buffer* offsets, const cl::Buffer& values,
-                            const cl::Buffer* indices, bool check_offsets, const UserRun* user) {
+                            const cl::Buffer* indices, bool check_offsets, const UserRun* user,
+                            std::span<const ExactFieldPlace> exact_fields) {
   if (p.user() != (user != nullptr))
     throw std::logic_error("run_segmented: a user's plan runs with its UserRun, and only it");
   SegmentedPlan ran = p;
@@ -131,15 +132,29 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl
     return i;
   };
   if (p.exact) {
-    Kernel k = ex.kernel("exact_segments.cl", "exact_segments", opts);
-    ran.work_group_size = k.wg;
-    ran.lanes = std::min<std::uint64_t>(p.lanes, k.wg);
-    ex.arg(k, 0, in);
-    cl_uint i = geometry_args(k, 1);
-    ex.arg(k, i++, values);
-    if (check_offsets) ex.arg(k, i++, bad);
-    const std::uint64_t per_group = k.wg / ran.lanes;
-    ex.launch(k, (p.segments + per_group - 1) / per_group * k.wg, k.wg);
+    // Built-in: one sum into the values; a user's reduction: each field into its states' place.
+    const ExactFieldPlace whole{"", p.type, 0};
+    const std::span<const ExactFieldPlace> sums =
+        user ? exact_fields : std::span<const ExactFieldPlace>(&whole, 1);
+    for (const ExactFieldPlace& field : sums) {
+      SegmentedPlan fp = p;  // the field's values, rounded in its type
+      fp.type = field.type;
+      fp.acc = user ? field.type : p.acc;
+      std::string fopts = build_options(fp, check_offsets);
+      if (user) fopts += " -DEXACT_FIELD=" + field.name;
+      Kernel k = ex.kernel("exact_segments.cl", "exact_segments", fopts);
+      ran.work_group_size = k.wg;
+      ran.lanes = std::min<std::uint64_t>(p.lanes, k.wg);
+      ex.arg(k, 0, in);
+      cl_uint i = geometry_args(k, 1);
+      ex.arg(k, i++, values);
+      ex.arg(k, i++, std::uint64_t{user ? user->state_bytes : size_of(p.acc)});
+      ex.arg(k, i++, std::uint64_t{field.offset});
+      if (check_offsets) ex.arg(k, i++, bad);
+      ex.user_args(k, i);
+      const std::uint64_t per_group = k.wg / ran.lanes;
+      ex.launch(k, (p.segments + per_group - 1) / per_group * k.wg, k.wg);
+    }
     wait();
     return ran;
   }

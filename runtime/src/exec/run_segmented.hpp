@@ -2,6 +2,8 @@
 // kernels, the offsets' check, the results into device buffers.
 #pragma once
 #include <cstdint>
+#include <span>
+#include <string>
 
 #include "core/context_impl.hpp"
 #include "exec/exec.hpp"
@@ -18,10 +20,18 @@ namespace rdx::detail {
 // nothing and this throws ArgumentError once the queue is done.
 // A user's reduction (p.user()) runs with `user` (its definitions, state size, the index base and
 // further inputs of its map); `values` then receives p.segments states of user->state_bytes.
+// The exact form (p.exact) of a user's reduction sums each of `exact_fields` (every field a float
+// sum) and writes it, rounded, into its place in `values`' states.
+struct ExactFieldPlace {
+  std::string name;
+  Type type = Type::F32;
+  std::size_t offset = 0;  // in the state
+};
 SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl::Buffer& in,
                             const cl::Buffer* offsets, const cl::Buffer& values,
                             const cl::Buffer* indices, bool check_offsets = false,
-                            const UserRun* user = nullptr);
+                            const UserRun* user = nullptr,
+                            std::span<const ExactFieldPlace> exact_fields = {});
 
 // A user's reduction's states on the device, for host inputs in passes (its combine runs on the
 // device only), with the kernels of plan p: identity_states sets states [0, count) of `out` to

@@ -251,11 +251,23 @@ SegmentedPlan user_base_plan(const DeviceInfo& dev, const Reduction& r,
           dev.name));
   if (opts.acc)
     throw ArgumentError("a user's reduction takes no accumulator type: its fields have theirs");
-  if (opts.determinism != Determinism::RunToRun)
-    throw UnsupportedError(fmt::format(
-        "segmented users' reductions and composites: determinism {} is not supported yet",
-        name(opts.determinism)));
-  SegmentedPlan p = base_plan(dev, inputs[0], Op::Sum, n, opts);
+  Options plain = opts;  // the fields decide the form, not the first input's type
+  plain.determinism = Determinism::RunToRun;
+  SegmentedPlan p = base_plan(dev, inputs[0], Op::Sum, n, plain);
+  if (opts.determinism != Determinism::RunToRun) {
+    switch (detail::field_sums(r)) {
+      case detail::FieldSums::FloatSums:  // each field summed exactly (cl/exact_segments.cl)
+        p.exact = true;
+        break;
+      case detail::FieldSums::NoFloats:  // integer fields: the order does not matter
+        break;
+      case detail::FieldSums::Other:
+        throw UnsupportedError(fmt::format(
+            "determinism {}: the segmented reduction '{}' has float fields that are not sums "
+            "(a + b); only float sums and integer fields are reproducible",
+            name(opts.determinism), r.name));
+    }
+  }
   p.acc = r.fields[0].type;
   p.reduction = r.name.empty() ? "custom" : r.name;
   p.state_bytes = detail::state_layout(r).bytes;
