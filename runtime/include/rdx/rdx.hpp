@@ -7,6 +7,7 @@
 #include "rdx/custom.hpp"            // reductions users write: rdx::Reduction, transform-reduce
 #include "rdx/device_info.hpp"       // rdx::DeviceInfo, device listing and selection
 #include "rdx/errors.hpp"            // the exception types
+#include "rdx/multi.hpp"             // rdx::DeviceGroup: one reduction over several devices
 #include "rdx/plan.hpp"              // rdx::Options, rdx::Plan, make_plan
 #include "rdx/reduce.hpp"            // rdx::reduce and its typed forms, rdx::Result
 #include "rdx/segmented.hpp"         // one result per segment: offsets, an axis of an N-D array

@@ -23,32 +23,11 @@ using detail::is_exact;
 using detail::max_alloc_elements;
 using detail::run_plan;
 
-// A float sum under Determinism AnyDevice or Exact: the exact sum of every chunk of at most one
-// allocation (host data) added exactly, then rounded once.
+// A float sum under Determinism AnyDevice or Exact: exact_total (exec/run_exact.hpp), rounded.
 Result exact_result(Context& ctx, const Plan& plan, const void* host, const cl::Buffer* device,
                     std::uint64_t n, bool profile) {
-  auto& impl = detail::impl_of(ctx);
-  detail::ExactSum total = detail::exact_zero(plan.type);
   double seconds = 0;
-  if (device) {
-    total = detail::run_exact(impl, plan, *device, n, profile, &seconds);
-  } else {
-    const std::uint64_t chunk = std::min({n, max_alloc_elements(ctx.device_info(), plan.type),
-                                          plan.params.get("chunk").value_or(n)});
-    cl_int err = CL_SUCCESS;
-    cl::Buffer buf(impl.context, CL_MEM_READ_ONLY, byte_size(plan.type, chunk), nullptr, &err);
-    RDX_CHECK_OUT(err,
-                  fmt::format("clCreateBuffer({} bytes of input)", byte_size(plan.type, chunk)));
-    for (std::uint64_t base = 0; base < n; base += chunk) {
-      const std::uint64_t len = std::min(chunk, n - base);
-      RDX_CHECK(impl.queue.enqueueWriteBuffer(
-          buf, CL_TRUE, 0, byte_size(plan.type, len),
-          static_cast<const unsigned char*>(host) + byte_size(plan.type, base)));
-      double s = 0;
-      detail::add_exact(total, detail::run_exact(impl, plan, buf, len, profile, &s));
-      seconds += s;
-    }
-  }
+  const detail::ExactSum total = detail::exact_total(ctx, plan, host, device, n, profile, &seconds);
   return detail::rounded_result(total, plan, n, seconds);
 }
 

@@ -11,7 +11,9 @@
 #include <mutex>
 #include <optional>
 
+#include "core/cl_check.hpp"
 #include "exec/exec.hpp"
+#include "exec/run_plan.hpp"
 
 namespace rdx::detail {
 namespace {
@@ -119,6 +121,34 @@ ExactSum run_exact(Context::Impl& ctx, const Plan& plan, const cl::Buffer& in, s
   ExactSum s = run_exact(ex, in, n, plan.type);
   if (device_seconds) *device_seconds = profile ? ex.device_seconds() : 0.0;
   return s;
+}
+
+ExactSum exact_total(Context& ctx, const Plan& plan, const void* host, const cl::Buffer* device,
+                     std::uint64_t n, bool profile, double* device_seconds) {
+  auto& impl = impl_of(ctx);
+  double seconds = 0;
+  ExactSum total = exact_zero(plan.type);
+  if (device) {
+    total = run_exact(impl, plan, *device, n, profile, &seconds);
+  } else if (n > 0) {
+    const std::uint64_t chunk = std::min({n, max_alloc_elements(ctx.device_info(), plan.type),
+                                          plan.params.get("chunk").value_or(n)});
+    cl_int err = CL_SUCCESS;
+    cl::Buffer buf(impl.context, CL_MEM_READ_ONLY, byte_size(plan.type, chunk), nullptr, &err);
+    RDX_CHECK_OUT(err,
+                  fmt::format("clCreateBuffer({} bytes of input)", byte_size(plan.type, chunk)));
+    for (std::uint64_t base = 0; base < n; base += chunk) {
+      const std::uint64_t len = std::min(chunk, n - base);
+      RDX_CHECK(impl.queue.enqueueWriteBuffer(
+          buf, CL_TRUE, 0, byte_size(plan.type, len),
+          static_cast<const unsigned char*>(host) + byte_size(plan.type, base)));
+      double s = 0;
+      add_exact(total, run_exact(impl, plan, buf, len, profile, &s));
+      seconds += s;
+    }
+  }
+  if (device_seconds) *device_seconds = seconds;
+  return total;
 }
 
 }  // namespace rdx::detail

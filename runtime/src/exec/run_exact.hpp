@@ -31,4 +31,10 @@ void enqueue_exact(Exec& ex, const cl::Buffer& in, std::uint64_t n, Type value,
                    const std::string& field, Type out_type, const cl::Buffer& out,
                    std::size_t offset, const std::vector<cl::Event>* wait, cl::Event* done);
 
+// The exact sum of n elements of plan.type: host data in chunks of at most one allocation (or the
+// tunable "chunk"), or a device buffer in one pass; waits for it. `device_seconds`, when given,
+// receives the kernels' time (profile).
+ExactSum exact_total(Context& ctx, const Plan& plan, const void* host, const cl::Buffer* device,
+                     std::uint64_t n, bool profile = false, double* device_seconds = nullptr);
+
 }  // namespace rdx::detail
