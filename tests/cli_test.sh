@@ -301,6 +301,16 @@ expect 0 "segments exact" -- "$clrdx" reduce --device "$dev" --input "$tmp/cance
 same "$(printf '1\n3\n0\n-0')" "exact segments: 1e30 + 1 - 1e30, 3, empty (+0), -0"
 expect 0 "segments mean exact" -- "$clrdx" reduce --device "$dev" --input "$tmp/cancel_seg.npy" --segments "$tmp/cancel_off.npy" --op mean --determinism exact
 same "$(printf '0.3333333333333333\n3\nnan\n-0')" "exact segment means: 1/3 of the exact 1, 3, empty (NaN), -0"
+# A device list: one reduction over two PoCL devices, the bits of one device
+expect 0 "two devices exact" -- env POCL_DEVICES="pthread pthread" "$clrdx" reduce --device cpu:all --type f32 --op sum --generate wide --count 5000 --determinism exact --json
+python3 -c '
+import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2]))
+assert a["hex"] == b["hex"] and len(a["devices"]) == 2 and [p["count"] for p in a["parts"]] == [2500, 2500], (a, b)' "$tmp/out" "$tmp/wide_exact.json" && ok || bad "two devices: the exact bits of one, two parts"
+expect 0 "two devices argmax" -- env POCL_DEVICES="pthread pthread" "$clrdx" reduce --device 0,1 --type i32 --op argmax --generate mod:7 --count 1000
+same "6 6" "two devices: argmax's global first index"
+expect 2 "device list and segments" -- "$clrdx" reduce --device cpu:all --input "$tmp/cancel_seg.npy" --segments "$tmp/cancel_off.npy" --op sum
+expect 2 "device named twice" -- "$clrdx" reduce --device 0,0 --type i32 --op sum --generate ones --count 10
+says "named twice" "device named twice"
 expect 0 "minmax exact" -- "$clrdx" reduce --device "$dev" --input "$tmp/cancel.npy" --op minmax --determinism exact
 expect 2 "prod exact" -- "$clrdx" reduce --device "$dev" --input "$tmp/cancel.npy" --op prod --determinism exact
 expect 2 "unknown determinism" -- "$clrdx" reduce --device "$dev" --type f32 --op sum --generate ones --count 10 --determinism bitwise

@@ -288,7 +288,8 @@ void options_reduce(CLI::App& sub, App& app) {
   for (int k = 0; k < 3; ++k)
     sub.add_option(fmt::format("--input{}", k + 2), rd.inputs[k],
                    fmt::format("Input array x{} of the same length (dot, maps)", k + 1));
-  sub.add_option("--device", rd.device, "Device selector SEL");
+  sub.add_option("--device", rd.device,
+                 "Device selector SEL, or a list (all, gpu:all, 0,1): one reduction over them");
   sub.add_option("--strategy", rd.strategy, "Strategy name (see `clrdx strategies`) or auto")
       ->capture_default_str();
   sub.add_option("--acc", rd.acc, "Accumulator type (widens, e.g. i32 into i64)");

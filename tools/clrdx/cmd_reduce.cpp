@@ -11,7 +11,9 @@
 #include "json_util.hpp"
 #include "options.hpp"
 #include "progress.hpp"
+#include "rdx/multi.hpp"
 #include "rdx/verify.hpp"
+#include "whole_input.hpp"
 
 namespace clrdx {
 
@@ -43,10 +45,68 @@ rdx::Result reduce_file(rdx::Context& ctx, InputFile file, rdx::Op op, const rdx
   return r;
 }
 
+// --device LIST: one reduction over the devices of rdx::DeviceGroup, the file mapped (each device
+// reads its own part) or the data generated in memory.
+int reduce_group(const ReduceArgs& a, const ReduceRequest& req) {
+  std::optional<Loaded> in;
+  if (!a.input.empty()) {
+    in.emplace(load_file(a.input, req.type));
+  } else if (!a.generate.empty()) {
+    if (!req.type) throw rdx::ArgumentError("--generate needs --type");
+    if (a.count.empty()) throw rdx::ArgumentError("--generate needs --count");
+    in.emplace(*req.type);
+    in->owned = rdx::generate(*req.type, a.generate, parse_count(a.count, "--count"),
+                              parse_count(a.seed, "--seed"));
+    in->bytes = in->owned.size();
+  } else {
+    throw rdx::ArgumentError("give --input FILE or --generate PATTERN --count N");
+  }
+  rdx::DeviceGroup group(a.device);
+  const auto t0 = std::chrono::steady_clock::now();
+  const rdx::GroupResult r =
+      rdx::reduce(group, in->type, in->data(), in->count(), req.op, req.opts);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (a.json) {
+    nlohmann::json devices = nlohmann::json::array(), parts = nlohmann::json::array();
+    for (std::size_t k = 0; k < group.size(); ++k)
+      devices.push_back(group.context(k).device_info().name);
+    for (const rdx::GroupPart& p : r.parts)
+      parts.push_back({{"device", p.device},
+                       {"first", p.first},
+                       {"count", p.n},
+                       {"strategy", p.result.plan.strategy},
+                       {"work_group_size", p.result.plan.work_group_size}});
+    nlohmann::json j = {{"devices", devices},
+                        {"parts", parts},
+                        {"type", std::string(rdx::name(in->type))},
+                        {"op", std::string(rdx::name(req.op))},
+                        {"count", in->count()},
+                        {"result", to_json(r.value)},
+                        {"index", nullptr},
+                        {"seconds", seconds}};
+    if (r.index) j["index"] = *r.index;
+    if (rdx::is_float(r.value.type)) j["hex"] = hex_float(r.value);
+    std::cout << j.dump() << "\n";
+  } else if (r.index) {
+    fmt::print("{} {}\n", r.value.to_string(), *r.index);
+  } else {
+    fmt::print("{}\n", r.value.to_string());
+  }
+  return 0;
+}
+
 }  // namespace
 
 int cmd_reduce(const ReduceArgs& a) {
   const ReduceRequest req = reduce_request(a);
+  if (rdx::is_device_list(a.device)) {
+    if (a.axis || !a.segments.empty() || req.whole_input() || !a.map.empty())
+      throw rdx::ArgumentError(
+          "--device LIST reduces the built-in operators over whole inputs: not with --axis, "
+          "--segments, --map, composites or --combine");
+    return reduce_group(a, req);
+  }
   if (a.axis || !a.segments.empty()) return cmd_reduce_segmented(a, req);
   if (req.whole_input() || !a.map.empty()) return cmd_reduce_whole(a, req);
   const rdx::Op op = req.op;
