@@ -167,6 +167,23 @@ inline bool window_takes(const window_t* w, BITS_T mx, BITS_T mn) {
          (w->plain ? w->q2 + 53 <= 1023 : w->q1 + 52 <= 1023);
 }
 
+/* 2^-q for a window's q (q2 >= -1022: a normal double). */
+inline double window_scale(int q) {
+  return as_double((ulong)(1023 - q) << 52);
+}
+
+/* A window's sums into the digits, exact: v2, a2 in multiples of 2^q2 (below 2^53 in each lane),
+ * and v1, a1's ulps (2^q1) above s1 (0 for a plain window). */
+inline void window_add(digits_t* acc, const window_t* w, long v1, long v2) {
+  exact_add_scaled(acc, v2, (uint)(w->q2 - LSB));
+  int q1 = w->q1;
+  if (q1 < LSB) { /* every element is a multiple of 2^LSB, so v1 * 2^q1 is too */
+    v1 /= (long)1 << (LSB - q1);
+    q1 = LSB;
+  }
+  exact_add_scaled(acc, v1, (uint)(q1 - LSB));
+}
+
 /* The same test per lane, for vector compares: an open window takes a finite magnitude m when
  * m < window_top_bits(w) (top_of(m) <= p) and, when m is not 0, m >= window_low_bits(w)
  * (low_of(m) >= q2). */

@@ -40,17 +40,9 @@
 #define SEG_HEADROOM 4
 #define SEG_WINDOW_LOG 10
 
-/* The window's two accumulators into the digits: two integers, exact (cl/exact_sum.cl's
- * window_flush for one lane). */
+/* The window's accumulators into the digits (window_add). */
 inline void seg_flush(digits_t* acc, const window_t* w, double a1, double a2) {
-  exact_add_scaled(acc, (long)(a2 * as_double((ulong)(1023 - w->q2) << 52)), (uint)(w->q2 - LSB));
-  long v1 = as_long(a1) - as_long(w->s1); /* ulps of a1's binade */
-  int q1 = w->q1;
-  if (q1 < LSB) { /* every element is a multiple of 2^LSB, so v1 * 2^q1 is too */
-    v1 /= (long)1 << (LSB - q1);
-    q1 = LSB;
-  }
-  exact_add_scaled(acc, v1, (uint)(q1 - LSB));
+  window_add(acc, w, as_long(a1) - as_long(w->s1), (long)(a2 * window_scale(w->q2)));
 }
 #endif
 

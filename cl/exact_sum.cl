@@ -138,23 +138,11 @@ inline VE load_vector(global const T* in, ulong s USER_INPUT_PARAMS) {
     }                          \
   } while (0)
 
-/* Lanes that are multiples of 2^q below 2^(q+53) into the digits (q >= max(LSB, -1022)). */
-inline void flush_multiples(digits_t* acc, VD a, int q) {
-  const double scale = as_double((ulong)(1023 - q) << 52); /* 2^-q */
-  exact_add_scaled(acc, lanes_sum(CONVERT_VL(a * scale)), (uint)(q - LSB));
-}
-
-/* The window's accumulators into the digits: two integers, exact. */
+/* The window's accumulators into the digits: the lanes' two sums of integers (window_add). */
 inline void window_flush(digits_t* acc, const window_t* w, VD a1, VD a2) {
-  flush_multiples(acc, a2, w->q2);
-  if (w->plain) return;
-  long v1 = lanes_sum(AS_VL(a1) - (VL)as_long(w->s1)); /* ulps of a1's binade */
-  int q1 = w->q1;
-  if (q1 < LSB) { /* every element is a multiple of 2^LSB, so v1 * 2^q1 is too */
-    v1 /= (long)1 << (LSB - q1);
-    q1 = LSB;
-  }
-  exact_add_scaled(acc, v1, (uint)(q1 - LSB));
+  const long v2 = lanes_sum(CONVERT_VL(a2 * window_scale(w->q2)));
+  const long v1 = w->plain ? 0 : lanes_sum(AS_VL(a1) - (VL)as_long(w->s1));
+  window_add(acc, w, v1, v2);
 }
 #endif
 

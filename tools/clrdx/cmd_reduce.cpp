@@ -45,6 +45,21 @@ rdx::Result reduce_file(rdx::Context& ctx, InputFile file, rdx::Op op, const rdx
   return r;
 }
 
+// A whole input's result: with `json`, the object j with the index (argmin/argmax) and, for a
+// float, its exact bits as a hexadecimal float (C's %a); else the value and the index.
+void print_result(nlohmann::json j, const rdx::Scalar& value,
+                  const std::optional<std::uint64_t>& index, bool json) {
+  if (json) {
+    if (index) j["index"] = *index;
+    if (rdx::is_float(value.type)) j["hex"] = hex_float(value);
+    std::cout << j.dump() << "\n";
+  } else if (index) {
+    fmt::print("{} {}\n", value.to_string(), *index);
+  } else {
+    fmt::print("{}\n", value.to_string());
+  }
+}
+
 // --device LIST: one reduction over the devices of rdx::DeviceGroup, the file mapped (each device
 // reads its own part) or the data generated in memory.
 int reduce_group(const ReduceArgs& a, const ReduceRequest& req) {
@@ -85,13 +100,9 @@ int reduce_group(const ReduceArgs& a, const ReduceRequest& req) {
                         {"result", to_json(r.value)},
                         {"index", nullptr},
                         {"seconds", seconds}};
-    if (r.index) j["index"] = *r.index;
-    if (rdx::is_float(r.value.type)) j["hex"] = hex_float(r.value);
-    std::cout << j.dump() << "\n";
-  } else if (r.index) {
-    fmt::print("{} {}\n", r.value.to_string(), *r.index);
+    print_result(j, r.value, r.index, true);
   } else {
-    fmt::print("{}\n", r.value.to_string());
+    print_result({}, r.value, r.index, false);
   }
   return 0;
 }
@@ -146,14 +157,9 @@ int cmd_reduce(const ReduceArgs& a) {
                         {"index", nullptr},  // argmin and argmax only
                         {"work_group_size", r.plan.work_group_size},
                         {"seconds", seconds}};
-    if (r.index) j["index"] = *r.index;
-    // The exact bits of a float result: a hexadecimal float (C's %a).
-    if (rdx::is_float(r.value.type)) j["hex"] = hex_float(r.value);
-    std::cout << j.dump() << "\n";
-  } else if (r.index) {
-    fmt::print("{} {}\n", r.value.to_string(), *r.index);
+    print_result(j, r.value, r.index, true);
   } else {
-    fmt::print("{}\n", r.value.to_string());
+    print_result({}, r.value, r.index, false);
   }
   return 0;
 }
