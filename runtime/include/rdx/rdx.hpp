@@ -8,6 +8,7 @@
 #include "rdx/device_info.hpp"       // rdx::DeviceInfo, device listing and selection
 #include "rdx/errors.hpp"            // the exception types
 #include "rdx/multi.hpp"             // rdx::DeviceGroup: one reduction over several devices
+#include "rdx/partial.hpp"           // rdx::Partial: states of runs of elements, combined in order
 #include "rdx/plan.hpp"              // rdx::Options, rdx::Plan, make_plan
 #include "rdx/reduce.hpp"            // rdx::reduce and its typed forms, rdx::Result
 #include "rdx/segmented.hpp"         // one result per segment: offsets, an axis of an N-D array

@@ -33,6 +33,7 @@
 #include <span>
 #include <type_traits>
 
+#include "rdx/partial.hpp"
 #include "rdx/reduce.hpp"
 
 namespace rdx {
@@ -61,6 +62,9 @@ class Stream {
 
   // Waits for every pushed element to be reduced and returns the result of the whole stream.
   Result finish();
+  // The same as a partial state (rdx/partial.hpp), to combine with other streams' or ranks'
+  // (UnsupportedError for float products, before anything else); it ends the stream as finish().
+  Partial finish_partial();
 
   std::uint64_t count() const;          // elements pushed so far
   std::uint64_t slot_elements() const;  // elements per device slot (the chunk size)

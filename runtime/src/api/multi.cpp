@@ -12,11 +12,9 @@
 #include <future>
 #include <string>
 
-#include "exec/exec.hpp"
-#include "exec/run_exact.hpp"
+#include "api/partial_access.hpp"
 #include "exec/run_plan.hpp"
-#include "ops/exact_sum.hpp"
-#include "plan/request.hpp"
+#include "rdx/partial.hpp"
 
 namespace rdx {
 namespace {
@@ -49,44 +47,23 @@ struct PartRun {
   const cl::Buffer* shard = nullptr;  // device data
 };
 
-struct PartOut {
-  Result result;
-  detail::ExactSum sum;  // the exact form's
-};
-
 GroupResult run_parts(DeviceGroup& g, Type type, Op op, const Options& opts,
-                      std::vector<PartRun> parts, std::uint64_t total) {
-  const DeviceInfo& dev0 = g.context(0).device_info();
-  const Type acc = detail::checked_acc(dev0, type, op, opts.acc);
-  if (op == Op::Prod && is_float(acc))
-    throw UnsupportedError(
-        "a device group does not multiply floats (their parts' rules of zeros and infinities do "
-        "not combine after rounding): reduce them on one device");
-  const bool exact = detail::exact_form(opts.determinism, type, acc, op);
+                      std::vector<PartRun> parts) {
   // Every part's plan first, on this thread: a request a device refuses fails before any work.
-  std::vector<Plan> plans;
   for (const PartRun& p : parts) {
     const Context& ctx = g.context(p.device);
-    plans.push_back(make_plan(ctx.device_info(), type, op, p.n, opts, ctx.tuning()));
+    detail::check_partial_op(make_plan(ctx.device_info(), type, op, p.n, opts, ctx.tuning()));
   }
-  std::vector<std::future<PartOut>> running;
+  std::vector<std::future<Partial>> running;
   for (std::size_t k = 0; k < parts.size(); ++k)
-    running.push_back(std::async(std::launch::async, [&, k]() -> PartOut {
+    running.push_back(std::async(std::launch::async, [&, k]() -> Partial {
       const PartRun& p = parts[k];
       Context& ctx = g.context(p.device);
-      if (exact) {
-        double seconds = 0;
-        PartOut out;
-        out.sum = detail::exact_total(ctx, plans[k], p.host, p.shard, p.n, opts.profile, &seconds);
-        out.result = detail::rounded_result(out.sum, plans[k], p.n, seconds);
-        return out;
-      }
-      return {p.shard ? reduce(ctx, type, *p.shard, p.n, op, opts)
-                      : reduce(ctx, type, p.host, p.n, op, opts),
-              {}};
+      return p.shard ? reduce_partial(ctx, type, *p.shard, p.n, op, opts)
+                     : reduce_partial(ctx, type, p.host, p.n, op, opts);
     }));
   // Every thread ends before the first error (in device order) is rethrown.
-  std::vector<PartOut> outs;
+  std::vector<Partial> outs;
   std::exception_ptr error;
   for (auto& f : running) {
     try {
@@ -97,34 +74,16 @@ GroupResult run_parts(DeviceGroup& g, Type type, Op op, const Options& opts,
   }
   if (error) std::rethrow_exception(error);
 
+  // In device order: the combined state counts indexes from the first part's first element.
+  Partial all = reduce_partial(g.context(0), type, static_cast<const void*>(nullptr), 0, op, opts);
   GroupResult r;
-  if (parts.empty()) {  // no elements: what one device gives
-    const Result empty = reduce(g.context(0), type, static_cast<const void*>(nullptr), 0, op, opts);
-    r.value = empty.value;
-    r.index = empty.index;
-    return r;
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    r.parts.push_back({parts[k].device, parts[k].first, parts[k].n, finish(outs[k])});
+    all = combine(all, outs[k]);
   }
-  for (std::size_t k = 0; k < parts.size(); ++k)
-    r.parts.push_back({parts[k].device, parts[k].first, parts[k].n, outs[k].result});
-  if (exact) {
-    detail::ExactSum sum = detail::exact_zero(type);
-    for (const PartOut& o : outs)
-      detail::add_exact(sum, o.sum);
-    r.value = detail::round_exact(sum, type, acc, total);
-    return r;
-  }
-  // In device order, each part's index made global.
-  const auto outcome = [&](std::size_t k) {
-    const Result& res = outs[k].result;
-    return detail::Outcome{
-        res.value,
-        res.index ? std::optional<std::uint64_t>(*res.index + parts[k].first) : std::nullopt};
-  };
-  detail::Outcome all = outcome(0);
-  for (std::size_t k = 1; k < parts.size(); ++k)
-    all = detail::combine_outcomes(plans[0], all, outcome(k));
-  r.value = all.value;
-  r.index = all.index;
+  const Result whole = finish(all);  // no elements: what one device gives
+  r.value = whole.value;
+  r.index = whole.index;
   return r;
 }
 
@@ -229,7 +188,7 @@ GroupResult reduce(DeviceGroup& g, Type type, const void* data, std::uint64_t n,
                        nullptr});
     first = std::max(first, end);
   }
-  return run_parts(g, type, op, opts, std::move(parts), n);
+  return run_parts(g, type, op, opts, std::move(parts));
 }
 
 GroupResult reduce(DeviceGroup& g, Type type, std::span<const Shard> shards, Op op,
@@ -249,7 +208,7 @@ GroupResult reduce(DeviceGroup& g, Type type, std::span<const Shard> shards, Op 
       throw ArgumentError("reduce: the shards' lengths overflow 64 bits");
     first += shards[k].n;
   }
-  return run_parts(g, type, op, opts, std::move(parts), first);
+  return run_parts(g, type, op, opts, std::move(parts));
 }
 
 }  // namespace rdx

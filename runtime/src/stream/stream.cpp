@@ -15,6 +15,7 @@
 #include <optional>
 #include <thread>
 
+#include "api/partial_access.hpp"
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
 #include "exec/run_exact.hpp"
@@ -38,6 +39,10 @@ struct Stream::Impl {
     writes = cl::CommandQueue(detail::impl_of(ctx).context, detail::impl_of(ctx).device, 0, &err);
     RDX_CHECK_OUT(err, "clCreateCommandQueue(stream writes)");
   }
+
+  // Waits for every pushed chunk and ends the worker (the stream is finished), or throws what
+  // made the stream fail (it is failed then).
+  void drain();
 
   // Throws what made the stream fail, or ArgumentError once it has finished.
   void check_usable() const {
@@ -220,29 +225,46 @@ void Stream::push(const void* data, std::uint64_t n) {
   }
 }
 
-Result Stream::finish() {
-  Impl& s = *impl_;
-  s.check_usable();
+void Stream::Impl::drain() {
+  check_usable();
   try {
-    if (s.filling >= 0) s.submit();
+    if (filling >= 0) submit();
     {
-      std::unique_lock<std::mutex> lock(s.mutex);
-      s.changed.wait(lock, [&] { return s.jobs.empty(); });
-      if (s.error) std::rethrow_exception(s.error);
+      std::unique_lock<std::mutex> lock(mutex);
+      changed.wait(lock, [&] { return jobs.empty(); });
+      if (error) std::rethrow_exception(error);
     }
-    s.shut_down();
-    s.finished = true;
-    if (s.pushed == 0) return detail::empty_result(s.whole);
-    if (s.exact) {
-      const Plan plan =
-          make_plan(s.ctx.device_info(), s.type, s.op, s.pushed, s.opts, s.ctx.tuning());
-      return detail::rounded_result(*s.exact, plan, s.pushed, s.exact_seconds);
-    }
-    return detail::publish(s.combiner.result(s.pushed));
+    shut_down();
+    finished = true;
   } catch (...) {
-    s.failed = std::current_exception();
+    failed = std::current_exception();
     throw;
   }
+}
+
+Result Stream::finish() {
+  Impl& s = *impl_;
+  s.drain();
+  if (s.pushed == 0) return detail::empty_result(s.whole);
+  if (s.exact) {
+    const Plan plan =
+        make_plan(s.ctx.device_info(), s.type, s.op, s.pushed, s.opts, s.ctx.tuning());
+    return detail::rounded_result(*s.exact, plan, s.pushed, s.exact_seconds);
+  }
+  return detail::publish(s.combiner.result(s.pushed));
+}
+
+Partial Stream::finish_partial() {
+  Impl& s = *impl_;
+  detail::check_partial_op(s.whole);
+  s.drain();
+  if (s.pushed == 0) return detail::PartialAccess::empty(s.whole);
+  if (s.exact) {
+    const Plan plan =
+        make_plan(s.ctx.device_info(), s.type, s.op, s.pushed, s.opts, s.ctx.tuning());
+    return detail::PartialAccess::of_exact(*s.exact, plan, s.pushed, s.exact_seconds);
+  }
+  return detail::PartialAccess::of_result(detail::publish(s.combiner.result(s.pushed)), s.pushed);
 }
 
 std::uint64_t Stream::count() const {

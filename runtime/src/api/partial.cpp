@@ -1,0 +1,232 @@
+// rdx::Partial (rdx/partial.hpp): partial states of built-in reductions, their byte form, their
+// combination in order and their result.
+#include "rdx/partial.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "api/partial_access.hpp"
+#include "exec/exec.hpp"
+#include "exec/run_exact.hpp"
+#include "exec/run_plan.hpp"
+#include "ops/exact_sum.hpp"
+
+namespace rdx {
+namespace detail {
+
+Partial PartialAccess::of_result(const Result& r, std::uint64_t count) {
+  Partial p;
+  p.type_ = r.plan.type;
+  p.acc_ = r.plan.acc;
+  p.op_ = r.plan.op;
+  p.count_ = count;
+  p.value_ = r.value;
+  p.index_ = r.index;
+  p.device_seconds_ = r.device_seconds;
+  p.plan_ = r.plan;
+  return p;
+}
+
+Partial PartialAccess::of_exact(const ExactSum& s, const Plan& plan, std::uint64_t count,
+                                double seconds) {
+  Partial p = empty(plan);
+  p.count_ = count;
+  p.digits_ = s.digits;
+  p.flags_ = s.flags;
+  p.device_seconds_ = seconds;
+  return p;
+}
+
+Partial PartialAccess::empty(const Plan& plan) {
+  Partial p;
+  p.type_ = plan.type;
+  p.acc_ = plan.acc;
+  p.op_ = plan.op;
+  p.exact_ = is_exact(plan);
+  if (p.exact_) p.digits_ = exact_zero(plan.type).digits;
+  p.value_ = Scalar{plan.acc, 0};
+  p.plan_ = plan;
+  return p;
+}
+
+ExactSum PartialAccess::exact_sum(const Partial& p) {
+  return {p.digits_, p.flags_};
+}
+
+Partial PartialAccess::combined(const Partial& left, const Partial& right) {
+  Partial out = left;
+  out.count_ = left.count_ + right.count_;
+  out.device_seconds_ += right.device_seconds_;
+  out.plan_.n = out.count_;
+  if (left.exact_) {
+    ExactSum s = exact_sum(left);
+    add_exact(s, exact_sum(right));
+    out.digits_ = std::move(s.digits);
+    out.flags_ = s.flags;
+    return out;
+  }
+  // right's index counts from right's first element, which follows left's elements.
+  const Outcome o = combine_outcomes(
+      left.plan_, {left.value_, left.index_},
+      {right.value_,
+       right.index_ ? std::optional<std::uint64_t>(*right.index_ + left.count_) : std::nullopt});
+  out.value_ = o.value;
+  out.index_ = o.index;
+  out.plan_.depth = std::max(left.plan_.depth, right.plan_.depth) + 1;
+  return out;
+}
+
+Result PartialAccess::finished(const Partial& p) {
+  if (p.count_ == 0) return empty_result(p.plan_);
+  if (p.exact_) return rounded_result(exact_sum(p), p.plan_, p.count_, p.device_seconds_);
+  return {p.value_, p.index_, p.plan_, p.device_seconds_};
+}
+
+void check_partial_op(const Plan& plan) {
+  if (plan.op == Op::Prod && is_float(plan.acc))
+    throw UnsupportedError(
+        "a partial state of a float product is not kept (its parts' zeros and infinities do not "
+        "combine after rounding): reduce it on one device");
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::PartialAccess;
+
+// The byte form, version 1 (little-endian): "RDXP", version, type, acc, op (one byte each);
+// exact, has_index, two zero bytes, flags (u32); count, value bits, index (u64 each); the digits'
+// count (u32), four zero bytes; the digits (i64 each).
+constexpr unsigned char kMagic[4] = {'R', 'D', 'X', 'P'};
+constexpr unsigned char kVersion = 1;
+constexpr std::size_t kHeaderBytes = 48;
+
+void put(std::vector<unsigned char>& out, std::uint64_t v, int bytes) {
+  for (int k = 0; k < bytes; ++k)
+    out.push_back(static_cast<unsigned char>(v >> (8 * k)));
+}
+
+std::uint64_t get(std::span<const unsigned char> in, std::size_t at, int bytes) {
+  std::uint64_t v = 0;
+  for (int k = 0; k < bytes; ++k)
+    v |= std::uint64_t{in[at + static_cast<std::size_t>(k)]} << (8 * k);
+  return v;
+}
+
+template <class E, std::size_t N>
+E checked_enum(std::uint64_t v, const E (&all)[N], const char* what) {
+  if (v >= N) throw ArgumentError(fmt::format("Partial::from_bytes: {} {} is not one", what, v));
+  return all[v];
+}
+
+std::string describe(const Partial& p) {
+  return fmt::format("{} of {} into {}{}", name(p.op()), name(p.type()), name(p.acc()),
+                     p.exact() ? " (exact)" : "");
+}
+
+}  // namespace
+
+std::vector<unsigned char> Partial::to_bytes() const {
+  std::vector<unsigned char> out(std::begin(kMagic), std::end(kMagic));
+  out.reserve(kHeaderBytes + 8 * digits_.size());
+  put(out, kVersion, 1);
+  put(out, static_cast<std::uint64_t>(type_), 1);
+  put(out, static_cast<std::uint64_t>(acc_), 1);
+  put(out, static_cast<std::uint64_t>(op_), 1);
+  put(out, exact_ ? 1 : 0, 1);
+  put(out, index_ ? 1 : 0, 1);
+  put(out, 0, 2);
+  put(out, flags_, 4);
+  put(out, count_, 8);
+  put(out, value_.bits, 8);
+  put(out, index_.value_or(0), 8);
+  put(out, digits_.size(), 4);
+  put(out, 0, 4);
+  for (std::int64_t d : digits_)
+    put(out, static_cast<std::uint64_t>(d), 8);
+  return out;
+}
+
+Partial Partial::from_bytes(std::span<const unsigned char> in) {
+  if (in.size() < kHeaderBytes || !std::equal(std::begin(kMagic), std::end(kMagic), in.begin()))
+    throw ArgumentError(
+        fmt::format("Partial::from_bytes: {} bytes that are not a partial state", in.size()));
+  if (in[4] != kVersion)
+    throw ArgumentError(
+        fmt::format("Partial::from_bytes: version {} (this librdx reads {})", in[4], kVersion));
+  Partial p;
+  p.type_ = checked_enum(get(in, 5, 1), kAllTypes, "type");
+  p.acc_ = checked_enum(get(in, 6, 1), kAllTypes, "accumulator");
+  p.op_ = checked_enum(get(in, 7, 1), kAllOps, "operator");
+  p.exact_ = in[8] != 0;
+  const bool has_index = in[9] != 0;
+  p.flags_ = static_cast<std::uint32_t>(get(in, 12, 4));
+  p.count_ = get(in, 16, 8);
+  p.value_ = Scalar{p.acc_, get(in, 24, 8)};
+  if (has_index) p.index_ = get(in, 32, 8);
+  const std::size_t digits = get(in, 40, 4);
+  const std::size_t want =
+      p.exact_ && is_float(p.type_) ? detail::exact_layout(p.type_).digits : std::size_t{0};
+  if (digits != want || in.size() != kHeaderBytes + 8 * digits || (p.exact_ && p.op_ != Op::Sum) ||
+      has_index != (is_index_op(p.op_) && p.count_ > 0))
+    throw ArgumentError(fmt::format("Partial::from_bytes: a malformed state ({} bytes, {} digits)",
+                                    in.size(), digits));
+  for (std::size_t k = 0; k < digits; ++k)
+    p.digits_.push_back(static_cast<std::int64_t>(get(in, kHeaderBytes + 8 * k, 8)));
+  p.plan_.type = p.type_;
+  p.plan_.acc = p.acc_;
+  p.plan_.op = p.op_;
+  p.plan_.n = p.count_;
+  return p;
+}
+
+Partial reduce_partial(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
+                       const Options& opts) {
+  const Plan plan = make_plan(ctx.device_info(), type, op, n, opts, ctx.tuning());
+  detail::check_partial_op(plan);
+  if (n == 0) return PartialAccess::empty(plan);
+  if (!data) throw ArgumentError("reduce_partial: data is null but n > 0");
+  if (detail::is_exact(plan)) {
+    double seconds = 0;
+    const detail::ExactSum s =
+        detail::exact_total(ctx, plan, data, nullptr, n, opts.profile, &seconds);
+    return PartialAccess::of_exact(s, plan, n, seconds);
+  }
+  return PartialAccess::of_result(reduce(ctx, type, data, n, op, opts), n);
+}
+
+Partial reduce_partial(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n, Op op,
+                       const Options& opts) {
+  const Plan plan = make_plan(ctx.device_info(), type, op, n, opts, ctx.tuning());
+  detail::check_partial_op(plan);
+  if (n == 0) return PartialAccess::empty(plan);
+  detail::check_device_input(ctx, data, type, n, "reduce_partial");
+  if (detail::is_exact(plan)) {
+    double seconds = 0;
+    const detail::ExactSum s =
+        detail::exact_total(ctx, plan, nullptr, &data, n, opts.profile, &seconds);
+    return PartialAccess::of_exact(s, plan, n, seconds);
+  }
+  return PartialAccess::of_result(reduce(ctx, type, data, n, op, opts), n);
+}
+
+Partial combine(const Partial& left, const Partial& right) {
+  if (left.type() != right.type() || left.acc() != right.acc() || left.op() != right.op() ||
+      left.exact() != right.exact())
+    throw ArgumentError(fmt::format("combine: partial states of different reductions ({}; {})",
+                                    describe(left), describe(right)));
+  if (left.count() > std::numeric_limits<std::uint64_t>::max() - right.count())
+    throw ArgumentError("combine: the partial states' element counts overflow 64 bits");
+  if (right.count() == 0) return left;
+  if (left.count() == 0) return right;
+  return PartialAccess::combined(left, right);
+}
+
+Result finish(const Partial& p) {
+  return PartialAccess::finished(p);
+}
+
+}  // namespace rdx

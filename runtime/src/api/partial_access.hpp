@@ -1,0 +1,28 @@
+// Internal: how the library makes rdx::Partial states (rdx/partial.hpp) from what ran: a published
+// Result, an exact sum, or nothing. reduce_partial, Stream::finish_partial and the device group.
+#pragma once
+#include <cstdint>
+
+#include "ops/exact_sum.hpp"
+#include "rdx/partial.hpp"
+
+namespace rdx::detail {
+
+struct PartialAccess {
+  // An inexact state: r's value and index over `count` >= 1 elements, r.plan.
+  static Partial of_result(const Result& r, std::uint64_t count);
+  // An exact float sum over `count` elements, reduced by `plan` (an exact_sum plan).
+  static Partial of_exact(const ExactSum& s, const Plan& plan, std::uint64_t count, double seconds);
+  // No elements, for `plan`'s request.
+  static Partial empty(const Plan& plan);
+  // The exact state's sum (p.exact()).
+  static ExactSum exact_sum(const Partial& p);
+  // rdx::combine of two non-empty states of one reduction, and rdx::finish.
+  static Partial combined(const Partial& left, const Partial& right);
+  static Result finished(const Partial& p);
+};
+
+// UnsupportedError for a plan whose state a Partial does not keep (float products).
+void check_partial_op(const Plan& plan);
+
+}  // namespace rdx::detail

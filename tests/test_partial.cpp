@@ -1,0 +1,188 @@
+// Partial states (rdx/partial.hpp): runs of an input reduced apart and combined in order give what
+// one reduction gives (integers, extremes, argmin/argmax's first index counted from the first run,
+// float sums under AnyDevice and Exact bit for bit), through their byte form too; and what is
+// refused. The reference is the host's own loop; the exact sums' is the one-call reduction,
+// whose bits test_exact_sum.cpp checks against GMP.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "rdx/rdx.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+rdx::Context& ctx() {
+  static rdx::Context c(rdx_test::device());
+  return c;
+}
+
+// The input cut at `cuts` (ascending, empty runs allowed), each run reduced apart, the states
+// sent through their byte form and combined left to right.
+template <class T>
+rdx::Result in_runs(const std::vector<T>& x, const std::vector<std::size_t>& cuts, rdx::Op op,
+                    const rdx::Options& o = {}) {
+  std::vector<std::size_t> ends = cuts;
+  ends.push_back(x.size());
+  std::size_t first = 0;
+  rdx::Partial all = rdx::reduce_partial(ctx(), rdx::type_of<T>(), nullptr, 0, op, o);
+  for (std::size_t end : ends) {
+    const rdx::Partial p =
+        rdx::reduce_partial(ctx(), rdx::type_of<T>(), x.data() + first, end - first, op, o);
+    const std::vector<unsigned char> bytes = p.to_bytes();
+    CHECK(bytes.size() == all.to_bytes().size());  // one size for one request
+    all = rdx::combine(all, rdx::Partial::from_bytes(bytes));
+    first = end;
+  }
+  CHECK(all.count() == x.size());
+  return rdx::finish(all);
+}
+
+const std::vector<std::vector<std::size_t>> kCuts = {
+    {}, {0}, {1}, {5000, 5000}, {99, 50001, 50001, 99990}, {100003}};
+
+}  // namespace
+
+TEST_CASE("partial: runs combined in order give one reduction's integers and first indexes") {
+  std::mt19937 gen(11);
+  std::vector<std::int32_t> x(100003);
+  for (auto& v : x)
+    v = static_cast<std::int32_t>(gen() % 2001) - 1000;
+  // Extremes repeated on both sides of the cuts: the first occurrence must win.
+  x[10] = x[99995] = x[50001] = -5000;
+  x[7] = x[5000] = x[99990] = 5000;
+  std::int64_t sum = 0;
+  std::int32_t mn = x[0], mx = x[0], xr = 0;
+  for (std::int32_t v : x) {
+    sum += v;
+    mn = std::min(mn, v);
+    mx = std::max(mx, v);
+    xr ^= v;
+  }
+  rdx::Options wide;
+  wide.acc = rdx::Type::I64;
+  for (const auto& cuts : kCuts) {
+    INFO("cuts " << cuts.size());
+    CHECK(in_runs(x, cuts, rdx::Op::Sum, wide).value.as<std::int64_t>() == sum);
+    CHECK(in_runs(x, cuts, rdx::Op::Min).value.as<std::int32_t>() == mn);
+    CHECK(in_runs(x, cuts, rdx::Op::Max).value.as<std::int32_t>() == mx);
+    CHECK(in_runs(x, cuts, rdx::Op::Xor).value.as<std::int32_t>() == xr);
+    const rdx::Result amin = in_runs(x, cuts, rdx::Op::ArgMin);
+    CHECK(amin.value.as<std::int32_t>() == -5000);
+    CHECK(amin.index == 10);
+    const rdx::Result amax = in_runs(x, cuts, rdx::Op::ArgMax);
+    CHECK(amax.value.as<std::int32_t>() == 5000);
+    CHECK(amax.index == 7);
+  }
+}
+
+TEST_CASE("partial: exact float sums keep one reduction's bits whatever the runs") {
+  std::mt19937_64 gen(5);
+  std::vector<float> f(70001);
+  std::vector<double> d(70001);
+  for (std::size_t k = 0; k < f.size(); ++k) {
+    const double e = std::ldexp(1.0, static_cast<int>(gen() % 120) - 60);
+    const double v = (static_cast<double>(gen() % 1000000) - 500000.0) * e;
+    f[k] = static_cast<float>(v);
+    d[k] = v;
+  }
+  for (rdx::Determinism level : {rdx::Determinism::AnyDevice, rdx::Determinism::Exact}) {
+    rdx::Options o;
+    o.determinism = level;
+    const rdx::Scalar want_f =
+        rdx::reduce(ctx(), rdx::Type::F32, f.data(), f.size(), rdx::Op::Sum, o).value;
+    for (const auto& cuts : std::vector<std::vector<std::size_t>>{{}, {0, 3}, {35000, 35001}}) {
+      const rdx::Result r = in_runs(f, cuts, rdx::Op::Sum, o);
+      CHECK(r.value.bits == want_f.bits);
+      CHECK(rdx::Partial::from_bytes(
+                rdx::reduce_partial(ctx(), rdx::Type::F32, f.data(), 9, rdx::Op::Sum, o).to_bytes())
+                .exact());
+    }
+    if (ctx().device_info().fp64) {
+      const rdx::Scalar want_d =
+          rdx::reduce(ctx(), rdx::Type::F64, d.data(), d.size(), rdx::Op::Sum, o).value;
+      CHECK(in_runs(d, {1, 69999}, rdx::Op::Sum, o).value.bits == want_d.bits);
+    }
+  }
+  // -0 only stays -0 through an empty run.
+  const std::vector<float> zeros(3, -0.0f);
+  rdx::Options exact;
+  exact.determinism = rdx::Determinism::Exact;
+  CHECK(std::signbit(in_runs(zeros, {0, 2}, rdx::Op::Sum, exact).value.as<float>()));
+}
+
+TEST_CASE("partial: a stream's state combines with a buffer's and a host run's") {
+  std::vector<std::uint32_t> x(30000);
+  for (std::size_t k = 0; k < x.size(); ++k)
+    x[k] = static_cast<std::uint32_t>(k * 2654435761u);
+  std::uint32_t want = 0;
+  for (std::uint32_t v : x)
+    want = std::max(want, v);
+  const std::uint64_t at =
+      static_cast<std::uint64_t>(std::find(x.begin(), x.end(), want) - x.begin());
+  rdx::Stream s(ctx(), rdx::Type::U32, rdx::Op::ArgMax, {}, 4096);
+  s.push(x.data(), 10000);
+  cl::Buffer buf(ctx().cl_context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                 10000 * sizeof(std::uint32_t), x.data() + 10000);
+  const rdx::Partial a = s.finish_partial();
+  const rdx::Partial b = rdx::reduce_partial(ctx(), rdx::Type::U32, buf, 10000, rdx::Op::ArgMax);
+  const rdx::Partial c =
+      rdx::reduce_partial(ctx(), rdx::Type::U32, x.data() + 20000, 10000, rdx::Op::ArgMax);
+  const rdx::Result r = rdx::finish(rdx::combine(rdx::combine(a, b), c));
+  CHECK(r.value.as<std::uint32_t>() == want);
+  CHECK(r.index == at);
+  CHECK(r.plan.n == x.size());
+}
+
+TEST_CASE("partial: what is refused") {
+  const std::vector<float> f(10, 1.0f);
+  const std::vector<std::int32_t> i(10, 1);
+  // Float products, on every path.
+  CHECK_THROWS_AS(rdx::reduce_partial(ctx(), rdx::Type::F32, f.data(), f.size(), rdx::Op::Prod),
+                  rdx::UnsupportedError);
+  rdx::Stream s(ctx(), rdx::Type::F32, rdx::Op::Prod);
+  CHECK_THROWS_AS(s.finish_partial(), rdx::UnsupportedError);
+  // States of different requests.
+  const rdx::Partial sum_i = rdx::reduce_partial(ctx(), rdx::Type::I32, i.data(), 10, rdx::Op::Sum);
+  const rdx::Partial max_i = rdx::reduce_partial(ctx(), rdx::Type::I32, i.data(), 10, rdx::Op::Max);
+  const rdx::Partial sum_f = rdx::reduce_partial(ctx(), rdx::Type::F32, f.data(), 10, rdx::Op::Sum);
+  rdx::Options exact;
+  exact.determinism = rdx::Determinism::Exact;
+  const rdx::Partial sum_fx =
+      rdx::reduce_partial(ctx(), rdx::Type::F32, f.data(), 10, rdx::Op::Sum, exact);
+  CHECK_THROWS_AS(rdx::combine(sum_i, max_i), rdx::ArgumentError);
+  CHECK_THROWS_AS(rdx::combine(sum_i, sum_f), rdx::ArgumentError);
+  CHECK_THROWS_AS(rdx::combine(sum_f, sum_fx), rdx::ArgumentError);
+  CHECK(rdx::finish(rdx::combine(sum_fx, sum_fx)).value.as<float>() == 20.0f);
+  // Counts that overflow.
+  std::vector<unsigned char> big = sum_i.to_bytes();
+  for (int k = 0; k < 8; ++k)
+    big[16 + static_cast<std::size_t>(k)] = 0xff;
+  CHECK_THROWS_AS(rdx::combine(sum_i, rdx::Partial::from_bytes(big)), rdx::ArgumentError);
+  // Bytes that are not a state.
+  std::vector<unsigned char> bytes = sum_fx.to_bytes();
+  CHECK(rdx::Partial::from_bytes(bytes).count() == 10);
+  CHECK_THROWS_AS(rdx::Partial::from_bytes(std::span(bytes).first(bytes.size() - 1)),
+                  rdx::ArgumentError);
+  std::vector<unsigned char> bad = bytes;
+  bad[0] = 'X';
+  CHECK_THROWS_AS(rdx::Partial::from_bytes(bad), rdx::ArgumentError);
+  bad = bytes;
+  bad[4] = 2;  // version
+  CHECK_THROWS_AS(rdx::Partial::from_bytes(bad), rdx::ArgumentError);
+  bad = bytes;
+  bad[5] = 200;  // type
+  CHECK_THROWS_AS(rdx::Partial::from_bytes(bad), rdx::ArgumentError);
+  CHECK_THROWS_AS(rdx::Partial::from_bytes({}), rdx::ArgumentError);
+  // argmin of nothing has no result, as rdx::reduce.
+  const rdx::Partial none = rdx::reduce_partial(ctx(), rdx::Type::I32, nullptr, 0, rdx::Op::ArgMin);
+  CHECK(none.count() == 0);
+  CHECK_THROWS_AS(rdx::finish(rdx::combine(none, none)), rdx::ArgumentError);
+  CHECK(rdx::finish(rdx::reduce_partial(ctx(), rdx::Type::I32, nullptr, 0, rdx::Op::Sum))
+            .value.as<std::int32_t>() == 0);
+}
