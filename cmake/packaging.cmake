@@ -11,10 +11,25 @@ install(TARGETS rdx_shared rdx_static
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# rdx/mpi.hpp only with the library that implements it.
+if(RDX_HAVE_MPI)
+  set(rdx_mpi_header_rule)
+else()
+  set(rdx_mpi_header_rule PATTERN "mpi.hpp" EXCLUDE)
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/rdx
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-        FILES_MATCHING PATTERN "*.hpp")
+        FILES_MATCHING PATTERN "*.hpp" ${rdx_mpi_header_rule})
 install(EXPORT rdxTargets NAMESPACE rdx:: FILE rdxTargets.cmake DESTINATION ${RDX_CMAKE_DIR})
+# The optional component: find_package(rdx COMPONENTS mpi) -> rdx::mpi (shared), rdx::mpi_static.
+if(RDX_HAVE_MPI)
+  install(TARGETS rdx_mpi_shared rdx_mpi_static
+          EXPORT rdxMpiTargets
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(EXPORT rdxMpiTargets NAMESPACE rdx:: FILE rdxMpiTargets.cmake
+          DESTINATION ${RDX_CMAKE_DIR})
+endif()
 
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/rdxConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/rdxConfig.cmake

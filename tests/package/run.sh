@@ -32,7 +32,7 @@ needs_librdx() {
 }
 
 # The build tree's binaries link librdx statically: the named ones, and any other executable there
-# (so a new in-tree target is covered too).
+# (so a new in-tree target is covered too), but the shared libraries made for installing.
 for b in "$@"; do
   [ -f "$b" ] || fail "in-tree binary $b is missing (build first)"
 done
@@ -40,7 +40,7 @@ while IFS= read -r -d '' b; do
   [ "$(head -c 4 "$b")" = $'\x7fELF' ] || continue
   ! needs_librdx "$b" || fail "in-tree binary $b needs librdx.so; it must link rdx statically"
 done < <(find "$build" \( -name CMakeFiles -o -name '*-cache-*' \) -prune -o \
-           -type f -perm -u+x ! -name 'librdx.so*' -print0)
+           -type f -perm -u+x ! -name 'librdx.so*' ! -name 'librdx_mpi.so*' -print0)
 
 # 1. Install.
 quiet "$cmake" --install "$build" --config "$config" --prefix "$prefix"
@@ -68,12 +68,26 @@ grep -q '^find_dependency(OpenCL)' "$prefix/$libdir/cmake/rdx/rdxConfig.cmake" |
 
 # The installed headers compile with only the installed include folder (a header that includes a
 # private one from runtime/src fails here).
-for h in "$prefix"/include/rdx/*.hpp; do echo "#include <rdx/${h##*/}>"; done >"$tmp/headers.cpp"
+# rdx/mpi.hpp (installed with rdx_mpi only) also needs MPI's own include folder.
+for h in "$prefix"/include/rdx/*.hpp; do
+  [ "${h##*/}" = mpi.hpp ] || echo "#include <rdx/${h##*/}>"
+done >"$tmp/headers.cpp"
 quiet "$cxx" -std=c++20 -fsyntax-only -Wall -Wextra -I"$prefix/include" "$tmp/headers.cpp"
+with_mpi=0
+if [ -e "$prefix/$libdir/cmake/rdx/rdxMpiTargets.cmake" ]; then
+  with_mpi=1
+  [ -e "$prefix/include/rdx/mpi.hpp" ] || fail "rdx_mpi is installed without rdx/mpi.hpp"
+  echo "#include <rdx/mpi.hpp>" >"$tmp/mpi_header.cpp"
+  # shellcheck disable=SC2046 # mpicxx prints the include flags as separate words
+  quiet "$cxx" -std=c++20 -fsyntax-only -Wall -Wextra -I"$prefix/include" \
+    $(mpicxx --showme:compile) "$tmp/mpi_header.cpp"
+elif [ -e "$prefix/include/rdx/mpi.hpp" ]; then
+  fail "rdx/mpi.hpp is installed without rdx_mpi"
+fi
 
 # 3. The CMake consumer, shared and static.
 quiet "$cmake" -S "$src/tests/package/consumer" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$prefix" \
-  -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE= -DCMAKE_CXX_FLAGS=-O0
+  -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE= -DCMAKE_CXX_FLAGS=-O0 -DRDX_CONSUMER_MPI="$with_mpi"
 found=$(sed -n 's/^rdx_DIR:PATH=//p' "$tmp/consumer/CMakeCache.txt")
 [ "$found" = "$prefix/$libdir/cmake/rdx" ] ||
   fail "find_package(rdx) found '$found', not the prefix"
@@ -115,6 +129,13 @@ for exe in "$tmp/consumer/consumer_shared" "$tmp/consumer/consumer_static"; do
   out=$(env -u LD_LIBRARY_PATH "$exe") || fail "${exe##*/} failed (exit $?)"
   [ "$out" = "$version" ] || fail "${exe##*/}: rdx::version() printed '$out', expected '$version'"
 done
+
+# The rdx_mpi consumer under mpirun with two ranks: rank 0 prints the version (root may run it).
+if [ "$with_mpi" = 1 ]; then
+  out_mpi=$(env -u LD_LIBRARY_PATH mpirun -q -n 2 --oversubscribe "$tmp/consumer/consumer_mpi") ||
+    fail "consumer_mpi failed under mpirun -n 2"
+  [ "$out_mpi" = "$version" ] || fail "consumer_mpi printed '$out_mpi', expected '$version'"
+fi
 
 # 6. The installed clrdx.
 if [ "$with_cli" = 1 ]; then

@@ -79,12 +79,17 @@ void BlockReader::read_all() {
     // Not value-initialised: only the bytes read are ever touched (and count as resident).
     auto& buf = buffers_[buffer];
     if (!buf) buf = std::make_unique_for_overwrite<unsigned char[]>(block_);
-    std::size_t n = std::min(block_, file_.head.size() - head_used);
+    // A range of the data (InputFile::part) ends at its last byte, never read past.
+    const std::size_t want =
+        file_.part
+            ? static_cast<std::size_t>(std::min<std::uint64_t>(block_, *file_.data_bytes - total))
+            : block_;
+    std::size_t n = std::min(want, file_.head.size() - head_used);
     std::memcpy(buf.get(), file_.head.data() + head_used, n);
     head_used += n;
-    if (n < block_) n += read_full(file_.fd, buf.get() + n, block_ - n, file_.path);
+    if (n < want) n += read_full(file_.fd, buf.get() + n, want - n, file_.path);
     total += n;
-    const bool end = n < block_;
+    const bool end = n < block_ || (file_.part && total == *file_.data_bytes);
     if (end) {
       // Checked again at the end: pipes are only checked here, and a file may change while read.
       file_.check_data_size(total);

@@ -26,27 +26,32 @@ namespace {
 constexpr std::size_t kBlockBytes = std::size_t{16} << 20;
 constexpr std::size_t kBlocks = 3;
 
-// Streams the file through rdx::Stream: a reader thread reads ahead while this thread pushes.
-rdx::Result reduce_file(rdx::Context& ctx, InputFile file, rdx::Op op, const rdx::Options& opts) {
+// Streams the file into `stream`: a reader thread reads ahead while this thread pushes.
+void push_file(rdx::Stream& stream, InputFile file, bool progress_bar) {
   const rdx::Type type = file.type;
-  rdx::Stream stream(ctx, type, op, opts, kBlockBytes);
   // Progress times the reading (from here to the reader's end), not the kernel build that the
   // first reduction may wait for.
-  Progress progress(file.data_bytes.value_or(0));
+  std::optional<Progress> progress;
+  if (progress_bar) progress.emplace(file.data_bytes.value_or(0));
   BlockReader reader(std::move(file), kBlockBytes, kBlocks);
   std::uint64_t done = 0;
   for (auto block = reader.next(); !block.empty(); block = reader.next()) {
     stream.push(block.data(), block.size() / rdx::size_of(type));
     done += block.size();
-    progress.update(done, reader.read_end());
+    if (progress) progress->update(done, reader.read_end());
   }
-  rdx::Result r = stream.finish();
-  progress.finish(done, reader.read_end());
-  return r;
+  if (progress) progress->finish(done, reader.read_end());
 }
 
-// A whole input's result: with `json`, the object j with the index (argmin/argmax) and, for a
-// float, its exact bits as a hexadecimal float (C's %a); else the value and the index.
+}  // namespace
+
+rdx::Partial reduce_file_partial(rdx::Context& ctx, InputFile file, rdx::Op op,
+                                 const rdx::Options& opts) {
+  rdx::Stream stream(ctx, file.type, op, opts, kBlockBytes);
+  push_file(stream, std::move(file), false);
+  return stream.finish_partial();
+}
+
 void print_result(nlohmann::json j, const rdx::Scalar& value,
                   const std::optional<std::uint64_t>& index, bool json) {
   if (json) {
@@ -58,6 +63,14 @@ void print_result(nlohmann::json j, const rdx::Scalar& value,
   } else {
     fmt::print("{}\n", value.to_string());
   }
+}
+
+namespace {
+
+rdx::Result reduce_file(rdx::Context& ctx, InputFile file, rdx::Op op, const rdx::Options& opts) {
+  rdx::Stream stream(ctx, file.type, op, opts, kBlockBytes);
+  push_file(stream, std::move(file), true);
+  return stream.finish();
 }
 
 // --device LIST: one reduction over the devices of rdx::DeviceGroup, the file mapped (each device

@@ -9,6 +9,7 @@
 #include "rdx/custom.hpp"
 #include "rdx/plan.hpp"
 #include "rdx/stats.hpp"
+#include "rdx/stream.hpp"
 #include "rdx/types.hpp"
 #include "whole_input.hpp"
 
@@ -48,6 +49,10 @@ struct ReduceRequest {
   rdx::Options opts;
 };
 ReduceRequest reduce_request(const ReduceArgs& a);
+// An opened input streamed through rdx::Stream on ctx's device (a reader thread reads ahead
+// while the stream reduces), as a partial state: clrdx-mpi's ranks (cmd_reduce.cpp).
+rdx::Partial reduce_file_partial(rdx::Context& ctx, InputFile file, rdx::Op op,
+                                 const rdx::Options& opts);
 // reduce for composites, maps and custom operators: whole inputs in memory (cmd_reduce_whole.cpp).
 int cmd_reduce_whole(const ReduceArgs& a, const ReduceRequest& req);
 // --input and --input2.. (or --generate: dot's two arrays from consecutive seeds), all of the

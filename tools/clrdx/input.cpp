@@ -242,7 +242,8 @@ InputFile::InputFile(InputFile&& o) noexcept
       data_bytes(o.data_bytes),
       npy(o.npy),
       npy_count(o.npy_count),
-      npy_shape(std::move(o.npy_shape)) {}
+      npy_shape(std::move(o.npy_shape)),
+      part(o.part) {}
 
 InputFile& InputFile::operator=(InputFile&& o) noexcept {
   if (this != &o) {
@@ -255,6 +256,7 @@ InputFile& InputFile::operator=(InputFile&& o) noexcept {
     npy = o.npy;
     npy_count = o.npy_count;
     npy_shape = std::move(o.npy_shape);
+    part = o.part;
   }
   return *this;
 }
@@ -265,7 +267,11 @@ InputFile::~InputFile() {
 
 void InputFile::check_data_size(std::uint64_t bytes) const {
   const std::size_t es = rdx::size_of(type);
-  if (npy) {
+  if (part) {
+    if (bytes != *data_bytes)
+      throw ArgumentError(
+          fmt::format("{}: {} bytes of the range of {} could be read", path, bytes, *data_bytes));
+  } else if (npy) {
     if (npy_count > UINT64_MAX / es)  // parse_npy_header refuses these
       throw ArgumentError(fmt::format("{}: {} elements of {} bytes overflow a 64-bit byte count",
                                       path, npy_count, es));
@@ -279,6 +285,26 @@ void InputFile::check_data_size(std::uint64_t bytes) const {
     throw ArgumentError(fmt::format("{} has {} bytes, not a multiple of the {}-byte {} element",
                                     path, bytes, es, rdx::name(type)));
   }
+}
+
+void keep_range(InputFile& f, std::uint64_t first, std::uint64_t bytes) {
+  struct stat st {};
+  if (::fstat(f.fd, &st) != 0 || !S_ISREG(st.st_mode) || !f.data_bytes)
+    throw ArgumentError(
+        fmt::format("{} is not a regular file: its ranges cannot be read apart", f.path));
+  const std::size_t es = rdx::size_of(f.type);
+  if (first % es || bytes % es || first > *f.data_bytes || bytes > *f.data_bytes - first)
+    throw ArgumentError(fmt::format("{}: bytes [{}, {}) are not whole elements of its data", f.path,
+                                    first, first + bytes));
+  const off_t here = ::lseek(f.fd, 0, SEEK_CUR);
+  if (here < 0) throw ArgumentError(fmt::format("{}: {}", f.path, std::strerror(errno)));
+  // The data starts where open_input's read ended, less the data bytes it read with the header.
+  const std::uint64_t start = static_cast<std::uint64_t>(here) - f.head.size() + first;
+  if (::lseek(f.fd, static_cast<off_t>(start), SEEK_SET) < 0)
+    throw ArgumentError(fmt::format("{}: {}", f.path, std::strerror(errno)));
+  f.head.clear();
+  f.data_bytes = bytes;
+  f.part = true;
 }
 
 InputFile open_input(const std::string& path, std::optional<rdx::Type> type, bool raw_default) {

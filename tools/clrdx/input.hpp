@@ -38,6 +38,7 @@ struct InputFile {
   bool npy = false;
   std::uint64_t npy_count = 0;           // the .npy header's element count
   std::vector<std::uint64_t> npy_shape;  // and its shape
+  bool part = false;  // data_bytes are a range of the data (keep_range), not all of it
 
   InputFile() = default;
   InputFile(InputFile&&) noexcept;
@@ -55,6 +56,11 @@ struct InputFile {
 // raw_default: `type` is the type of a raw file only, and a .npy file's dtype is taken as it is.
 InputFile open_input(const std::string& path, std::optional<rdx::Type> type,
                      bool raw_default = false);
+
+// Makes `f` (a regular file's input, as open_input left it) the `bytes` data bytes from byte
+// `first` of its data (element-aligned), read from there on: no byte before or after is read.
+// Throws rdx::ArgumentError for a pipe or device, or a range outside the data.
+void keep_range(InputFile& f, std::uint64_t first, std::uint64_t bytes);
 
 // Reads from fd into buf until n bytes or the end of the file; returns the bytes read. Throws
 // rdx::ArgumentError naming `path` and the system's reason on a read error.

@@ -32,6 +32,12 @@ inline nlohmann::json to_json(const rdx::Scalar& s) {
   });
 }
 
+// A whole input's result on standard output: with `json`, the object j with the index
+// (argmin/argmax) and, for a float, its exact bits as a hexadecimal float (C's %a); else the
+// value and the index (cmd_reduce.cpp).
+void print_result(nlohmann::json j, const rdx::Scalar& value,
+                  const std::optional<std::uint64_t>& index, bool json);
+
 inline nlohmann::json to_json(const rdx::DeviceInfo& d) {
   return {{"index", d.index},
           {"selector", std::to_string(d.platform_index) + ":" + std::to_string(d.device_index)},

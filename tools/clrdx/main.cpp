@@ -16,12 +16,10 @@
 
 #include "app.hpp"
 #include "commands.hpp"
+#include "failure.hpp"
 #include "rdx/rdx.hpp"
 
 namespace {
-
-constexpr const char* kOutOfHostMemory =
-    "clrdx: out of host memory (a smaller --count, or --input to stream a file)\n";
 
 // A closed standard descriptor would be taken by the next file opened (a kernel cache entry, the
 // tuning file), and the output meant for it would land in that file. Each closed one is held by
@@ -113,28 +111,6 @@ int run(int argc, char** argv) {
     }
     app.validate(*parsed.command);  // bad values are refused before any OpenCL work
     return parsed.command->run(app);
-  } catch (const rdx::ArgumentError& e) {
-    std::cerr << "clrdx: " << e.what() << "\n";
-    return 2;
-  } catch (const rdx::ExpressionError& e) {  // the user's expression: bad input, in one line
-    std::string first = e.messages.substr(0, e.messages.find('\n'));
-    if (const auto at = first.find("error: "); at != std::string::npos)
-      first = first.substr(at + 7);
-    std::cerr << "clrdx: the " << e.expression << " does not compile: `" << e.text << "`: " << first
-              << "\n";
-    return 2;
-  } catch (const rdx::UnsupportedError& e) {
-    std::cerr << "clrdx: " << e.what() << "\n";
-    return 2;
-  } catch (const rdx::DeviceError& e) {
-    std::cerr << "clrdx: " << e.what() << "\n";
-    return 2;
-  } catch (const std::bad_alloc&) {
-    std::cerr << kOutOfHostMemory;
-    return 1;
-  } catch (const std::length_error&) {  // a std::vector or string larger than it can be
-    std::cerr << kOutOfHostMemory;
-    return 1;
   } catch (const std::system_error& e) {
     // fmt::print throws this when standard output fails while the command prints; main reports
     // it (finish_stdout).
@@ -145,9 +121,10 @@ int run(int argc, char** argv) {
       note_stdout_error();
     }
     return 1;
-  } catch (const std::exception& e) {
-    std::cerr << "clrdx: " << e.what() << "\n";
-    return 1;
+  } catch (...) {
+    const clrdx::Failure f = clrdx::failure_of(std::current_exception());
+    std::cerr << "clrdx: " << f.line << "\n";
+    return f.code;
   }
 }
 
