@@ -305,7 +305,7 @@ same "$(printf '0.3333333333333333\n3\nnan\n-0')" "exact segment means: 1/3 of t
 expect 0 "two devices exact" -- env POCL_DEVICES="pthread pthread" "$clrdx" reduce --device cpu:all --type f32 --op sum --generate wide --count 5000 --determinism exact --json
 python3 -c '
 import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2]))
-assert a["hex"] == b["hex"] and len(a["devices"]) == 2 and [p["count"] for p in a["parts"]] == [2500, 2500], (a, b)' "$tmp/out" "$tmp/wide_exact.json" && ok || bad "two devices: the exact bits of one, two parts"
+assert a["hex"] == b["hex"] and len(a["devices"]) == 2 and a["shares"] == [0.5, 0.5] and [p["count"] for p in a["parts"]] == [2500, 2500], (a, b)' "$tmp/out" "$tmp/wide_exact.json" && ok || bad "two devices: the exact bits of one, two parts"
 expect 0 "two devices argmax" -- env POCL_DEVICES="pthread pthread" "$clrdx" reduce --device 0,1 --type i32 --op argmax --generate mod:7 --count 1000
 same "6 6" "two devices: argmax's global first index"
 expect 2 "device list and segments" -- "$clrdx" reduce --device cpu:all --input "$tmp/cancel_seg.npy" --segments "$tmp/cancel_off.npy" --op sum
@@ -344,7 +344,14 @@ expect 2 "bench bad layout" -- "$clrdx" bench --device "$dev" --layouts diagonal
 expect 0 "tune" -- "$clrdx" tune --device "$dev" --types i32 --ops sum --sizes 4Ki --repeat 2 --file "$tmp/tune.json"
 python3 -c '
 import json,sys; j=json.load(open(sys.argv[1])); assert j["librdx_tuning"] == 1
-for e in j["entries"]: assert e["type"] == "i32" and e["op"] == "sum" and e["device"], e' "$tmp/tune.json" && ok || bad "tune wrote no valid tuning file"
+host = [e for e in j["entries"] if "host_mbps" in e]
+assert len(host) == 1 and host[0]["host_mbps"] > 0 and host[0]["device"] and "type" not in host[0], host
+for e in j["entries"]:
+    assert e in host or (e["type"] == "i32" and e["op"] == "sum" and e["device"]), e' "$tmp/tune.json" && ok || bad "tune wrote no valid tuning file"
+# A second run replaces the device's host throughput: still one entry with it.
+expect 0 "tune again" -- "$clrdx" tune --device "$dev" --types i32 --ops max --sizes 4Ki --repeat 2 --file "$tmp/tune.json"
+python3 -c '
+import json,sys; j=json.load(open(sys.argv[1])); assert len([e for e in j["entries"] if "host_mbps" in e]) == 1, j' "$tmp/tune.json" && ok || bad "tune kept two host throughputs"
 expect 0 "tune --clear" -- "$clrdx" tune --device "$dev" --clear --file "$tmp/tune.json"
 python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["entries"] == []' "$tmp/tune.json" && ok || bad "tune --clear left entries"
 expect 2 "tune bad margin" -- "$clrdx" tune --device "$dev" --margin 3 --file "$tmp/tune.json"

@@ -166,3 +166,48 @@ TEST_CASE("tuning file: a place that cannot be written is refused with the syste
   TuningUpdate u = update_for("A");
   CHECK_THROWS_AS(update_tuning_file("/dev/null/tuning.json", u), Error);
 }
+
+TEST_CASE("tuning: host throughput is kept, replaced by a new run, and makes a group's shares") {
+  DeviceInfo gpu, cpu;
+  gpu.name = "GPU A";
+  gpu.driver = "1.0";
+  gpu.kind = DeviceKind::GPU;
+  cpu.name = "CPU B";
+  cpu.driver = "1.0";
+  cpu.kind = DeviceKind::CPU;
+  TuneEntry g = device_entry("GPU A", std::nullopt, std::nullopt, "gpu host");
+  g.strategy = g.auto_runs = "";
+  g.host_mbps = 24000;
+  TuningTable t;
+  t.entries = {g, device_entry("GPU A", Type::F32, Op::Sum, "f32 sum")};
+  // The file's form keeps it.
+  const std::string path = std::filesystem::temp_directory_path() /
+                           ("rdx_host_mbps_" + std::to_string(::getpid()) + ".json");
+  save_tuning(path, t);
+  const TuningTable back = load_tuning(path);
+  std::filesystem::remove(path);
+  REQUIRE(back.entries.size() == 2);
+  CHECK(back.entries[0].host_mbps == 24000);
+  CHECK(back.entries[1].host_mbps == 0);
+  CHECK(resolve_host_mbps(back, gpu) == 24000);
+  CHECK(!resolve_host_mbps(back, cpu));
+  // A new run's measurement replaces the old one, and only that device's.
+  TuneEntry c = g;
+  c.device = "CPU B";
+  t.entries.push_back(c);
+  TuningUpdate u;
+  u.device = "GPU A";
+  u.driver = "1.0";
+  u.host_measured = true;
+  TuneEntry g2 = g;
+  g2.host_mbps = 30000;
+  g2.note = "gpu host again";
+  u.entries = {g2};
+  const TuningTable merged = merge_tuning(t, u);
+  CHECK(notes(merged) == std::vector<std::string>{"f32 sum", "gpu host", "gpu host again"});
+  CHECK(resolve_host_mbps(merged, gpu) == 30000);
+  // Shares: proportional when every device has a throughput, else equal.
+  const std::vector<std::optional<std::uint64_t>> both = {30000, 10000}, one = {30000, {}};
+  CHECK(shares_from_throughput(both) == std::vector<double>{0.75, 0.25});
+  CHECK(shares_from_throughput(one) == std::vector<double>{0.5, 0.5});
+}

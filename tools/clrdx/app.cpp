@@ -423,8 +423,10 @@ constexpr Command kCommands[] = {
      [](const App& a) {
        return a.bench.layouts.empty() ? cmd_bench(a.bench) : cmd_bench_segmented(a.bench);
      }},
-    {"tune", "Measure auto's grids on a device and store the best in the tuning file", options_tune,
-     [](const App& a, const CLI::App&) { validate_tune(a.tune); },
+    {"tune",
+     "Measure auto's grids on a device and store the best in the tuning file, with the device's "
+     "host-input throughput (a device group's shares)",
+     options_tune, [](const App& a, const CLI::App&) { validate_tune(a.tune); },
      [](const App& a) { return cmd_tune(a.tune); }},
     {"cache", "Show (or --clear) the on-disk cache of built kernels ($RDX_CACHE_DIR)",
      options_cache, nullptr, [](const App& a) { return cmd_cache(a.cache_clear); }},

@@ -106,6 +106,7 @@ int reduce_group(const ReduceArgs& a, const ReduceRequest& req) {
                        {"strategy", p.result.plan.strategy},
                        {"work_group_size", p.result.plan.work_group_size}});
     nlohmann::json j = {{"devices", devices},
+                        {"shares", group.shares()},
                         {"parts", parts},
                         {"type", std::string(rdx::name(in->type))},
                         {"op", std::string(rdx::name(req.op))},

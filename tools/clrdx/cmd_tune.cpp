@@ -254,6 +254,35 @@ int cmd_tune(const TuneArgs& a) {
     found.push_back(e);
   }
 
+  // The device's throughput on host input, a device group's share (rdx/multi.hpp): f32 sums of
+  // 2^24 elements (fewer where one allocation is smaller) copied from pageable host memory and
+  // reduced; the median of 5 calls after a warm-up.
+  {
+    const std::uint64_t n =
+        std::min<std::uint64_t>(std::uint64_t{1} << 24, dev.max_alloc / sizeof(float));
+    const auto host = rdx::generate(rdx::Type::F32, "mod:7", n);
+    const auto once = [&] {
+      const auto t0 = std::chrono::steady_clock::now();
+      rdx::reduce(ctx, rdx::Type::F32, host.data(), n, rdx::Op::Sum);
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    };
+    once();
+    std::vector<double> t;
+    for (int k = 0; k < 5; ++k)
+      t.push_back(once());
+    std::sort(t.begin(), t.end());
+    const double mbps = static_cast<double>(n * sizeof(float)) / t[2] / 1e6;
+    rdx::TuneEntry e;
+    e.device = dev.name;
+    e.driver = dev.driver;
+    e.host_mbps = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(mbps)));
+    e.note =
+        fmt::format("clrdx tune {}: f32 sums of {} host elements, median of 5 calls", today(), n);
+    fmt::print("  host input: {} MB/s (a device group's share of host data)\n", e.host_mbps);
+    found.push_back(e);
+    update.host_measured = true;
+  }
+
   if (a.dry_run) {
     fmt::print("dry run: {} entries not written to {}\n", found.size(), path);
     return 0;

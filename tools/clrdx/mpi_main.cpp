@@ -85,16 +85,18 @@ int run(int argc, char** argv, int rank, int ranks) {
           "clrdx-mpi reduces with the built-in operators: sum, prod, min, max, and, or, xor, "
           "argmin, argmax");
     std::optional<rdx::Context> ctx;
-    const auto t0 = std::chrono::steady_clock::now();
-    // Everything a rank may fail at runs in the local state's function: every rank learns it.
-    const std::optional<rdx::Partial> all = rdx::mpi::reduce(MPI_COMM_WORLD, [&] {
+    std::optional<clrdx::InputFile> file;
+    // First every rank opens its device and its range of the file (any rank's error reaches
+    // every rank); the empty states agree on the request. Then the timed part: the ranges read
+    // and reduced, the states combined.
+    rdx::mpi::allreduce(MPI_COMM_WORLD, [&] {
       const rdx::DeviceInfo d = device_of(r.device, rdx::mpi::node_rank(MPI_COMM_WORLD));
       ctx.emplace(std::to_string(d.index));
-      clrdx::InputFile file = clrdx::open_input(r.input, req.type);
-      if (!file.data_bytes)
+      file.emplace(clrdx::open_input(r.input, req.type));
+      if (!file->data_bytes)
         throw rdx::ArgumentError(fmt::format(
             "{} is not a regular file: the ranks read their own ranges of one", r.input));
-      const std::uint64_t es = rdx::size_of(file.type), n = *file.data_bytes / es;
+      const std::uint64_t es = rdx::size_of(file->type), n = *file->data_bytes / es;
       const auto cut = [&](int k) {
         // n * k / ranks without overflow: n = q * ranks + m.
         const std::uint64_t q = n / static_cast<std::uint64_t>(ranks),
@@ -103,8 +105,12 @@ int run(int argc, char** argv, int rank, int ranks) {
                m * static_cast<std::uint64_t>(k) / static_cast<std::uint64_t>(ranks);
       };
       const std::uint64_t first = cut(rank), end = cut(rank + 1);
-      clrdx::keep_range(file, first * es, (end - first) * es);
-      return clrdx::reduce_file_partial(*ctx, std::move(file), req.op, req.opts);
+      clrdx::keep_range(*file, first * es, (end - first) * es);
+      return rdx::reduce_partial(*ctx, file->type, nullptr, 0, req.op, req.opts);
+    });
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::optional<rdx::Partial> all = rdx::mpi::reduce(MPI_COMM_WORLD, [&] {
+      return clrdx::reduce_file_partial(*ctx, std::move(*file), req.op, req.opts);
     });
     if (!all) return 0;
     const rdx::Result res = rdx::finish(*all);

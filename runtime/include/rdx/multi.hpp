@@ -43,7 +43,9 @@ class DeviceGroup {
 
   std::size_t size() const { return contexts_.size(); }
   Context& context(std::size_t k) const { return *contexts_.at(k); }
-  // Each device's share of host input, summing to 1; equal until set_shares.
+  // Each device's share of host input, summing to 1: in proportion to the devices' measured
+  // host-input throughput (TuneEntry::host_mbps, which `clrdx tune` stores) when every device has
+  // one, else equal; set_shares replaces them.
   const std::vector<double>& shares() const { return shares_; }
   // Positive finite weights, one per device (ArgumentError otherwise), made shares.
   void set_shares(std::span<const double> weights);
@@ -53,6 +55,9 @@ class DeviceGroup {
   std::vector<Context*> contexts_;
   std::vector<double> shares_;
 };
+
+// Shares from throughputs: proportional when every device has one (positive), else equal.
+std::vector<double> shares_from_throughput(std::span<const std::optional<std::uint64_t>> mbps);
 
 // Elements [first, first + n) of the input, reduced by device `device` of the group.
 struct GroupPart {

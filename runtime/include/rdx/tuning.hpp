@@ -44,7 +44,11 @@ struct TuneEntry {
   std::string strategy;   // the strategy `values` are for ("": every strategy with tunables)
   std::string auto_runs;  // what auto runs for these requests ("": not set here)
   Params values;          // tunables of `strategy`, by name
-  std::string note;       // the measurement behind the entry
+  // The device's throughput on host input in MB/s (f32 sums copied from host memory and reduced,
+  // measured by `clrdx tune`): a device group splits host input in proportion to it
+  // (rdx/multi.hpp). 0: not set here.
+  std::uint64_t host_mbps = 0;
+  std::string note;  // the measurement behind the entry
 };
 
 struct TuningTable {
@@ -61,6 +65,9 @@ Params resolve_tuning(const TuningTable& table, const DeviceInfo& dev, std::stri
                       Type type, Op op);
 // The strategy auto runs (fast_strided or fast_blocked), chosen the same way.
 std::string resolve_auto(const TuningTable& table, const DeviceInfo& dev, Type type, Op op);
+// The device's measured host-input throughput (TuneEntry::host_mbps), chosen the same way; none
+// when no entry sets it.
+std::optional<std::uint64_t> resolve_host_mbps(const TuningTable& table, const DeviceInfo& dev);
 
 // The tuning file: $RDX_TUNING_FILE, else $XDG_CONFIG_HOME/rdx/tuning.json, else
 // ~/.config/rdx/tuning.json; "" when RDX_TUNING_FILE=off.
@@ -83,6 +90,7 @@ struct TuningUpdate {
   std::vector<std::pair<Type, Op>> measured;
   std::vector<TuneEntry> entries;
   bool clear = false;
+  bool host_measured = false;  // also replaces the device's entries that set host_mbps
 };
 
 // `current` with `update` applied: kept entries stay in their order, new ones come last.

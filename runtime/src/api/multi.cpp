@@ -131,12 +131,37 @@ std::vector<DeviceInfo> select_devices(const std::vector<DeviceInfo>& devices,
   return out;
 }
 
+std::vector<double> shares_from_throughput(std::span<const std::optional<std::uint64_t>> mbps) {
+  double sum = 0;
+  bool all = !mbps.empty();
+  for (const auto& m : mbps) {
+    all = all && m && *m > 0;
+    if (m) sum += static_cast<double>(*m);
+  }
+  std::vector<double> shares;
+  for (const auto& m : mbps)
+    shares.push_back(all ? static_cast<double>(*m) / sum : 1.0 / static_cast<double>(mbps.size()));
+  return shares;
+}
+
+namespace {
+
+// The group's shares from its devices' tuning tables.
+std::vector<double> measured_shares(const std::vector<Context*>& contexts) {
+  std::vector<std::optional<std::uint64_t>> mbps;
+  for (const Context* c : contexts)
+    mbps.push_back(resolve_host_mbps(c->tuning(), c->device_info()));
+  return shares_from_throughput(mbps);
+}
+
+}  // namespace
+
 DeviceGroup::DeviceGroup(std::string_view selectors) {
   for (const DeviceInfo& d : select_devices(list_devices(), selectors)) {
     owned_.push_back(std::make_unique<Context>(std::to_string(d.index)));
     contexts_.push_back(owned_.back().get());
   }
-  shares_.assign(contexts_.size(), 1.0 / static_cast<double>(contexts_.size()));
+  shares_ = measured_shares(contexts_);
 }
 
 DeviceGroup::DeviceGroup(std::vector<Context*> contexts) : contexts_(std::move(contexts)) {
@@ -147,7 +172,7 @@ DeviceGroup::DeviceGroup(std::vector<Context*> contexts) : contexts_(std::move(c
       if (contexts_[j] == contexts_[k])
         throw ArgumentError(fmt::format("DeviceGroup: contexts {} and {} are the same", j, k));
   }
-  shares_.assign(contexts_.size(), 1.0 / static_cast<double>(contexts_.size()));
+  shares_ = measured_shares(contexts_);
 }
 
 DeviceGroup::~DeviceGroup() = default;

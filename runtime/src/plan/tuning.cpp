@@ -60,8 +60,8 @@ DeviceKind parse_kind(std::string_view s) {
 }
 
 // An entry's keys; the others are tunables of the strategies that have them (is_tunable_name).
-const char* kKeys[] = {"kind", "vendor", "device",   "driver", "type",
-                       "op",   "auto",   "strategy", "note"};
+const char* kKeys[] = {"kind", "vendor", "device",   "driver",    "type",
+                       "op",   "auto",   "strategy", "host_mbps", "note"};
 
 bool is_entry_key(std::string_view key) {
   return std::find_if(std::begin(kKeys), std::end(kKeys),
@@ -100,6 +100,7 @@ TuneEntry entry_from_json(const nlohmann::json& j) {
   }
   for (auto it = j.begin(); it != j.end(); ++it)
     if (!is_entry_key(it.key())) e.values.set(it.key(), num(it.key().c_str()));
+  e.host_mbps = num("host_mbps");
   e.note = str("note");
   return e;
 }
@@ -122,6 +123,7 @@ nlohmann::json entry_to_json(const TuneEntry& e) {
   put("auto", e.auto_runs);
   for (const auto& [name, value] : e.values.items())
     num(name.c_str(), value);
+  num("host_mbps", e.host_mbps);
   put("note", e.note);
   return j;
 }
@@ -230,6 +232,13 @@ std::string resolve_auto(const TuningTable& table, const DeviceInfo& dev, Type t
   return s;
 }
 
+std::optional<std::uint64_t> resolve_host_mbps(const TuningTable& table, const DeviceInfo& dev) {
+  std::optional<std::uint64_t> v;
+  for (const TuneEntry* e : ranked(table, dev, Type::F32, Op::Sum))
+    if (e->host_mbps) v = e->host_mbps;
+  return v;
+}
+
 std::string tuning_file() {
   if (const char* f = std::getenv("RDX_TUNING_FILE")) {
     const std::string s(f);
@@ -289,6 +298,7 @@ TuningTable merge_tuning(const TuningTable& current, const TuningUpdate& update)
   std::erase_if(merged.entries, [&](const TuneEntry& e) {
     if (e.device != update.device || e.driver != update.driver) return false;
     if (update.clear) return true;
+    if (update.host_measured && e.host_mbps) return true;
     for (auto [type, op] : update.measured)
       if (e.type == type && e.op == op) return true;
     return false;

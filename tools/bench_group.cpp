@@ -1,0 +1,113 @@
+// Device-resident input over several devices against one (docs/multidevice.md): n random f32
+// elements as one buffer on the list's first device, and as equal shards, one per device of the
+// list, reduced by rdx::reduce(DeviceGroup, shards). Per round, per level, the two alternate;
+// each time is the median of `reps` calls after a warm-up. One JSON line per (round, level, form);
+// the forms slowest_shard_alone (each shard reduced with the other device idle) and threads (the
+// shards' rdx::reduce calls on threads, no group) show what bounds the group.
+// Usage: bench_group DEVICES LOG2_N ROUNDS REPS LEVELS   e.g. bench_group gpu:all 30 3 10 run_to_run,exact
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "rdx/rdx.hpp"
+#include "rdx/verify.hpp"
+
+namespace {
+
+double median_s(int reps, const auto& f) {
+  f();  // warm-up: builds, first-touch
+  std::vector<double> t;
+  for (int k = 0; k < reps; ++k) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+cl::Buffer upload(rdx::Context& ctx, const float* p, std::uint64_t n) {
+  return cl::Buffer(ctx.cl_context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
+                    const_cast<float*>(p));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 6) {
+    fmt::print(stderr, "usage: bench_group DEVICES LOG2_N ROUNDS REPS LEVELS\n");
+    return 2;
+  }
+  try {
+    rdx::DeviceGroup g(argv[1]);
+    const std::uint64_t n = std::uint64_t{1} << std::atoi(argv[2]);
+    const int rounds = std::atoi(argv[3]), reps = std::atoi(argv[4]);
+    std::vector<rdx::Determinism> levels;
+    for (const std::string& s : {std::string(argv[5])})
+      for (std::size_t at = 0; at <= s.size();) {
+        const std::size_t comma = std::min(s.find(',', at), s.size());
+        levels.push_back(rdx::find_determinism(s.substr(at, comma - at)).value());
+        at = comma + 1;
+      }
+    const std::vector<unsigned char> bytes = rdx::generate(rdx::Type::F32, "random", n, 1);
+    const float* x = reinterpret_cast<const float*>(bytes.data());
+    const cl::Buffer whole = upload(g.context(0), x, n);
+    std::vector<rdx::Shard> shards;
+    for (std::size_t k = 0; k < g.size(); ++k) {
+      const std::uint64_t first = n * k / g.size(), end = n * (k + 1) / g.size();
+      shards.push_back({upload(g.context(k), x + first, end - first), end - first});
+    }
+    for (int round = 0; round < rounds; ++round)
+      for (rdx::Determinism level : levels) {
+        rdx::Options o;
+        o.determinism = level;
+        rdx::Scalar one_value, group_value;
+        const double one = median_s(reps, [&] {
+          one_value = rdx::reduce(g.context(0), rdx::Type::F32, whole, n, rdx::Op::Sum, o).value;
+        });
+        const double group = median_s(reps, [&] {
+          group_value = rdx::reduce(g, rdx::Type::F32, std::span<const rdx::Shard>(shards),
+                                    rdx::Op::Sum, o)
+                            .value;
+        });
+        // What bounds the group: each shard alone on its device, and the shards reduced by
+        // plain rdx::reduce calls on threads of their own (no partial states).
+        double alone = 0;
+        for (std::size_t k = 0; k < g.size(); ++k)
+          alone = std::max(alone, median_s(reps, [&] {
+                             rdx::reduce(g.context(k), rdx::Type::F32, shards[k].buffer,
+                                         shards[k].n, rdx::Op::Sum, o);
+                           }));
+        const double threads = median_s(reps, [&] {
+          std::vector<std::thread> t;
+          for (std::size_t k = 0; k < g.size(); ++k)
+            t.emplace_back([&, k] {
+              rdx::reduce(g.context(k), rdx::Type::F32, shards[k].buffer, shards[k].n,
+                          rdx::Op::Sum, o);
+            });
+          for (auto& th : t)
+            th.join();
+        });
+        for (const auto& [form, s, v, devices] :
+             {std::tuple{"one", one, one_value, std::size_t{1}},
+              std::tuple{"shards", group, group_value, g.size()},
+              std::tuple{"slowest_shard_alone", alone, rdx::Scalar{}, std::size_t{1}},
+              std::tuple{"threads", threads, rdx::Scalar{}, g.size()}})
+          fmt::print(
+              "{{\"round\":{},\"determinism\":\"{}\",\"form\":\"{}\",\"devices\":{},\"n\":{},"
+              "\"seconds\":{:.6e},\"gbps\":{:.1f},\"hex\":\"{:a}\"}}\n",
+              round, rdx::name(level), form, devices, n, s, 4.0 * static_cast<double>(n) / s / 1e9,
+              v.as<double>());
+        std::fflush(stdout);
+      }
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "bench_group: {}\n", e.what());
+    return 1;
+  }
+  return 0;
+}
