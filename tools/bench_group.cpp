@@ -2,9 +2,12 @@
 // elements as one buffer on the list's first device, and as equal shards, one per device of the
 // list, reduced by rdx::reduce(DeviceGroup, shards). Per round, per level, the two alternate;
 // each time is the median of `reps` calls after a warm-up. One JSON line per (round, level, form);
-// the forms slowest_shard_alone (each shard reduced with the other device idle) and threads (the
-// shards' rdx::reduce calls on threads, no group) show what bounds the group.
-// Usage: bench_group DEVICES LOG2_N ROUNDS REPS LEVELS   e.g. bench_group gpu:all 30 3 10 run_to_run,exact
+// the forms slowest_shard_alone (each shard reduced with the other device idle), threads (the
+// shards' rdx::reduce calls on threads, no group) and enqueued (rdx::enqueue_reduce on every
+// device from one thread, then waits) show what bounds the group.
+// Usage: bench_group DEVICES LOG2_N ROUNDS REPS LEVELS   e.g. bench_group gpu:all 30 3 10
+// run_to_run,exact
+//        bench_group combine DEVICE   (one combine step's host cost, see combine_costs)
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -38,7 +41,36 @@ cl::Buffer upload(rdx::Context& ctx, const float* p, std::uint64_t n) {
 
 }  // namespace
 
+// `bench_group combine DEVICE`: what one step of a rank-order combine costs on the host (a state
+// read back from bytes and appended to another), per request, the median of 7 runs of 10000.
+int combine_costs(const char* device) {
+  rdx::Context ctx(device);
+  std::vector<double> x(4096, 1.5);
+  struct Case {
+    const char* name;
+    rdx::Type type;
+    rdx::Determinism level;
+  };
+  for (const Case& c : {Case{"i64 sum", rdx::Type::I64, rdx::Determinism::RunToRun},
+                        Case{"f32 sum exact", rdx::Type::F32, rdx::Determinism::Exact},
+                        Case{"f64 sum exact", rdx::Type::F64, rdx::Determinism::Exact}}) {
+    rdx::Options o;
+    o.determinism = c.level;
+    const rdx::Partial p = rdx::reduce_partial(ctx, c.type, x.data(), 1024, rdx::Op::Sum, o);
+    const std::vector<unsigned char> bytes = p.to_bytes();
+    rdx::Partial acc = p;
+    const double s = median_s(7, [&] {
+      for (int k = 0; k < 10000; ++k)
+        acc = rdx::combine(acc, rdx::Partial::from_bytes(bytes));
+    });
+    fmt::print("{{\"combine\":\"{}\",\"state_bytes\":{},\"us_per_step\":{:.3f}}}\n", c.name,
+               bytes.size(), s / 10000 * 1e6);
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
+  if (argc == 3 && std::string(argv[1]) == "combine") return combine_costs(argv[2]);
   if (argc != 6) {
     fmt::print(stderr, "usage: bench_group DEVICES LOG2_N ROUNDS REPS LEVELS\n");
     return 2;
@@ -71,9 +103,9 @@ int main(int argc, char** argv) {
           one_value = rdx::reduce(g.context(0), rdx::Type::F32, whole, n, rdx::Op::Sum, o).value;
         });
         const double group = median_s(reps, [&] {
-          group_value = rdx::reduce(g, rdx::Type::F32, std::span<const rdx::Shard>(shards),
-                                    rdx::Op::Sum, o)
-                            .value;
+          group_value =
+              rdx::reduce(g, rdx::Type::F32, std::span<const rdx::Shard>(shards), rdx::Op::Sum, o)
+                  .value;
         });
         // What bounds the group: each shard alone on its device, and the shards reduced by
         // plain rdx::reduce calls on threads of their own (no partial states).
@@ -87,17 +119,31 @@ int main(int argc, char** argv) {
           std::vector<std::thread> t;
           for (std::size_t k = 0; k < g.size(); ++k)
             t.emplace_back([&, k] {
-              rdx::reduce(g.context(k), rdx::Type::F32, shards[k].buffer, shards[k].n,
-                          rdx::Op::Sum, o);
+              rdx::reduce(g.context(k), rdx::Type::F32, shards[k].buffer, shards[k].n, rdx::Op::Sum,
+                          o);
             });
           for (auto& th : t)
             th.join();
+        });
+        // The shards' reductions enqueued from this thread (rdx::enqueue_reduce), then waited for:
+        // no host thread per device.
+        std::vector<cl::Buffer> outs;
+        for (std::size_t k = 0; k < g.size(); ++k)
+          outs.emplace_back(g.context(k).cl_context(), CL_MEM_READ_WRITE, sizeof(float));
+        const double enqueued = median_s(reps, [&] {
+          std::vector<cl::Event> done;
+          for (std::size_t k = 0; k < g.size(); ++k)
+            done.push_back(rdx::enqueue_reduce(g.context(k), rdx::Type::F32, shards[k].buffer,
+                                               shards[k].n, rdx::Op::Sum, outs[k], 0, {}, o));
+          for (auto& e : done)
+            e.wait();
         });
         for (const auto& [form, s, v, devices] :
              {std::tuple{"one", one, one_value, std::size_t{1}},
               std::tuple{"shards", group, group_value, g.size()},
               std::tuple{"slowest_shard_alone", alone, rdx::Scalar{}, std::size_t{1}},
-              std::tuple{"threads", threads, rdx::Scalar{}, g.size()}})
+              std::tuple{"threads", threads, rdx::Scalar{}, g.size()},
+              std::tuple{"enqueued", enqueued, rdx::Scalar{}, g.size()}})
           fmt::print(
               "{{\"round\":{},\"determinism\":\"{}\",\"form\":\"{}\",\"devices\":{},\"n\":{},"
               "\"seconds\":{:.6e},\"gbps\":{:.1f},\"hex\":\"{:a}\"}}\n",

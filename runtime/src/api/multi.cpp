@@ -14,6 +14,7 @@
 
 #include "api/partial_access.hpp"
 #include "exec/run_plan.hpp"
+#include "exec/wait_gate.hpp"
 #include "rdx/partial.hpp"
 
 namespace rdx {
@@ -54,11 +55,17 @@ GroupResult run_parts(DeviceGroup& g, Type type, Op op, const Options& opts,
     const Context& ctx = g.context(p.device);
     detail::check_partial_op(make_plan(ctx.device_info(), type, op, p.n, opts, ctx.tuning()));
   }
+  // Every part enqueues its work before any waits for its result (exec/wait_gate.hpp).
+  detail::WaitGate gate(static_cast<std::ptrdiff_t>(parts.size()));
   std::vector<std::future<Partial>> running;
   for (std::size_t k = 0; k < parts.size(); ++k)
     running.push_back(std::async(std::launch::async, [&, k]() -> Partial {
       const PartRun& p = parts[k];
       Context& ctx = g.context(p.device);
+      detail::WaitGate::enter(&gate);
+      struct Leave {
+        ~Leave() { detail::WaitGate::leave(); }
+      } leave;
       return p.shard ? reduce_partial(ctx, type, *p.shard, p.n, op, opts)
                      : reduce_partial(ctx, type, p.host, p.n, op, opts);
     }));

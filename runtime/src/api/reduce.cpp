@@ -12,6 +12,7 @@
 #include "exec/exec.hpp"
 #include "exec/run_exact.hpp"
 #include "exec/run_plan.hpp"
+#include "exec/wait_gate.hpp"
 
 namespace rdx {
 
@@ -68,7 +69,9 @@ Result reduce(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
   const std::uint64_t bytes = byte_size(type, n);
   if (is_exact(plan)) return exact_result(ctx, plan, data, nullptr, n, opts.profile);
   if (n > max_alloc_elements(ctx.device_info(), type)) {
-    // Beyond one allocation: the streaming reducer's chunks, transfers overlapping reductions.
+    // Beyond one allocation: the streaming reducer's chunks, transfers overlapping reductions
+    // (its worker thread waits for them: a device group's other parts need not wait for this one).
+    detail::WaitGate::leave();
     Stream s(ctx, type, op, opts);
     s.push(data, n);
     return s.finish();  // published there

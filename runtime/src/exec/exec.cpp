@@ -1,5 +1,7 @@
 #include "exec/exec.hpp"
 
+#include "exec/wait_gate.hpp"
+
 #include <fmt/format.h>
 
 #include "core/cl_check.hpp"
@@ -124,6 +126,7 @@ cl::Buffer Exec::buffer(std::size_t bytes, const void* init) {
 }
 
 std::vector<Outcome> Exec::read_all(const States& s, std::uint64_t count) {
+  WaitGate::before_wait();
   no_user("Exec::read_all");
   const std::size_t acc = size_of(plan.acc);
   std::vector<unsigned char> values(count * acc);
@@ -250,6 +253,7 @@ Outcome Exec::fold(const States& s, std::uint64_t k, std::uint64_t count, const 
 }
 
 void Exec::read_bytes(const cl::Buffer& b, std::size_t offset, std::size_t bytes, void* dst) {
+  WaitGate::before_wait();
   if (plan.poll_result) {
     cl::Event ev;
     RDX_CHECK(queue.enqueueReadBuffer(b, CL_FALSE, offset, bytes, dst, nullptr, &ev));
