@@ -3,11 +3,21 @@
  * worth 2^(32k + LSB), LSB the smallest subnormal's exponent of EXACT_T (float, or double with
  * EXACT_F64); the flags for NaN, the infinities and "an element other than -0"; adding an
  * element or a scaled integer, carrying, the double windows (EXACT_FOLD: cl/exact_sum.cl's header
- * describes them), and (exact_round, with EXACT_ROUND) the correctly rounded value.
+ * describes them), (exact_round, with EXACT_ROUND) the correctly rounded value, and AT(k), how
+ * both kernels read an element.
  * runtime/src/ops/exact_sum.cpp has the same layout and flags on the host. Included by
  * cl/exact_sum.cl and cl/exact_segments.cl. */
 #ifndef RDX_EXACT_DIGITS_H
 #define RDX_EXACT_DIGITS_H
+
+/* AT(k): element k of the kernel's input `in`. A user's reduction (USER_STATE: a float sum field,
+ * runtime/src/exec/run_exact.cpp) maps element k of every input (cl/common.h's ELEM) and takes
+ * its field EXACT_FIELD; its further inputs follow as USER_INPUT_PARAMS. */
+#ifdef USER_STATE
+#define AT(k) (ELEM(in, (k)).EXACT_FIELD)
+#else
+#define AT(k) (in[(k)])
+#endif
 
 /* DIGITS: an addition touches digits k .. k + 2 with k + 2 < DIGITS (the highest position it
  * starts at, 2070 with f64's bins or 253 with f32's, is in digit 64 or 7). */

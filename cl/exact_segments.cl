@@ -55,13 +55,6 @@ inline void seg_flush(digits_t* acc, const window_t* w, double a1, double a2) {
 #define X_LANES LANES
 #endif
 
-/* AT(k): element k's value; a user's reduction (USER_STATE, a float sum field) maps element k of
- * every input (cl/common.h's ELEM) and takes its field EXACT_FIELD. */
-#ifdef USER_STATE
-#define AT(k) (ELEM(in, (k)).EXACT_FIELD)
-#else
-#define AT(k) (in[(k)])
-#endif
 /* The segments' geometry, and the offsets' check flag. */
 #ifdef OFFSETS
 #define X_GEOMETRY global const ulong *off,

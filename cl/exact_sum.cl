@@ -47,14 +47,6 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 
-/* AT(k): element k's value. A user's reduction (USER_STATE: a float sum field, runtime/src/
- * exec/run_exact.cpp) maps element k of every input (cl/common.h's ELEM) and takes its field
- * EXACT_FIELD; its further inputs follow as USER_INPUT_PARAMS. */
-#ifdef USER_STATE
-#define AT(k) (ELEM(in, (k)).EXACT_FIELD)
-#else
-#define AT(k) (in[(k)])
-#endif
 #pragma OPENCL FP_CONTRACT OFF
 
 /* The bins (below) with BLOCKED on one work-item per group: their private arrays are 8-32 KB,
