@@ -179,6 +179,21 @@ TEST_CASE("partial: what is refused") {
   bad[5] = 200;  // type
   CHECK_THROWS_AS(rdx::Partial::from_bytes(bad), rdx::ArgumentError);
   CHECK_THROWS_AS(rdx::Partial::from_bytes({}), rdx::ArgumentError);
+  // Fields that no state of librdx has: each refused, none reaching finish().
+  const auto refused = [](std::vector<unsigned char> b, std::size_t at, unsigned char v) {
+    b[at] = v;
+    CHECK_THROWS_AS(rdx::Partial::from_bytes(b), rdx::ArgumentError);
+  };
+  refused(sum_i.to_bytes(), 8, 1);   // an exact i32 sum
+  refused(sum_fx.to_bytes(), 6, 0);  // an exact f32 sum into i8
+  refused(sum_f.to_bytes(), 7, 1);   // a float product
+  refused(sum_i.to_bytes(), 10, 1);  // a reserved byte
+  refused(sum_i.to_bytes(), 12, 1);  // flags on an inexact state
+  refused(sum_i.to_bytes(), 28, 1);  // value bits beyond the i32 accumulator
+  const rdx::Partial arg =
+      rdx::reduce_partial(ctx(), rdx::Type::I32, i.data(), 10, rdx::Op::ArgMax);
+  refused(arg.to_bytes(), 32, 10);   // an index past the state's 10 elements
+  refused(sum_i.to_bytes(), 32, 1);  // an index on a sum
   // argmin of nothing has no result, as rdx::reduce.
   const rdx::Partial none = rdx::reduce_partial(ctx(), rdx::Type::I32, nullptr, 0, rdx::Op::ArgMin);
   CHECK(none.count() == 0);

@@ -28,10 +28,9 @@ int main(int argc, char** argv) {
     const std::vector<rdx::DeviceInfo> devices =
         rdx::select_devices(rdx::list_devices(), argc > 4 ? argv[4] : "gpu:all");
     const rdx::mpi::NodeRank node = rdx::mpi::node_rank(MPI_COMM_WORLD);
-    rdx::Context ctx(std::to_string(
-        devices[static_cast<std::size_t>(node.rank) % devices.size()].index));
-    const std::uint64_t first = n * static_cast<std::uint64_t>(rank) / static_cast<std::uint64_t>(ranks);
-    const std::uint64_t end = n * static_cast<std::uint64_t>(rank + 1) / static_cast<std::uint64_t>(ranks);
+    rdx::Context ctx(
+        std::to_string(devices[static_cast<std::size_t>(node.rank) % devices.size()].index));
+    const auto [first, end] = rdx::mpi::run_of(n, rank, ranks);
     // Every rank generates the whole input's run it holds (the same values for any rank count).
     const std::vector<unsigned char> all = rdx::generate(rdx::Type::F32, "random", n, 1);
     cl::Buffer mine(ctx.cl_context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
@@ -51,7 +50,8 @@ int main(int argc, char** argv) {
         v = rdx::mpi::allreduce(ctx, MPI_COMM_WORLD, rdx::Type::F32, mine, end - first,
                                 rdx::Op::Sum, o)
                 .value;
-        if (k) t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        if (k)
+          t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
       }
       std::sort(t.begin(), t.end());
       const double s = t[t.size() / 2];

@@ -177,13 +177,28 @@ TEST_CASE("mpi: no elements anywhere, and errors, reach every rank") {
   CHECK_THROWS_AS(rdx::mpi::reduce(ctx(), MPI_COMM_WORLD, rdx::Type::I32, nullptr, 0, rdx::Op::Sum,
                                    {}, ranks()),
                   rdx::ArgumentError);
-  // Ranks that reduce different requests.
+  CHECK_THROWS_AS(
+      rdx::mpi::reduce(ctx(), MPI_COMM_WORLD, rdx::Type::I32, nullptr, 0, rdx::Op::Sum, {}, -1),
+      rdx::ArgumentError);
+  // Ranks that name different roots, or reduce different requests.
   if (ranks() > 1) {
+    CHECK_THROWS_AS(rdx::mpi::reduce(ctx(), MPI_COMM_WORLD, rdx::Type::I32, nullptr, 0,
+                                     rdx::Op::Sum, {}, rank() == 0 ? 0 : 1),
+                    rdx::ArgumentError);
     const std::int32_t v = 1;
     CHECK_THROWS_AS(rdx::mpi::allreduce(ctx(), MPI_COMM_WORLD, rdx::Type::I32, &v, 1,
                                         rank() == 0 ? rdx::Op::Sum : rdx::Op::Max),
                     rdx::ArgumentError);
   }
+  // Equal runs in rank order, whatever n (no overflow at 2^64 - 1).
+  CHECK(rdx::mpi::run_of(10, 0, 3).end == 3);
+  CHECK(rdx::mpi::run_of(10, 1, 3).first == 3);
+  CHECK(rdx::mpi::run_of(10, 2, 3).end == 10);
+  const std::uint64_t top = ~std::uint64_t{0};
+  CHECK(rdx::mpi::run_of(top, 2, 3).end == top);
+  CHECK(rdx::mpi::run_of(top, 1, 3).first == rdx::mpi::run_of(top, 0, 3).end);
+  CHECK(rdx::mpi::run_of(2, 0, 4).end == 0);  // fewer elements than ranks: empty runs first
+  CHECK_THROWS_AS(rdx::mpi::run_of(10, 3, 3), rdx::ArgumentError);
   // The node rank: within the ranks, and rank 0 is node rank 0 on one machine.
   const rdx::mpi::NodeRank nr = rdx::mpi::node_rank(MPI_COMM_WORLD);
   CHECK(nr.rank >= 0);

@@ -132,9 +132,13 @@ done
 
 # The rdx_mpi consumer under mpirun with two ranks: rank 0 prints the version (root may run it).
 if [ "$with_mpi" = 1 ]; then
-  out_mpi=$(env -u LD_LIBRARY_PATH mpirun -q -n 2 --oversubscribe "$tmp/consumer/consumer_mpi") ||
-    fail "consumer_mpi failed under mpirun -n 2"
-  [ "$out_mpi" = "$version" ] || fail "consumer_mpi printed '$out_mpi', expected '$version'"
+  for exe in consumer_mpi consumer_mpi_static; do
+    out_mpi=$(env -u LD_LIBRARY_PATH mpirun -q -n 2 --oversubscribe "$tmp/consumer/$exe") ||
+      fail "$exe failed under mpirun -n 2"
+    [ "$out_mpi" = "$version" ] || fail "$exe printed '$out_mpi', expected '$version'"
+  done
+  ! needs_librdx "$tmp/consumer/consumer_mpi_static" ||
+    fail "consumer_mpi_static (rdx::mpi_static) needs librdx.so"
 fi
 
 # 6. The installed clrdx.

@@ -58,7 +58,8 @@ InputFile open_input(const std::string& path, std::optional<rdx::Type> type,
                      bool raw_default = false);
 
 // Makes `f` (a regular file's input, as open_input left it) the `bytes` data bytes from byte
-// `first` of its data (element-aligned), read from there on: no byte before or after is read.
+// `first` of its data (element-aligned): reading goes on from there and stops at the range's end
+// (open_input has already read the header and at most 64 KiB of data to check the format).
 // Throws rdx::ArgumentError for a pipe or device, or a range outside the data.
 void keep_range(InputFile& f, std::uint64_t first, std::uint64_t bytes);
 

@@ -89,22 +89,17 @@ int run(int argc, char** argv, int rank, int ranks) {
     // First every rank opens its device and its range of the file (any rank's error reaches
     // every rank); the empty states agree on the request. Then the timed part: the ranges read
     // and reduced, the states combined.
+    // A collective: every rank calls it, before anything that may fail on one rank.
+    const rdx::mpi::NodeRank node = rdx::mpi::node_rank(MPI_COMM_WORLD);
     rdx::mpi::allreduce(MPI_COMM_WORLD, [&] {
-      const rdx::DeviceInfo d = device_of(r.device, rdx::mpi::node_rank(MPI_COMM_WORLD));
+      const rdx::DeviceInfo d = device_of(r.device, node);
       ctx.emplace(std::to_string(d.index));
       file.emplace(clrdx::open_input(r.input, req.type));
       if (!file->data_bytes)
         throw rdx::ArgumentError(fmt::format(
             "{} is not a regular file: the ranks read their own ranges of one", r.input));
-      const std::uint64_t es = rdx::size_of(file->type), n = *file->data_bytes / es;
-      const auto cut = [&](int k) {
-        // n * k / ranks without overflow: n = q * ranks + m.
-        const std::uint64_t q = n / static_cast<std::uint64_t>(ranks),
-                            m = n % static_cast<std::uint64_t>(ranks);
-        return q * static_cast<std::uint64_t>(k) +
-               m * static_cast<std::uint64_t>(k) / static_cast<std::uint64_t>(ranks);
-      };
-      const std::uint64_t first = cut(rank), end = cut(rank + 1);
+      const std::uint64_t es = rdx::size_of(file->type);
+      const auto [first, end] = rdx::mpi::run_of(*file->data_bytes / es, rank, ranks);
       clrdx::keep_range(*file, first * es, (end - first) * es);
       return rdx::reduce_partial(*ctx, file->type, nullptr, 0, req.op, req.opts);
     });

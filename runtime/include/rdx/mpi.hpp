@@ -44,6 +44,14 @@ Result allreduce(Context& ctx, MPI_Comm comm, Type type, const void* data, std::
 Result allreduce(Context& ctx, MPI_Comm comm, Type type, const cl::Buffer& data, std::uint64_t n,
                  Op op, const Options& opts = {});
 
+// Rank `rank`'s run [first, end) of n elements cut into `ranks` equal runs in rank order (the
+// run k is [n * k / ranks, n * (k + 1) / ranks), computed without overflow): what clrdx-mpi
+// reads on each rank. ArgumentError for a rank outside [0, ranks).
+struct Run {
+  std::uint64_t first = 0, end = 0;
+};
+Run run_of(std::uint64_t n, int rank, int ranks);
+
 // This process's rank among the ranks of `comm` on its node (MPI_COMM_TYPE_SHARED) and their
 // number: rank k of a node with one GPU per rank takes the node's GPU k.
 struct NodeRank {

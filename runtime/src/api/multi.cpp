@@ -59,16 +59,22 @@ GroupResult run_parts(DeviceGroup& g, Type type, Op op, const Options& opts,
   detail::WaitGate gate(static_cast<std::ptrdiff_t>(parts.size()));
   std::vector<std::future<Partial>> running;
   for (std::size_t k = 0; k < parts.size(); ++k)
-    running.push_back(std::async(std::launch::async, [&, k]() -> Partial {
-      const PartRun& p = parts[k];
-      Context& ctx = g.context(p.device);
-      detail::WaitGate::enter(&gate);
-      struct Leave {
-        ~Leave() { detail::WaitGate::leave(); }
-      } leave;
-      return p.shard ? reduce_partial(ctx, type, *p.shard, p.n, op, opts)
-                     : reduce_partial(ctx, type, p.host, p.n, op, opts);
-    }));
+    try {
+      running.push_back(std::async(std::launch::async, [&, k]() -> Partial {
+        const PartRun& p = parts[k];
+        Context& ctx = g.context(p.device);
+        detail::WaitGate::enter(&gate);
+        struct Leave {
+          ~Leave() { detail::WaitGate::leave(); }
+        } leave;
+        return p.shard ? reduce_partial(ctx, type, *p.shard, p.n, op, opts)
+                       : reduce_partial(ctx, type, p.host, p.n, op, opts);
+      }));
+    } catch (...) {
+      // No thread for this part and the ones after it: the started parts must not wait for them.
+      gate.abandon(static_cast<std::ptrdiff_t>(parts.size() - k));
+      throw;
+    }
   // Every thread ends before the first error (in device order) is rethrown.
   std::vector<Partial> outs;
   std::exception_ptr error;

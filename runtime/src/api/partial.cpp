@@ -12,6 +12,7 @@
 #include "exec/run_exact.hpp"
 #include "exec/run_plan.hpp"
 #include "ops/exact_sum.hpp"
+#include "plan/request.hpp"
 
 namespace rdx {
 namespace detail {
@@ -168,12 +169,33 @@ Partial Partial::from_bytes(std::span<const unsigned char> in) {
   p.value_ = Scalar{p.acc_, get(in, 24, 8)};
   if (has_index) p.index_ = get(in, 32, 8);
   const std::size_t digits = get(in, 40, 4);
-  const std::size_t want =
-      p.exact_ && is_float(p.type_) ? detail::exact_layout(p.type_).digits : std::size_t{0};
-  if (digits != want || in.size() != kHeaderBytes + 8 * digits || (p.exact_ && p.op_ != Op::Sum) ||
-      has_index != (is_index_op(p.op_) && p.count_ > 0))
-    throw ArgumentError(fmt::format("Partial::from_bytes: a malformed state ({} bytes, {} digits)",
-                                    in.size(), digits));
+  const auto malformed = [&](const char* why) {
+    return ArgumentError(
+        fmt::format("Partial::from_bytes: a malformed state ({} bytes): {}", in.size(), why));
+  };
+  // The request as a plan would have checked it (on a device with fp64), and the state's fields
+  // as reduce_partial and combine make them.
+  DeviceInfo any_device;
+  any_device.fp64 = true;
+  try {
+    if (detail::checked_acc(any_device, p.type_, p.op_, p.acc_) != p.acc_)
+      throw malformed("an accumulator the request cannot have");
+  } catch (const ArgumentError& e) {
+    throw malformed(e.what());
+  }
+  if (p.op_ == Op::Prod && is_float(p.acc_)) throw malformed("a float product");
+  if (p.exact_ && !(p.op_ == Op::Sum && is_float(p.type_) && is_float(p.acc_)))
+    throw malformed("an exact state of something other than a float sum");
+  const std::size_t want = p.exact_ ? detail::exact_layout(p.type_).digits : std::size_t{0};
+  if (digits != want || in.size() != kHeaderBytes + 8 * digits)
+    throw malformed("the wrong number of digits");
+  if (get(in, 10, 2) || get(in, 44, 4) || (!p.exact_ && p.flags_))
+    throw malformed("reserved bytes or flags set");
+  if (size_of(p.acc_) < 8 && (p.value_.bits >> (8 * size_of(p.acc_))))
+    throw malformed("value bits beyond the accumulator");
+  if (has_index != (is_index_op(p.op_) && p.count_ > 0) || (has_index && *p.index_ >= p.count_) ||
+      (!has_index && get(in, 32, 8)))
+    throw malformed("an index that does not fit the state");
   for (std::size_t k = 0; k < digits; ++k)
     p.digits_.push_back(static_cast<std::int64_t>(get(in, kHeaderBytes + 8 * k, 8)));
   p.plan_.type = p.type_;

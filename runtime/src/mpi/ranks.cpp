@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <exception>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -86,30 +87,38 @@ std::string what_of(const std::exception_ptr& e) {
   throw Error(what);
 }
 
-// What a state's request is, for the ranks' agreement: its byte size and kind.
-std::uint64_t signature(const Partial& p, std::size_t bytes) {
-  return (std::uint64_t{bytes} << 32) | (std::uint64_t{static_cast<std::uint8_t>(p.type())} << 24) |
-         (std::uint64_t{static_cast<std::uint8_t>(p.acc())} << 16) |
-         (std::uint64_t{static_cast<std::uint8_t>(p.op())} << 8) | (p.exact() ? 1u : 0u) | 2u;
+// What a state's request is, for the ranks' agreement: its byte form's header up to the exact
+// flag (magic, version, type, accumulator, operator, exact: rdx/partial.hpp's one description of
+// a request), folded into 63 bits, and its size.
+std::uint64_t signature(const std::vector<unsigned char>& bytes) {
+  std::uint64_t h = bytes.size();
+  for (std::size_t k = 0; k < 9 && k < bytes.size(); ++k)
+    h = h * 1099511628211ull + bytes[k];       // FNV-1a's prime
+  return (h >> 1) | (std::uint64_t{1} << 63);  // never 0: 0 is "no state"
 }
 
-// This rank's state, once every rank has one: the first failing rank's error (or a request the
-// ranks do not share) is thrown on every rank.
-Partial agreed_local(const Dup& comm, const std::function<Partial()>& local) {
+// This rank's state, once every rank has one: the first failing rank's error (or a request or a
+// root the ranks do not share) is thrown on every rank. `root`: none for allreduce.
+Partial agreed_local(const Dup& comm, const std::function<Partial()>& local,
+                     std::optional<int> root) {
   std::optional<Partial> mine;
   std::exception_ptr error;
   try {
+    if (root && (*root < 0 || *root >= comm.size()))
+      throw ArgumentError(
+          fmt::format("rdx::mpi::reduce: root {} is not a rank of {}", *root, comm.size()));
     mine = local();
   } catch (...) {
     error = std::current_exception();
   }
-  const std::uint64_t sig = mine ? signature(*mine, mine->to_bytes().size()) : 0;
+  const std::uint64_t sig = mine ? signature(mine->to_bytes()) : 0;
+  const std::uint64_t r = static_cast<std::uint64_t>(std::int64_t{root.value_or(-1)} + 1);
   // One MAX allreduce: the first failing rank (as size - rank), and the largest and smallest
-  // signature among the ranks that have one (the smallest as the largest complement).
-  std::uint64_t in[3] = {error ? static_cast<std::uint64_t>(comm.size() - comm.rank()) : 0, sig,
-                         mine ? ~sig : 0};
-  std::uint64_t out[3] = {0, 0, 0};
-  check(MPI_Allreduce(in, out, 3, MPI_UINT64_T, MPI_MAX, comm.get()), "MPI_Allreduce");
+  // signature and root among the ranks (the smallest as the largest complement).
+  std::uint64_t in[5] = {error ? static_cast<std::uint64_t>(comm.size() - comm.rank()) : 0, sig,
+                         mine ? ~sig : 0, r, ~r};
+  std::uint64_t out[5] = {0, 0, 0, 0, 0};
+  check(MPI_Allreduce(in, out, 5, MPI_UINT64_T, MPI_MAX, comm.get()), "MPI_Allreduce");
   if (out[0]) {
     const int first = comm.size() - static_cast<int>(out[0]);
     int head[2] = {0, 0};
@@ -127,6 +136,7 @@ Partial agreed_local(const Dup& comm, const std::function<Partial()>& local) {
   if (out[1] != ~out[2])
     throw ArgumentError(
         "the ranks reduce different requests (type, operator, accumulator or determinism)");
+  if (out[3] != ~out[4]) throw ArgumentError("the ranks name different roots");
   return std::move(*mine);
 }
 
@@ -155,18 +165,11 @@ Partial tree_to_zero(const Dup& comm, Partial state) {
   return state;
 }
 
-void check_root(const Dup& comm, int root) {
-  if (root < 0 || root >= comm.size())
-    throw ArgumentError(
-        fmt::format("rdx::mpi::reduce: root {} is not a rank of {}", root, comm.size()));
-}
-
 }  // namespace
 
 std::optional<Partial> reduce(MPI_Comm comm, const std::function<Partial()>& local, int root) {
   const Dup c(comm);
-  check_root(c, root);  // every rank sees the same root: all throw or none
-  Partial all = tree_to_zero(c, agreed_local(c, local));
+  Partial all = tree_to_zero(c, agreed_local(c, local, root));
   if (root != 0) {
     std::vector<unsigned char> bytes = all.to_bytes();
     if (c.rank() == 0)
@@ -185,7 +188,7 @@ std::optional<Partial> reduce(MPI_Comm comm, const std::function<Partial()>& loc
 
 Partial allreduce(MPI_Comm comm, const std::function<Partial()>& local) {
   const Dup c(comm);
-  Partial all = tree_to_zero(c, agreed_local(c, local));
+  Partial all = tree_to_zero(c, agreed_local(c, local, std::nullopt));
   std::vector<unsigned char> bytes = all.to_bytes();
   check(MPI_Bcast(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, 0, c.get()), "MPI_Bcast");
   return c.rank() == 0 ? all : Partial::from_bytes(bytes);
@@ -215,6 +218,17 @@ Result allreduce(Context& ctx, MPI_Comm comm, Type type, const void* data, std::
 Result allreduce(Context& ctx, MPI_Comm comm, Type type, const cl::Buffer& data, std::uint64_t n,
                  Op op, const Options& opts) {
   return finish(allreduce(comm, [&] { return reduce_partial(ctx, type, data, n, op, opts); }));
+}
+
+Run run_of(std::uint64_t n, int rank, int ranks) {
+  if (ranks < 1 || rank < 0 || rank >= ranks)
+    throw ArgumentError(fmt::format("run_of: rank {} of {} ranks", rank, ranks));
+  // n * k / ranks without overflow: n = q * ranks + m.
+  const auto cut = [&](std::uint64_t k) {
+    const std::uint64_t p = static_cast<std::uint64_t>(ranks), q = n / p, m = n % p;
+    return q * k + m * k / p;
+  };
+  return {cut(static_cast<std::uint64_t>(rank)), cut(static_cast<std::uint64_t>(rank) + 1)};
 }
 
 NodeRank node_rank(MPI_Comm comm) {

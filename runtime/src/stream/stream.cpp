@@ -44,6 +44,11 @@ struct Stream::Impl {
   // made the stream fail (it is failed then).
   void drain();
 
+  // The plan of every element pushed as one input (what an exact sum's result reports).
+  Plan pushed_plan() const {
+    return make_plan(ctx.device_info(), type, op, pushed, opts, ctx.tuning());
+  }
+
   // Throws what made the stream fail, or ArgumentError once it has finished.
   void check_usable() const {
     if (failed) std::rethrow_exception(failed);
@@ -246,11 +251,7 @@ Result Stream::finish() {
   Impl& s = *impl_;
   s.drain();
   if (s.pushed == 0) return detail::empty_result(s.whole);
-  if (s.exact) {
-    const Plan plan =
-        make_plan(s.ctx.device_info(), s.type, s.op, s.pushed, s.opts, s.ctx.tuning());
-    return detail::rounded_result(*s.exact, plan, s.pushed, s.exact_seconds);
-  }
+  if (s.exact) return detail::rounded_result(*s.exact, s.pushed_plan(), s.pushed, s.exact_seconds);
   return detail::publish(s.combiner.result(s.pushed));
 }
 
@@ -259,11 +260,8 @@ Partial Stream::finish_partial() {
   detail::check_partial_op(s.whole);
   s.drain();
   if (s.pushed == 0) return detail::PartialAccess::empty(s.whole);
-  if (s.exact) {
-    const Plan plan =
-        make_plan(s.ctx.device_info(), s.type, s.op, s.pushed, s.opts, s.ctx.tuning());
-    return detail::PartialAccess::of_exact(*s.exact, plan, s.pushed, s.exact_seconds);
-  }
+  if (s.exact)
+    return detail::PartialAccess::of_exact(*s.exact, s.pushed_plan(), s.pushed, s.exact_seconds);
   return detail::PartialAccess::of_result(detail::publish(s.combiner.result(s.pushed)), s.pushed);
 }
 
