@@ -205,34 +205,39 @@ Partial Partial::from_bytes(std::span<const unsigned char> in) {
   return p;
 }
 
-Partial reduce_partial(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
-                       const Options& opts) {
+namespace {
+
+// reduce_partial's steps for host data (`host`) or a buffer (`device`): the plan and its checks,
+// then the exact sum's digits or rdx::reduce's result.
+Partial partial_of(Context& ctx, Type type, const void* host, const cl::Buffer* device,
+                   std::uint64_t n, Op op, const Options& opts) {
   const Plan plan = make_plan(ctx.device_info(), type, op, n, opts, ctx.tuning());
   detail::check_partial_op(plan);
   if (n == 0) return PartialAccess::empty(plan);
-  if (!data) throw ArgumentError("reduce_partial: data is null but n > 0");
+  if (device)
+    detail::check_device_input(ctx, *device, type, n, "reduce_partial");
+  else if (!host)
+    throw ArgumentError("reduce_partial: data is null but n > 0");
   if (detail::is_exact(plan)) {
     double seconds = 0;
     const detail::ExactSum s =
-        detail::exact_total(ctx, plan, data, nullptr, n, opts.profile, &seconds);
+        detail::exact_total(ctx, plan, host, device, n, opts.profile, &seconds);
     return PartialAccess::of_exact(s, plan, n, seconds);
   }
-  return PartialAccess::of_result(reduce(ctx, type, data, n, op, opts), n);
+  return PartialAccess::of_result(
+      device ? reduce(ctx, type, *device, n, op, opts) : reduce(ctx, type, host, n, op, opts), n);
+}
+
+}  // namespace
+
+Partial reduce_partial(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
+                       const Options& opts) {
+  return partial_of(ctx, type, data, nullptr, n, op, opts);
 }
 
 Partial reduce_partial(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n, Op op,
                        const Options& opts) {
-  const Plan plan = make_plan(ctx.device_info(), type, op, n, opts, ctx.tuning());
-  detail::check_partial_op(plan);
-  if (n == 0) return PartialAccess::empty(plan);
-  detail::check_device_input(ctx, data, type, n, "reduce_partial");
-  if (detail::is_exact(plan)) {
-    double seconds = 0;
-    const detail::ExactSum s =
-        detail::exact_total(ctx, plan, nullptr, &data, n, opts.profile, &seconds);
-    return PartialAccess::of_exact(s, plan, n, seconds);
-  }
-  return PartialAccess::of_result(reduce(ctx, type, data, n, op, opts), n);
+  return partial_of(ctx, type, nullptr, &data, n, op, opts);
 }
 
 Partial combine(const Partial& left, const Partial& right) {
