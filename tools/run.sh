@@ -6,7 +6,8 @@
 #      checked against the value computed here;
 #   3. a short verify of auto and the design card's three strategies (bottomup, topdown, hybrid):
 #      every size class up to 2^17, i32 and f32, sum, max and argmin;
-#   4. the strategy table of `clrdx bench` at one size (RDX_BENCH_SIZE, default 4Mi) and its plot.
+#   4. the strategy table of `clrdx bench` at one size (RDX_BENCH_SIZE, default 4Mi), its % peak
+#      against a measured read of the same bytes, and its plot (one bar per strategy).
 # The table, its JSON rows and the plot go to $RDX_RUN_OUT (default build/run/). The full verify,
 # every strategy x type x operator, is `clrdx verify` (docs/testing.md).
 set -euo pipefail

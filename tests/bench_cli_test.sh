@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# clrdx bench's peak and plot. The peak is measured by reading the very bytes each size reduces
+# (a cache-resident size against a cache-resident read), or given with --peak; the table, the
+# JSON rows and the "% peak" column agree on it. Timings are not asserted (a busy machine makes
+# any bound flaky): the checks are what was measured, for which bytes, and how it is reported.
+# --plot draws bars at one size (the strategies in `clrdx strategies` order) and lines across
+# sizes; without gnuplot those checks are skipped, said so, and the script exits 77 (ctest: skip).
+# Usage: bench_cli_test.sh path/to/clrdx
+set -u
+clrdx=$1
+. "$(dirname "$0")/cli_lib.sh"
+export POCL_CACHE_DIR=${POCL_CACHE_DIR:-$tmp/pocl-cache}
+
+# rows_agree TABLE ROWS EXPECT_SOURCE ELEMENT_BYTES INPUTS [GIVEN]: every JSON row carries the
+# peak's source, its bytes (n x element bytes x inputs when measured, 0 when given) and a
+# positive finite figure; each table header prints that peak and its label; each row's "% peak"
+# is 100 x GB/s / that row's peak.
+rows_agree() {
+  python3 - "$@" <<'EOF'
+import json, math, re, sys
+table, rows, source, es, inputs = sys.argv[1:6]
+given = float(sys.argv[6]) if len(sys.argv) > 6 else None
+es, inputs = int(es), int(inputs)
+rows = [json.loads(l) for l in open(rows) if l.strip()]
+text = open(table).read()
+errors = []
+if not rows:
+    errors.append("no JSON rows")
+peaks = {}
+for r in rows:
+    n, peak = r["n"], r.get("peak_GBps")
+    if r.get("peak_source") != source:
+        errors.append("n=%d %s: peak_source %r, want %r" % (n, r["strategy"], r.get("peak_source"), source))
+    if not isinstance(peak, (int, float)) or not math.isfinite(peak) or peak <= 0:
+        errors.append("n=%d: peak_GBps %r is not a positive figure" % (n, peak))
+        continue
+    if given is not None and peak != given:
+        errors.append("n=%d: peak_GBps %r, want the given %r" % (n, peak, given))
+    want_bytes = 0 if given is not None else n * es * inputs
+    if r.get("peak_bytes") != want_bytes:
+        errors.append("n=%d: peak_bytes %r, want %d" % (n, r.get("peak_bytes"), want_bytes))
+    if peaks.setdefault(n, peak) != peak:
+        errors.append("n=%d: rows of one size carry different peaks" % n)
+# Each size's header and rows, in the table's order.
+sections = re.split(r"\n(?=\S.* of n = \d+ )", text)
+for n, peak in peaks.items():
+    sec = [s for s in sections if re.search(r" of n = %d \(" % n, s)]
+    if len(sec) != 1:
+        errors.append("n=%d: %d table sections" % (n, len(sec)))
+        continue
+    head = sec[0].splitlines()[0]
+    if source == "given":
+        label = "(given)"
+    else:
+        label = "(measured read of the same %.1f MiB)" % (n * es * inputs / 1048576)
+    want = "peak %.1f GB/s %s" % (peak, label)
+    if not head.endswith(want):
+        errors.append("n=%d: header %r does not end with %r" % (n, head, want))
+    for r in rows:
+        if r["n"] != n:
+            continue
+        m = re.search(r"^  %s +\S+ \S+ +([\d.]+) +([\d.]+)%%" % re.escape(r["strategy"]), sec[0], re.M)
+        if not m:
+            errors.append("n=%d %s: no table row" % (n, r["strategy"]))
+            continue
+        pct = 100 * r["GBps"] / peak
+        if abs(float(m.group(2)) - pct) > 0.051 + 1e-6 * pct:
+            errors.append("n=%d %s: %% peak %s, want %.2f" % (n, r["strategy"], m.group(2), pct))
+if "measured copy" in text:
+    errors.append("the table still says 'measured copy'")
+print("\n".join(errors))
+sys.exit(1 if errors else 0)
+EOF
+}
+check_rows() { # DESCRIPTION rows_agree-args...
+  local what=$1; shift
+  if out=$(rows_agree "$@" 2>&1); then ok; else bad "$what: $out"; fi
+}
+
+# Measured: f32 at a size in every cache and at 64 MiB (beyond this machine's last-level cache).
+expect 0 "bench, measured peak" -- "$clrdx" bench --device "$dev" --strategy localtree,auto \
+  --sizes 1Ki,256Ki --repeat 1 --json "$tmp/m.jsonl"
+cp "$tmp/out" "$tmp/m.txt"
+says "measuring read bandwidth" "bench says what it measures"
+check_rows "measured peak, f32" "$tmp/m.txt" "$tmp/m.jsonl" "measured read" 4 1
+expect 0 "bench, measured peak beyond the cache" -- "$clrdx" bench --device "$dev" \
+  --strategy auto --sizes 16Mi --repeat 1 --json "$tmp/big.jsonl"
+cp "$tmp/out" "$tmp/big.txt"
+check_rows "measured peak, 64 MiB" "$tmp/big.txt" "$tmp/big.jsonl" "measured read" 4 1
+# Byte counts that are no multiple of a vector load (the read's tail), down to fewer bytes than one.
+expect 0 "bench, measured peak, i8 tails" -- "$clrdx" bench --device "$dev" --strategy auto \
+  --type i8 --sizes 3,1000,65537 --repeat 1 --json "$tmp/i8.jsonl"
+cp "$tmp/out" "$tmp/i8.txt"
+check_rows "measured peak, i8" "$tmp/i8.txt" "$tmp/i8.jsonl" "measured read" 1 1
+# A map over two inputs reads both: the peak reads both too.
+expect 0 "bench, measured peak, two inputs" -- "$clrdx" bench --device "$dev" --strategy auto \
+  --map 'x0*x1' --inputs 2 --sizes 64Ki --repeat 1 --json "$tmp/map.jsonl"
+cp "$tmp/out" "$tmp/map.txt"
+check_rows "measured peak, two inputs" "$tmp/map.txt" "$tmp/map.jsonl" "measured read" 4 2
+# Given: nothing measured, the figure as given.
+expect 0 "bench --peak" -- "$clrdx" bench --device "$dev" --strategy auto --sizes 4Ki,8Ki \
+  --repeat 1 --peak 12.5 --json "$tmp/g.jsonl"
+cp "$tmp/out" "$tmp/g.txt"
+grep -q "measuring read bandwidth" "$tmp/err" && bad "bench --peak measured anyway" || ok
+check_rows "given peak" "$tmp/g.txt" "$tmp/g.jsonl" "given" 4 1 12.5
+
+# The plot.
+skipped=""
+if ! command -v gnuplot >/dev/null; then
+  skipped="gnuplot is not on PATH (tools/setup.sh --plot installs it)"
+else
+  plot=$(dirname "$0")/../tools/plot_bench.py
+  # One size, every strategy: bars in the order of `clrdx strategies`.
+  expect 0 "bench --plot, one size" -- "$clrdx" bench --device "$dev" --strategy all \
+    --sizes 1Ki --repeat 1 --json "$tmp/one.jsonl" --plot "$tmp/one.png"
+  [ "$(head -c 8 "$tmp/one.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] && ok ||
+    bad "bench --plot at one size wrote no PNG"
+  expect 0 "plot_bench.py, one size" -- python3 "$plot" "$tmp/one.jsonl" "$tmp/one2.png" \
+    --script "$tmp/one.gp"
+  grep -q "with boxes" "$tmp/one.gp" && ! grep -q "linespoints" "$tmp/one.gp" && ok ||
+    bad "one size: the plot is not a bar chart: $(grep '^plot' "$tmp/one.gp")"
+  grep -q "set logscale y" "$tmp/one.gp" && ok || bad "one size: the bars' axis is not logarithmic"
+  want=$("$clrdx" strategies | awk 'NR > 1 && /^[a-z]/ {print $1}')
+  got=$(sed -n '/^\$bars0 << EOD$/,/^EOD$/p' "$tmp/one.gp" | sed -n 's/^[0-9]* "\([^"]*\)" .*/\1/p')
+  [ -n "$got" ] && [ "$got" = "$want" ] && ok ||
+    bad "one size: bars in the order '$(echo $got)', want '$(echo $want)'"
+  grep -q "title 'peak [0-9.]* GB/s (measured read)'" "$tmp/one.gp" && ok ||
+    bad "one size: no peak line: $(grep '^plot' "$tmp/one.gp")"
+  # Several sizes: lines against n, the peak among them.
+  expect 0 "bench --plot, several sizes" -- "$clrdx" bench --device "$dev" \
+    --strategy localtree,auto --sizes 1Ki,4Ki,16Ki --repeat 1 --json "$tmp/sev.jsonl" \
+    --plot "$tmp/sev.png"
+  [ "$(head -c 8 "$tmp/sev.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] && ok ||
+    bad "bench --plot at several sizes wrote no PNG"
+  expect 0 "plot_bench.py, several sizes" -- python3 "$plot" "$tmp/sev.jsonl" "$tmp/sev2.png" \
+    --script "$tmp/sev.gp"
+  [ "$(grep -o "with linespoints title '[a-z]*'" "$tmp/sev.gp" | wc -l)" = 2 ] &&
+    ! grep -q "with boxes" "$tmp/sev.gp" && ok ||
+    bad "several sizes: not one line per strategy: $(grep '^plot' "$tmp/sev.gp")"
+  grep -q "title 'peak (measured read)'" "$tmp/sev.gp" && ok ||
+    bad "several sizes: no peak line: $(grep '^plot' "$tmp/sev.gp")"
+fi
+
+finish bench_cli_test
+rc=$?
+if [ "$rc" = 0 ] && [ -n "$skipped" ]; then
+  echo "SKIPPED the plot checks: $skipped"
+  exit 77
+fi
+exit "$rc"
