@@ -3,12 +3,14 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <numeric>
 #include <optional>
 #include <random>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "rdx/rdx.hpp"
@@ -391,6 +393,288 @@ TEST_CASE("custom: a compiler error in an expression names the expression") {
 
 namespace {
 
+// What rdx::reduce throws for the map `map` (combine a + b, identity 0) over one f32 input, as
+// its message; "" when it throws nothing.
+std::string refusal(const std::string& map, const std::string& combine = "a + b",
+                    const std::string& identity = "0") {
+  const std::vector<float> v = {1, 2, 3, 4, 5, 6};
+  const rdx::Array in[] = {rdx::Array::of<float>(v)};
+  try {
+    rdx::reduce(ctx(), rdx::Reduction::simple(rdx::Type::F32, combine, identity, map), in,
+                v.size());
+  } catch (const rdx::ArgumentError& e) {
+    return e.what();
+  } catch (const std::exception& e) {
+    return std::string("not an ArgumentError: ") + e.what();
+  }
+  return "";
+}
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("custom: expressions cannot reach memory: pointers, addresses, stores") {
+  // Each would compile: a read or write through a pointer made from the index or an input's
+  // address (a crash, or a write outside the element), an assignment or increment of an input.
+  struct Case {
+    const char* map;
+    const char* says;
+  };
+  const Case cases[] = {
+      {"x = 1", "assigns ('=')"},
+      {"x += 1", "assigns ('+=')"},
+      {"x <<= 1", "assigns ('<<=')"},
+      {"x++", "increments or decrements ('++')"},
+      {"--x", "increments or decrements ('--')"},
+      {"(x, 2)", "comma operator"},
+      {"*((float*)&x + 3) = 1.0f", "dereferences a pointer"},
+      {"(float)*(&x)", "dereferences a pointer"},
+      {"x * &x", "takes an address"},
+      {"(ulong)&x", "takes an address"},
+      {"(float)((float*)i)", "casts to a pointer type ('float *')"},
+      {"(&x)[3]", "takes an address"},
+      {"x0[3]", "indexes"},
+      {"fabs(x)[0]", "indexes"},
+      {"x->y", "'->'"},
+      {"sizeof(x)", "'sizeof'"},
+      {"float", "outside a cast"},
+      {"fabs", "without calling it"},
+      {"x(1)", "not a built-in function"},
+      {"'a'", "quote"},
+      {"x ? 1", "'?' without its ':'"},
+      {"x : 1", "':' without its '?'"},
+      {"x x", "where an operator is expected"},
+      {"x +", "ends where an operand is expected"},
+      {"*((float*)(ulong)i)", "dereferences a pointer"},  // the report's SIGSEGV
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.map);
+    const std::string why = refusal(c.map);
+    CHECK(has(why, c.says));
+    CHECK(has(why, "the map `"));
+  }
+  // The same rules for combines and identities; a state of several fields needs a.NAME.
+  CHECK(has(refusal("x", "*(&a)"), "dereferences a pointer"));
+  CHECK(has(refusal("x", "a + b", "*(float*)0"), "dereferences a pointer"));
+  CHECK(has(refusal("x", "a + b", "INFINITY = 0"), "assigns"));
+  rdx::Reduction two;
+  two.fields = {{"s", rdx::Type::F32, "0", "x", "a + b.s"}, {"c", rdx::Type::U32, "0", "1", "0"}};
+  const std::vector<float> v(4, 1.0f);
+  const rdx::Array in[] = {rdx::Array::of<float>(v)};
+  CHECK_THROWS_WITH_AS(rdx::reduce(ctx(), two, in, 4), doctest::Contains("whole"),
+                       rdx::ArgumentError);
+}
+
+TEST_CASE("custom: expressions are bounded in length, nesting and operators") {
+  // PoCL's compiler overflows its stack on a chain of 20,000 terms (10,000 compile): the bounds
+  // refuse that long before, and what they allow compiles and computes.
+  const std::vector<float> v = {1, 2, 3, 4, 5, 6};
+  const rdx::Array in[] = {rdx::Array::of<float>(v)};
+  auto chain = [](std::size_t terms) {
+    std::string e = "x";
+    for (std::size_t k = 1; k < terms; ++k)
+      e += "+x";
+    return e;
+  };
+  auto nested = [](std::size_t depth) {
+    return std::string(depth, '(') + "x" + std::string(depth, ')');
+  };
+  auto sum_of = [&](const std::string& map) {
+    return rdx::reduce(ctx(), rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::F32, map), in,
+                       v.size())
+        .fields.at(0)
+        .as<float>();
+  };
+  // The largest that pass: 1024 operators (1025 terms: 21 * 1025), 64 levels.
+  CHECK(sum_of(chain(1025)) == 21.0f * 1025);
+  CHECK(sum_of(nested(64)) == 21.0f);
+  auto negated = [](std::size_t times) {
+    std::string e;
+    for (std::size_t k = 0; k < times; ++k)
+      e += "- ";
+    return e + "x";
+  };
+  CHECK(sum_of(negated(64)) == 21.0f);
+  CHECK(has(refusal(chain(1026)), "more than 1024 operators"));
+  CHECK(has(refusal(chain(20000)), "longer than 4096 characters"));
+  CHECK(has(refusal(nested(65)), "nests deeper than 64 levels"));
+  CHECK(has(refusal(negated(65)), "nests deeper than 64 levels"));
+  CHECK(has(refusal("x" + std::string(5000, ' ')), "longer than 4096 characters"));
+  std::string ternaries = "x";
+  for (int k = 0; k < 65; ++k)
+    ternaries = "x > 0 ? x : " + ternaries;
+  CHECK(has(refusal(ternaries), "nests deeper than 64 levels"));
+  // A long expression's message quotes its start only.
+  CHECK(refusal(chain(20000)).size() < 400);
+}
+
+TEST_CASE("custom: what the documentation allows still runs") {
+  // Casts to scalar types, unary operators, ?:, calls of built-ins, constants, C's number forms,
+  // the index, several inputs and fields (docs/custom.md), against host loops.
+  if (!ctx().device_info().fp64) return;
+  const std::uint64_t n = 1000;
+  std::vector<float> x(n);
+  std::vector<std::int32_t> y(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    x[i] = static_cast<float>(i % 17) * 0.25f - 2.0f;
+    y[i] = static_cast<std::int32_t>(i % 23) - 11;
+  }
+  const rdx::Array in[] = {rdx::Array::of<float>(x), rdx::Array::of<std::int32_t>(y)};
+  struct Case {
+    const char* map;
+    double (*host)(float, std::int32_t, std::uint64_t);
+  };
+  const Case cases[] = {
+      {"(double)x0 * -x1", [](float a, std::int32_t b, std::uint64_t) { return -double(a) * b; }},
+      {"x0 > 0.0f && x1 < 0 ? 1 : !(x1 & 1) ? 2 : 3",
+       [](float a, std::int32_t b, std::uint64_t) -> double {
+         return a > 0 && b < 0 ? 1 : !(b & 1) ? 2 : 3;
+       }},
+      {"(double)((~x1 >> 1) | (x1 << 2) ^ 0x7)",
+       [](float, std::int32_t b, std::uint64_t) {
+         return double((~b >> 1) |
+                       (static_cast<std::int32_t>(static_cast<std::uint32_t>(b) << 2) ^ 0x7));
+       }},
+      {"fmax(fabs((double)x0), 0x1p-1) + (double)(i % 10UL) + M_PI - M_PI",
+       [](float a, std::int32_t, std::uint64_t i) {
+         return std::fmax(std::fabs(double(a)), 0.5) + double(i % 10) + M_PI - M_PI;
+       }},
+      {"convert_double(min(x1, 3)) + (double)select(1, 2, x1 > 0) + +1.5e0",
+       [](float, std::int32_t b, std::uint64_t) {
+         return double(std::min(b, 3)) + (b > 0 ? 2 : 1) + 1.5;
+       }},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.map);
+    double want = 0;
+    for (std::uint64_t i = 0; i < n; ++i)
+      want += c.host(x[i], y[i], i);
+    const auto r = rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::F64, c.map);
+    CHECK(rdx::reduce(ctx(), r, in, n).fields.at(0).as<double>() ==
+          doctest::Approx(want).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("custom: an identity that is not neutral is refused, whatever runs it") {
+  // Issue 33: a + b with identity 5 on 1..6 gave 111 (auto), 1271 (localtree), 21 (exact) and 10
+  // on an empty input. The identity is checked on the device before anything runs.
+  const std::vector<float> v = {1, 2, 3, 4, 5, 6};
+  const rdx::Array in[] = {rdx::Array::of<float>(v)};
+  const auto five = rdx::Reduction::simple(rdx::Type::F32, "a + b", "5");
+  for (const char* strategy : {"auto", "localtree", "atomic_global", "hybrid"}) {
+    CAPTURE(strategy);
+    rdx::Options o;
+    o.strategy = strategy;
+    for (std::uint64_t n : {std::uint64_t{0}, std::uint64_t{6}}) {
+      CAPTURE(n);
+      CHECK_THROWS_WITH_AS(rdx::reduce(ctx(), five, in, n, o),
+                           doctest::Contains("the identity `5` of the reduction 'custom' is not "
+                                             "neutral for its combine `a + b`"),
+                           rdx::ArgumentError);
+    }
+  }
+  rdx::Options exact;
+  exact.determinism = rdx::Determinism::Exact;
+  CHECK_THROWS_AS(rdx::reduce(ctx(), five, in, 6, exact), rdx::ArgumentError);
+  const std::uint64_t off[] = {0, 2, 6};
+  CHECK_THROWS_AS(rdx::reduce_segments(ctx(), five, in, 6, off), rdx::ArgumentError);
+  // The message gives the value: 5 + 5.
+  CHECK(has(refusal("x", "a + b", "5"), "combining it with itself (5) gives 10, not 5"));
+  // Identities that combine with themselves to themselves but not with a value: the probes
+  // (the map of elements 0 and 1) find them.
+  CHECK(has(refusal("x", "min(a, b)", "0"),
+            "combining it with 1 (the map of the element 1 at "
+            "index 1) gives 0, not 1"));
+  CHECK(has(refusal("x", "a * b", "0"), "gives 0, not 1"));
+  CHECK(has(refusal("x + 2", "fmax(a, b)", "3"), "gives 3, not 2"));
+  CHECK(has(refusal("x", "a < b ? a : b", "-1"), "is not neutral"));
+  rdx::Reduction two;
+  two.name = "two";
+  two.fields = {{"s", rdx::Type::F32, "0", "x", "a.s + b.s"},
+                {"m", rdx::Type::U32, "1", "(uint)x", "max(a.m, b.m)"}};
+  CHECK_THROWS_WITH_AS(rdx::reduce(ctx(), two, in, 6),
+                       doctest::Contains("the identity `1` of field 'm' of the reduction 'two'"),
+                       rdx::ArgumentError);
+}
+
+TEST_CASE("custom: neutral identities pass the check") {
+  // Sums, products, minima and maxima (with NaN, infinities and the type's extremes), combines
+  // that normalise their operands, maps that give NaN at the probes, and maps that divide (not
+  // probed), each against a host loop.
+  const std::uint64_t n = 1000;
+  std::vector<float> x(n);
+  std::vector<std::int32_t> k(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    x[i] = static_cast<float>(int(i % 37) - 18) * 0.5f;
+    k[i] = static_cast<std::int32_t>(i * 7919 % 2001) - 1000;
+  }
+  const rdx::Array fx[] = {rdx::Array::of<float>(x)};
+  const rdx::Array ik[] = {rdx::Array::of<std::int32_t>(k)};
+  float lo = INFINITY, hi = -INFINITY, amax = 0, logs = -INFINITY, inv = 0;
+  double prod = 1;
+  std::int32_t imin = INT32_MAX, imax = INT32_MIN;
+  for (float e : x) {
+    lo = std::min(lo, e);
+    hi = std::max(hi, e);
+    amax = std::max(amax, std::fabs(e));
+    if (e > 2) logs = std::max(logs, std::log(e - 2.0f));
+  }
+  for (std::int32_t e : k) {
+    imin = std::min(imin, e);
+    imax = std::max(imax, e);
+  }
+  for (std::uint64_t i = 0; i < 40; ++i)
+    prod *= 1.0 + 0.01 * double(i % 5);
+  auto f32 = [&](const char* combine, const char* identity, const char* map = "x") {
+    return rdx::reduce(ctx(), rdx::Reduction::simple(rdx::Type::F32, combine, identity, map), fx, n)
+        .fields.at(0)
+        .as<float>();
+  };
+  CHECK(f32("a + b", "0", "x - x") == 0.0f);
+  CHECK(f32("a + b", "-0.0f", "(float)(i % 2)") == 500.0f);
+  CHECK(f32("a < b ? a : b", "INFINITY") == lo);
+  CHECK(f32("fmin(a, b)", "NAN") == lo);
+  CHECK(f32("fmax(a, b)", "-INFINITY") == hi);
+  CHECK(f32("fmax(a, b)", "-FLT_MAX") == hi);
+  CHECK(f32("fmax(fabs(a), fabs(b))", "0", "-x") == amax);  // normalises: |-1| for -1
+  CHECK(f32("fmax(a, b)", "-INFINITY", "log(x - 2.0f)") ==
+        doctest::Approx(logs).epsilon(1e-6));  // NaN at the probes
+  for (float e : x)
+    inv += e == 0 ? 0.0f : 1.0f / e;
+  CHECK(f32("a + b", "0", "x == 0.0f ? 0.0f : 1.0f / x") == doctest::Approx(inv).epsilon(1e-5));
+  if (!ctx().device_info().fp64) return;
+  const std::vector<float> few(x.begin(), x.begin() + 40);
+  const rdx::Array fp[] = {rdx::Array::of<float>(few)};
+  CHECK(rdx::reduce(
+            ctx(),
+            rdx::Reduction::simple(rdx::Type::F64, "a * b", "1", "1.0 + 0.01 * (double)(i % 5)"),
+            fp, few.size())
+            .fields.at(0)
+            .as<double>() == doctest::Approx(prod).epsilon(1e-12));
+  auto i32 = [&](const char* combine, const char* identity) {
+    return rdx::reduce(ctx(), rdx::Reduction::simple(rdx::Type::I32, combine, identity), ik, n)
+        .fields.at(0)
+        .as<std::int32_t>();
+  };
+  CHECK(i32("min(a, b)", "INT_MAX") == imin);
+  CHECK(i32("max(a, b)", "INT_MIN") == imax);
+  CHECK(i32("a & b", "~0") == [&] {
+    std::int32_t all = ~0;
+    for (std::int32_t e : k)
+      all &= e;
+    return all;
+  }());
+  // The composites' states (minmax's index fields, var's guarded merge) pass too.
+  const auto mm = rdx::minmax(ctx(), std::span<const float>(x));
+  CHECK(mm.min == lo);
+  CHECK(mm.max == hi);
+}
+
+namespace {
+
 // Two-pass population variance in long double: the reference of var and std.
 long double two_pass_var(const auto& v) {
   long double m = 0;
@@ -550,7 +834,7 @@ TEST_CASE("app context: an rdx::Context on the app's own context, device and que
   CHECK(ctx.device_info().name == probe.device_info().name);
   rdx::Options o;
   o.acc = rdx::Type::F64;
-  CHECK(rdx::reduce_buffer<float, double>(ctx, buf, v.size(), rdx::Op::Sum, o) == want);
+  CHECK(rdx::reduce_buffer<double, float>(ctx, buf, v.size(), rdx::Op::Sum, o) == want);
   const rdx::DeviceArray in[] = {{rdx::Type::F32, buf}};
   CHECK(rdx::reduce(ctx, rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::F64, "x"), in, v.size())
             .fields[0]
@@ -559,7 +843,7 @@ TEST_CASE("app context: an rdx::Context on the app's own context, device and que
   // The C handles, retained: the app's own references stay valid after the Context ends.
   {
     rdx::Context wrapped = rdx::Context::wrap(app_ctx(), dev(), app_queue());
-    CHECK(rdx::reduce_buffer<float, double>(wrapped, buf, v.size(), rdx::Op::Sum, o) == want);
+    CHECK(rdx::reduce_buffer<double, float>(wrapped, buf, v.size(), rdx::Op::Sum, o) == want);
   }
   CHECK(app_queue.finish() == CL_SUCCESS);
 

@@ -2,8 +2,11 @@
 // scalar fields, its identity and its combine, each written as an OpenCL C expression. The
 // built-in composite reductions (rdx/stats.hpp) are instances of the same mechanism.
 //
-// Expressions are OpenCL C expressions, never statements: no `;`, braces, preprocessor lines,
-// string literals or comments. The names they may use:
+// Expressions are scalar OpenCL C expressions, never statements: no `;`, braces, preprocessor
+// lines, string literals or comments, and nothing that reaches memory or stores a value (unary `*`
+// and `&`, pointer casts, `[]`, `->`, assignments, `++`, `--`), no comma operator outside a call's
+// arguments; at most 4096 characters, 1024 operators and 64 levels of nesting. The names they
+// may use:
 //   map       x (the first input), x0 .. x3 (the inputs), i (the element's index, ulong)
 //   combine   one field: a, b (two values of the field's type); several fields: a.NAME, b.NAME
 //   identity  none (a constant expression)
@@ -12,6 +15,12 @@
 // and its constants (INFINITY, NAN, FLT_MAX, INT_MAX, M_PI, ...). Anything else is an
 // ArgumentError, before anything is compiled; a compiler error in an expression is a BuildError
 // that names the expression.
+//
+// The identity must be neutral for the combine: before a reduction first runs on a context, a
+// small kernel checks on the device that combine(identity, identity) is the identity and that
+// combining it with the map of the elements 0 and 1 gives those back (not where an expression
+// divides); an identity that fails is an ArgumentError naming the value it gave
+// (docs/custom.md).
 //
 // The combine must be associative (and commutative on devices that combine partials out of
 // order), as in CUB and Boost.Compute: one that is not gives results that depend on the device,
@@ -32,7 +41,7 @@ namespace rdx {
 struct Field {
   std::string name;  // an identifier (letters, digits, _), used as a.NAME / b.NAME
   Type type = Type::F32;
-  std::string identity;  // the field's value in the state of an empty input
+  std::string identity;  // the field's value in the state of an empty input: neutral (checked)
   std::string map;       // the field's value in the state of one element
   std::string combine;   // the field's value in the combination of states a and b
 };

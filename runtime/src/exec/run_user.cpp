@@ -15,6 +15,7 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
@@ -44,6 +45,47 @@ std::string reduction_key(const Reduction& r, std::span<const Type> inputs) {
   return k;
 }
 
+// Whether r over inputs of these types needs fp64, which this device lacks (user_plan's
+// UnsupportedError says so later).
+bool lacks_fp64(const Context& ctx, const Reduction& r, std::span<const Type> inputs) {
+  if (ctx.device_info().fp64) return false;
+  for (Type t : inputs)
+    if (t == Type::F64) return true;
+  for (const Field& f : r.fields)
+    if (f.type == Type::F64) return true;
+  return false;
+}
+
+// check_identity (ops/user_reduction.hpp) on the device: the probe kernel built with the
+// reduction's definitions (and cached on disk like every program), run on a queue of its own so
+// that it never waits behind the app's commands on the context's queue.
+void probe_identity(const Context& ctx, const Reduction& r, std::span<const Type> inputs,
+                    const std::string& definitions, const StateLayout& layout) {
+  if (lacks_fp64(ctx, r, inputs)) return;
+  auto& impl = impl_of(ctx);
+  cl::Program program;
+  try {
+    program = impl.programs.get(impl.context, impl.device, "fold.cl",
+                                definitions + identity_probe_kernel(r, inputs), "-DWG=1");
+  } catch (const BuildError& e) {
+    rethrow_build_error(r, inputs, e);
+  }
+  cl_int err = CL_SUCCESS;
+  cl::Kernel k(program, "rdx_identity_probe", &err);
+  RDX_CHECK_OUT(err, "clCreateKernel(rdx_identity_probe)");
+  const std::size_t bytes = identity_probe_states(r) * layout.bytes;
+  cl::Buffer out(impl.context, CL_MEM_WRITE_ONLY, bytes, nullptr, &err);
+  RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of identity probes)", bytes));
+  cl::CommandQueue queue(impl.context, impl.device, 0, &err);
+  RDX_CHECK_OUT(err, "clCreateCommandQueue(identity probe)");
+  RDX_CHECK(k.setArg(0, out));
+  RDX_CHECK(k.setArg(1, cl_ulong{0}));
+  RDX_CHECK(queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(1), cl::NDRange(1)));
+  std::vector<unsigned char> states(bytes);
+  RDX_CHECK(queue.enqueueReadBuffer(out, CL_TRUE, 0, bytes, states.data()));
+  check_identity(r, layout, states.data());
+}
+
 }  // namespace
 
 std::shared_ptr<const Prepared> prepare(const Context& ctx, const Reduction& r,
@@ -54,12 +96,13 @@ std::shared_ptr<const Prepared> prepare(const Context& ctx, const Reduction& r,
   if (!p->ready) {
     try {
       validate(r, inputs.size());
-    } catch (const ArgumentError&) {
+      p->definitions = user_definitions(r, inputs);
+      p->layout = state_layout(r);
+      probe_identity(ctx, r, inputs, p->definitions, p->layout);
+    } catch (...) {
       impl_of(ctx).forget(key);  // the context keeps only reductions that are valid
       throw;
     }
-    p->definitions = user_definitions(r, inputs);
-    p->layout = state_layout(r);
     p->vector_form = has_vector_form(r, inputs);
     p->ready = true;
   }

@@ -28,7 +28,9 @@ struct Prepared {
   mutable std::atomic<bool> vector_failed{false};
 };
 
-// r over inputs of these types, prepared once per context (validate first: ArgumentError).
+// r over inputs of these types, prepared once per context: validated, and its identity checked on
+// the device (check_identity); ArgumentError for either, an ExpressionError where an expression
+// does not compile.
 std::shared_ptr<const Prepared> prepare(const Context& ctx, const Reduction& r,
                                         std::span<const Type> inputs);
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
 #include <cstring>
 #include <numeric>
 #include <optional>
@@ -57,10 +58,12 @@ Reduction Reduction::transform(Op op, Type acc, std::string map) {
 namespace rdx::detail {
 namespace {
 
-constexpr std::array kBuiltinNames = {
-    // scalar types (casts)
-    "bool", "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float", "double",
-    "size_t", "true", "false",
+// OpenCL C's scalar type names: an expression uses them in casts only.
+constexpr std::array kTypeNames = {"bool", "char", "uchar", "short", "ushort", "int",
+                                   "uint", "long", "ulong", "float", "double", "size_t"};
+
+// Built-in functions: an expression calls them.
+constexpr std::array kFunctionNames = {
     // math
     "acos", "acosh", "acospi", "asin", "asinh", "asinpi", "atan", "atan2", "atanh", "atanpi",
     "atan2pi", "cbrt", "ceil", "copysign", "cos", "cosh", "cospi", "erfc", "erf", "exp", "exp2",
@@ -75,15 +78,19 @@ constexpr std::array kBuiltinNames = {
     // relational
     "isequal", "isnotequal", "isgreater", "isgreaterequal", "isless", "islessequal",
     "islessgreater", "isfinite", "isinf", "isnan", "isnormal", "isordered", "isunordered",
-    "signbit", "bitselect", "select",
-    // constants
-    "INFINITY", "NAN", "HUGE_VAL", "HUGE_VALF", "MAXFLOAT", "FLT_MAX", "FLT_MIN", "FLT_EPSILON",
-    "DBL_MAX", "DBL_MIN", "DBL_EPSILON", "CHAR_MAX", "CHAR_MIN", "SCHAR_MAX", "SCHAR_MIN",
-    "UCHAR_MAX", "SHRT_MAX", "SHRT_MIN", "USHRT_MAX", "INT_MAX", "INT_MIN", "UINT_MAX", "LONG_MAX",
-    "LONG_MIN", "ULONG_MAX", "M_E", "M_LOG2E", "M_LOG10E", "M_LN2", "M_LN10", "M_PI", "M_PI_2",
-    "M_PI_4", "M_1_PI", "M_2_PI", "M_2_SQRTPI", "M_SQRT2", "M_SQRT1_2", "M_E_F", "M_LOG2E_F",
-    "M_LOG10E_F", "M_LN2_F", "M_LN10_F", "M_PI_F", "M_PI_2_F", "M_PI_4_F", "M_1_PI_F", "M_2_PI_F",
-    "M_2_SQRTPI_F", "M_SQRT2_F", "M_SQRT1_2_F"};
+    "signbit", "bitselect", "select"};
+
+// Built-in constants.
+constexpr std::array kConstantNames = {
+    "true",        "false",      "INFINITY",     "NAN",         "HUGE_VAL",   "HUGE_VALF",
+    "MAXFLOAT",    "FLT_MAX",    "FLT_MIN",      "FLT_EPSILON", "DBL_MAX",    "DBL_MIN",
+    "DBL_EPSILON", "CHAR_MAX",   "CHAR_MIN",     "SCHAR_MAX",   "SCHAR_MIN",  "UCHAR_MAX",
+    "SHRT_MAX",    "SHRT_MIN",   "USHRT_MAX",    "INT_MAX",     "INT_MIN",    "UINT_MAX",
+    "LONG_MAX",    "LONG_MIN",   "ULONG_MAX",    "M_E",         "M_LOG2E",    "M_LOG10E",
+    "M_LN2",       "M_LN10",     "M_PI",         "M_PI_2",      "M_PI_4",     "M_1_PI",
+    "M_2_PI",      "M_2_SQRTPI", "M_SQRT2",      "M_SQRT1_2",   "M_E_F",      "M_LOG2E_F",
+    "M_LOG10E_F",  "M_LN2_F",    "M_LN10_F",     "M_PI_F",      "M_PI_2_F",   "M_PI_4_F",
+    "M_1_PI_F",    "M_2_PI_F",   "M_2_SQRTPI_F", "M_SQRT2_F",   "M_SQRT1_2_F"};
 
 // OpenCL C keywords: never field names.
 constexpr std::array kKeywords = {
@@ -94,18 +101,26 @@ constexpr std::array kKeywords = {
     "union",      "enum",     "typedef",  "void",     "signed", "unsigned",  "auto",
     "register",   "half"};
 
-bool is_keyword(std::string_view id) {
-  for (std::string_view k : kKeywords)
+template <std::size_t N>
+bool listed(const std::array<const char*, N>& list, std::string_view id) {
+  for (std::string_view k : list)
     if (id == k) return true;
   return false;
 }
 
-bool is_builtin(std::string_view id) {
-  for (std::string_view b : kBuiltinNames)
-    if (id == b) return true;
+bool is_keyword(std::string_view id) {
+  return listed(kKeywords, id);
+}
+
+bool is_type_name(std::string_view id) {
+  return listed(kTypeNames, id);
+}
+
+bool is_function(std::string_view id) {
+  if (listed(kFunctionNames, id)) return true;
   // native_sqrt, half_exp: the math functions' fast forms
   for (std::string_view prefix : {"native_", "half_"})
-    if (id.starts_with(prefix)) return is_builtin(id.substr(prefix.size()));
+    if (id.starts_with(prefix)) return is_function(id.substr(prefix.size()));
   // convert_float, convert_int_sat_rte, as_uint: conversions and reinterpretations
   for (std::string_view prefix : {"convert_", "as_"}) {
     if (!id.starts_with(prefix)) continue;
@@ -115,6 +130,10 @@ bool is_builtin(std::string_view id) {
       if (rest == t.cl_name) return true;
   }
   return false;
+}
+
+bool is_builtin(std::string_view id) {
+  return is_type_name(id) || is_function(id) || listed(kConstantNames, id);
 }
 
 bool ident_start(char c) {
@@ -131,7 +150,7 @@ struct Names {
 };
 
 // Where the number that starts at e[p] ends: digits, letters (hex digits, suffixes, exponents),
-// dots, signed exponents.
+// dots, signed exponents (C's preprocessing number).
 std::size_t number_end(const std::string& e, std::size_t p) {
   ++p;
   while (p < e.size() && (ident_char(e[p]) || e[p] == '.' ||
@@ -141,99 +160,325 @@ std::size_t number_end(const std::string& e, std::size_t p) {
   return p;
 }
 
-[[noreturn]] void refuse(const std::string& what, const std::string& e, const std::string& why) {
-  throw ArgumentError(fmt::format("the {} `{}` {}", what, e, why));
+// The expression as error messages quote it: a long one shortened.
+std::string quoted(const std::string& e) {
+  if (e.size() <= 100) return e;
+  return fmt::format("{}... ({} characters)", e.substr(0, 80), e.size());
 }
 
-void check_expression(const std::string& what, const std::string& e, const Names& names) {
+[[noreturn]] void refuse(const std::string& what, const std::string& e, const std::string& why) {
+  throw ArgumentError(fmt::format("the {} `{}` {}", what, quoted(e), why));
+}
+
+// One token of an expression: a number, a name, a punctuator (the longest of C's that matches),
+// or the end.
+struct Token {
+  enum Kind { Number, Name, Punct, End } kind = End;
+  std::string text;
+  std::size_t at = 0;  // its first character's offset
+};
+
+// The tokens of e, or refuse() for what no expression holds (statements, comments,
+// preprocessor lines, string and character literals, other characters).
+std::vector<Token> tokenize(const std::string& what, const std::string& e) {
   auto bad = [&](const std::string& why) { refuse(what, e, why); };
-  if (e.find_first_not_of(" \t") == std::string::npos) bad("is empty");
-  int depth = 0;
-  std::string prev;  // the previous identifier when it was directly followed by '.'
+  static constexpr std::array kPunctuators = {
+      "<<=", ">>=", "...", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "++", "--", "->", "+=",
+      "-=",  "*=",  "/=",  "%=", "&=", "|=", "^=", "##", "+",  "-",  "*",  "/",  "%",  "<",  ">",
+      "=",   "!",   "&",   "|",  "^",  "~",  "?",  ":",  ",",  "(",  ")",  "[",  "]",  "."};
+  std::vector<Token> out;
   for (std::size_t p = 0; p < e.size();) {
     const char c = e[p];
+    if (c == ' ' || c == '\t') {
+      ++p;
+      continue;
+    }
     if (c == '/' && p + 1 < e.size() && (e[p + 1] == '/' || e[p + 1] == '*'))
       bad("holds a comment");
     if (std::isdigit(static_cast<unsigned char>(c)) ||
         (c == '.' && p + 1 < e.size() && std::isdigit(static_cast<unsigned char>(e[p + 1])))) {
-      p = number_end(e, p);
-      prev.clear();
+      const std::size_t end = number_end(e, p);
+      out.push_back({Token::Number, e.substr(p, end - p), p});
+      p = end;
       continue;
     }
     if (ident_start(c)) {
-      const std::size_t b = p;
-      while (p < e.size() && ident_char(e[p]))
-        ++p;
-      const std::string id = e.substr(b, p - b);
-      if (!prev.empty()) {  // a member: a.NAME, b.NAME
-        if (!names.member.count(id))
-          bad(fmt::format("names a field '{}' that the state does not have", id));
-        prev.clear();
-        continue;
-      }
-      if (id == "kernel" || id == "__kernel" || id.starts_with("__"))
-        bad(fmt::format("uses '{}', which is not allowed in an expression", id));
-      const bool known = names.plain.count(id) || is_builtin(id);
-      if (!known)
-        bad(
-            fmt::format("uses '{}', which is not an input, a field or an OpenCL C built-in "
-                        "allowed here (see rdx/custom.hpp)",
-                        id));
-      // a.NAME: a and b are states of several fields
-      std::size_t q = p;
-      while (q < e.size() && (e[q] == ' ' || e[q] == '\t'))
-        ++q;
-      if (q < e.size() && e[q] == '.' && !names.member.empty() && (id == "a" || id == "b")) {
-        prev = id;
-        p = q + 1;
-        while (p < e.size() && (e[p] == ' ' || e[p] == '\t'))
-          ++p;
-        if (p >= e.size() || !ident_start(e[p])) bad("has a '.' without a field name");
-      }
+      std::size_t end = p;
+      while (end < e.size() && ident_char(e[end]))
+        ++end;
+      out.push_back({Token::Name, e.substr(p, end - p), p});
+      p = end;
       continue;
     }
     switch (c) {
-      case '(':
-        ++depth;
-        break;
-      case ')':
-        if (--depth < 0) bad("has a ')' without its '('");
-        break;
-      case ' ':
-      case '\t':
-      case '+':
-      case '-':
-      case '*':
-      case '/':
-      case '%':
-      case '<':
-      case '>':
-      case '=':
-      case '!':
-      case '&':
-      case '|':
-      case '^':
-      case '~':
-      case '?':
-      case ':':
-      case ',':
-        break;
       case ';':
-        refuse(what, e, "holds a ';': give one expression, not statements");
+        bad("holds a ';': give one expression, not statements");
       case '{':
       case '}':
-        refuse(what, e, "holds a brace: give one expression, not statements");
+        bad("holds a brace: give one expression, not statements");
       case '#':
-        refuse(what, e, "holds a preprocessor directive");
+        bad("holds a preprocessor directive");
+      case '"':
+      case '\'':
+        bad("holds a quote: strings and character literals are not expressions' values");
       default:
-        bad(fmt::format("holds the character '{}', which is not allowed in an expression",
-                        std::isprint(static_cast<unsigned char>(c))
-                            ? std::string(1, c)
-                            : fmt::format("\\x{:02x}", static_cast<unsigned char>(c))));
+        break;
     }
-    ++p;
+    bool found = false;
+    for (std::string_view punct : kPunctuators)
+      if (e.compare(p, punct.size(), punct) == 0) {
+        out.push_back({Token::Punct, std::string(punct), p});
+        p += punct.size();
+        found = true;
+        break;
+      }
+    if (!found)
+      bad(fmt::format("holds the character '{}', which is not allowed in an expression",
+                      std::isprint(static_cast<unsigned char>(c))
+                          ? std::string(1, c)
+                          : fmt::format("\\x{:02x}", static_cast<unsigned char>(c))));
   }
-  if (depth != 0) bad("has a '(' without its ')'");
+  out.push_back({Token::End, "", e.size()});
+  return out;
+}
+
+// The allowed expressions, parsed by recursive descent (see validate in user_reduction.hpp):
+//   expression := chain [ '?' expression ':' expression ]
+//   chain      := unary { binary-operator unary }
+//   unary      := ('+' | '-' | '!' | '~') unary | '(' scalar-type ')' unary | primary
+//   primary    := number | name | a.FIELD | b.FIELD | function '(' [expression {',' expression}]
+//   ')'
+//               | '(' expression ')'
+// Every binary operator is one level here: the check needs what may stand where, not C's
+// precedences, and the compiler applies those to the same text.
+class ExpressionParser {
+ public:
+  ExpressionParser(const std::string& what, const std::string& e, const Names& names)
+      : what_(what), e_(e), names_(names), tokens_(tokenize(what, e)) {}
+
+  void parse() {
+    if (tokens_.front().kind == Token::End) bad("is empty");
+    expression();
+    const Token& t = peek();
+    if (t.kind == Token::End) return;
+    if (t.text == ")") bad("has a ')' without its '('");
+    if (t.text == ",") bad(at(t, "uses the comma operator: give one expression"));
+    if (t.text == ":") bad("has a ':' without its '?'");
+    unexpected(t);
+  }
+
+ private:
+  [[noreturn]] void bad(const std::string& why) const { refuse(what_, e_, why); }
+
+  static std::string at(const Token& t, const std::string& why) {
+    return fmt::format("{} (character {})", why, t.at + 1);
+  }
+
+  const Token& peek() const { return tokens_[next_]; }
+  const Token& take() { return tokens_[next_++]; }
+  bool is(std::string_view punct) const {
+    return peek().kind == Token::Punct && peek().text == punct;
+  }
+
+  // One more level of nesting (parentheses, a call, a cast, a unary operator, a ?: branch):
+  // bounded so that the OpenCL compiler's recursion is.
+  struct Nest {
+    explicit Nest(ExpressionParser& p) : p(p) {
+      if (++p.depth_ > kMaxExpressionDepth)
+        p.bad(
+            fmt::format("nests deeper than {} levels (parentheses, calls, casts, unary "
+                        "operators and ?: branches): write it as a simpler expression",
+                        kMaxExpressionDepth));
+    }
+    ~Nest() { --p.depth_; }
+    Nest(const Nest&) = delete;
+    Nest& operator=(const Nest&) = delete;
+    ExpressionParser& p;
+  };
+
+  // An operator (binary, unary, cast, ?:): bounded so that the compiler's syntax tree is.
+  void count_operator() {
+    if (++operators_ > kMaxExpressionOperators)
+      bad(fmt::format("has more than {} operators: write it as a simpler expression",
+                      kMaxExpressionOperators));
+  }
+
+  // What cannot stand where the parser is: refused with what it is.
+  [[noreturn]] void unexpected(const Token& t) const {
+    if (t.kind == Token::End) bad("ends where an operand is expected");
+    const std::string& s = t.text;
+    if (s == "=" ||
+        (s.size() >= 2 && s.back() == '=' && s != "==" && s != "!=" && s != "<=" && s != ">="))
+      bad(at(t, fmt::format("assigns ('{}'): an expression computes a value, it stores none", s)));
+    if (s == "++" || s == "--")
+      bad(at(t, fmt::format("increments or decrements ('{}'): an expression stores nothing", s)));
+    if (s == "[" || s == "]") bad(at(t, "indexes ('[]'): expressions have no arrays or pointers"));
+    if (s == "->") bad(at(t, "uses '->': expressions have no pointers"));
+    if (s == ".")
+      bad(at(t, names_.member.empty()
+                    ? "has a '.': only a state of several fields has members (a.NAME, b.NAME)"
+                    : "has a '.' after something other than a or b"));
+    if (s == "(") bad(at(t, "calls something that is not a built-in function"));
+    bad(at(t, fmt::format(
+                  "has '{}' where {}", s,
+                  t.kind == Token::Punct ? "an operand is expected" : "an operator is expected")));
+  }
+
+  void expect(std::string_view punct, const char* why) {
+    if (!is(punct)) {
+      if (peek().kind == Token::End) bad(why);
+      if (is(",")) bad(at(peek(), "uses the comma operator: give one expression"));
+      unexpected(peek());
+    }
+    ++next_;
+  }
+
+  void expression() {
+    chain();
+    if (!is("?")) return;
+    count_operator();
+    ++next_;
+    {
+      Nest n(*this);
+      expression();
+    }
+    expect(":", "has a '?' without its ':'");
+    Nest n(*this);
+    expression();
+  }
+
+  static bool binary(const Token& t) {
+    static constexpr std::array kBinary = {"*",  "/",  "%",  "+",  "-", "<<", ">>", "<",  ">",
+                                           "<=", ">=", "==", "!=", "&", "^",  "|",  "&&", "||"};
+    if (t.kind != Token::Punct) return false;
+    for (std::string_view b : kBinary)
+      if (t.text == b) return true;
+    return false;
+  }
+
+  void chain() {
+    unary();
+    while (binary(peek())) {
+      count_operator();
+      ++next_;
+      unary();
+    }
+  }
+
+  void unary() {
+    const Token& t = peek();
+    if (t.kind == Token::Punct) {
+      if (t.text == "+" || t.text == "-" || t.text == "!" || t.text == "~") {
+        Nest n(*this);
+        count_operator();
+        ++next_;
+        unary();
+        return;
+      }
+      if (t.text == "*")
+        bad(at(t, "dereferences a pointer (unary '*'): expressions are scalar values"));
+      if (t.text == "&") bad(at(t, "takes an address (unary '&'): expressions are scalar values"));
+      if (t.text == "&&")
+        bad(at(t, "takes an address (unary '&&'): expressions are scalar values"));
+      if (t.text == "(" && tokens_[next_ + 1].kind == Token::Name &&
+          is_type_name(tokens_[next_ + 1].text)) {  // a cast
+        Nest n(*this);
+        count_operator();
+        const std::string type = tokens_[next_ + 1].text;
+        next_ += 2;
+        if (is("*"))
+          bad(at(peek(), fmt::format("casts to a pointer type ('{} *'): casts are to scalar "
+                                     "types only",
+                                     type)));
+        expect(")", "has a '(' without its ')'");
+        unary();
+        return;
+      }
+    }
+    primary();
+  }
+
+  void primary() {
+    const Token& t = take();
+    if (t.kind == Token::Number) return after_operand();
+    if (t.kind == Token::Punct) {
+      if (t.text == "(") {
+        Nest n(*this);
+        expression();
+        expect(")", "has a '(' without its ')'");
+        return after_operand();
+      }
+      if (t.text == ")") bad("has a ')' without its '('");
+      --next_;
+      unexpected(t);
+    }
+    if (t.kind == Token::End) {
+      --next_;
+      unexpected(t);
+    }
+    const std::string& id = t.text;
+    if (id == "kernel" || id.starts_with("__"))
+      bad(fmt::format("uses '{}', which is not allowed in an expression", id));
+    if (is_type_name(id)) bad(at(t, fmt::format("uses the type '{}' outside a cast ((T)e)", id)));
+    if (is_function(id) && !names_.plain.count(id)) {
+      if (!is("(")) bad(at(t, fmt::format("names the function '{}' without calling it", id)));
+      Nest n(*this);
+      ++next_;
+      if (is(")")) {
+        ++next_;
+        return after_operand();
+      }
+      for (;;) {
+        expression();
+        if (!is(",")) break;
+        ++next_;
+      }
+      expect(")", "has a '(' without its ')'");
+      return after_operand();
+    }
+    if (!names_.plain.count(id) && !listed(kConstantNames, id))
+      bad(
+          fmt::format("uses '{}', which is not an input, a field or an OpenCL C built-in allowed "
+                      "here (see rdx/custom.hpp)",
+                      id));
+    if (!names_.member.empty() && (id == "a" || id == "b")) {  // states of several fields
+      if (!is("."))
+        bad(at(t,
+               fmt::format("uses the state '{}' whole: name one of its fields ({}.NAME)", id, id)));
+      ++next_;
+      const Token& f = take();
+      if (f.kind != Token::Name) bad("has a '.' without a field name");
+      if (!names_.member.count(f.text))
+        bad(fmt::format("names a field '{}' that the state does not have", f.text));
+    }
+    after_operand();
+  }
+
+  // What may follow an operand: an operator, ')', ',', '?', ':' or the end; never a postfix.
+  void after_operand() {
+    const Token& t = peek();
+    if (t.kind == Token::Punct &&
+        (t.text == "++" || t.text == "--" || t.text == "[" || t.text == "->" || t.text == "." ||
+         t.text == "(" || (t.text.back() == '=' && !binary(t))))
+      unexpected(t);
+    if (t.kind == Token::Name || t.kind == Token::Number) unexpected(t);
+  }
+
+  const std::string& what_;
+  const std::string& e_;
+  const Names& names_;
+  std::vector<Token> tokens_;
+  std::size_t next_ = 0;
+  std::size_t depth_ = 0;
+  std::size_t operators_ = 0;
+};
+
+void check_expression(const std::string& what, const std::string& e, const Names& names) {
+  if (e.size() > kMaxExpressionChars)
+    refuse(what, e,
+           fmt::format("is longer than {} characters: write it as a simpler expression",
+                       kMaxExpressionChars));
+  ExpressionParser(what, e, names).parse();
 }
 
 std::string field_label(const Reduction& r, std::size_t f) {
@@ -609,6 +854,96 @@ void rethrow_build_error(const Reduction& r, std::span<const Type> inputs,
       build,
       fmt::format("{}{} of the reduction '{}'", first_kind, field_label(r, first_field), r.name), e,
       text);
+}
+
+namespace {
+
+// Whether the probe runs r's map and combine on mapped elements: not where an expression divides
+// (an integer division by zero stops the process on some devices, and 0 and 1 may be outside the
+// inputs the user meant).
+bool maps_probed(const Reduction& r) {
+  for (const Field& f : r.fields)
+    if (f.map.find_first_of("/%") != std::string::npos ||
+        f.combine.find_first_of("/%") != std::string::npos)
+      return false;
+  return true;
+}
+
+// x and y equal as values: integers bit for bit, floats by == (+0 matches -0) or both NaN.
+bool same_value(const Scalar& x, const Scalar& y) {
+  if (!is_float(x.type)) return x.bits == y.bits;
+  const double a = x.as<double>(), b = y.as<double>();
+  return a == b || (std::isnan(a) && std::isnan(b));
+}
+
+}  // namespace
+
+std::size_t identity_probe_states(const Reduction& r) {
+  return maps_probed(r) ? 2 + 4 * kIdentityProbes : 2;
+}
+
+std::string identity_probe_kernel(const Reduction& r, std::span<const Type> inputs) {
+  std::string s =
+      "kernel void rdx_identity_probe(global rdx_state* out, ulong v) {\n"
+      "  const rdx_state e = rdx_identity();\n"
+      "  out[0] = e;\n"
+      "  out[1] = rdx_combine(e, e);\n";
+  if (maps_probed(r)) {
+    std::string args;
+    for (std::size_t k = 0; k < inputs.size(); ++k)
+      args += fmt::format("(T{})(v + k), ", k);
+    s += fmt::format(
+        "  for (ulong k = 0; k < {}; ++k) {{\n"
+        "    const rdx_state p = rdx_map({}v + k);\n"
+        "    out[2 + 4 * k] = p;\n"
+        "    out[3 + 4 * k] = rdx_combine(e, p);\n"
+        "    out[4 + 4 * k] = rdx_combine(p, e);\n"
+        "    out[5 + 4 * k] = rdx_combine(p, p);\n"
+        "  }}\n",
+        kIdentityProbes, args);
+  }
+  return s + "}\n";
+}
+
+void check_identity(const Reduction& r, const StateLayout& layout, const unsigned char* states) {
+  auto state = [&](std::size_t k) { return unpack_state(r, layout, states + k * layout.bytes); };
+  const std::vector<Scalar> e = state(0);
+  auto refuse_identity = [&](std::size_t f, const std::string& with, const Scalar& got,
+                             const Scalar& want) {
+    const Field& fd = r.fields[f];
+    throw ArgumentError(fmt::format(
+        "the identity `{}`{} of the reduction '{}' is not neutral for its combine `{}`: "
+        "combining it with {} gives {}, not {}. An identity must give back every value it is "
+        "combined with (0 for a sum, 1 for a product, INFINITY for a float min, -INFINITY for a "
+        "float max); librdx combines it with partial states as often as the device and the plan "
+        "make it",
+        quoted(fd.identity), field_label(r, f), r.name, quoted(fd.combine), with, got.to_string(),
+        want.to_string()));
+  };
+  const std::vector<Scalar> ee = state(1);
+  for (std::size_t f = 0; f < r.fields.size(); ++f)
+    if (!same_value(ee[f], e[f]))
+      refuse_identity(f, fmt::format("itself ({})", e[f].to_string()), ee[f], e[f]);
+  if (identity_probe_states(r) == 2) return;
+  for (std::size_t k = 0; k < kIdentityProbes; ++k) {
+    const std::vector<Scalar> p = state(2 + 4 * k), pp = state(5 + 4 * k);
+    // A NaN state: how the combine treats NaN is the reduction's own rule.
+    if (std::any_of(p.begin(), p.end(),
+                    [](const Scalar& v) { return is_float(v.type) && std::isnan(v.as<double>()); }))
+      continue;
+    for (std::size_t order : {3, 4}) {
+      const std::vector<Scalar> got = state(order + 4 * k);
+      for (std::size_t f = 0; f < r.fields.size(); ++f)
+        // or what the combine makes of the value with itself: combines that normalise their
+        // operands (fmax(fabs(a), fabs(b))) give that back for a neutral identity
+        if (!same_value(got[f], p[f]) && !same_value(got[f], pp[f]))
+          refuse_identity(
+              f,
+              fmt::format("{} (the map of the element {} at index {}{})", p[f].to_string(), k, k,
+                          order == 3 ? "" : ", the identity second"),
+              got[f], p[f]);
+    }
+  }
 }
 
 FieldSums field_sums(const Reduction& r) {

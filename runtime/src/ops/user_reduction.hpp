@@ -16,6 +16,13 @@ namespace rdx::detail {
 inline constexpr std::size_t kMaxInputs = 4;
 inline constexpr std::size_t kMaxFields = 4;
 
+// The bounds of one expression, far below what makes the OpenCL compiler overflow its stack
+// (PoCL: a chain of 20,000 terms; 10,000 compile): its length, its nesting (parentheses, calls,
+// casts, unary operators, ?: branches) and its operators.
+inline constexpr std::size_t kMaxExpressionChars = 4096;
+inline constexpr std::size_t kMaxExpressionDepth = 64;
+inline constexpr std::size_t kMaxExpressionOperators = 1024;
+
 // Where each field lives in the state's bytes (the OpenCL C struct the kernels use): fields
 // sorted by size, largest first, so the struct has no interior padding; `bytes` includes the
 // zeroed tail padding up to the largest field's alignment.
@@ -26,9 +33,10 @@ struct StateLayout {
 StateLayout state_layout(const Reduction& r);
 
 // Throws ArgumentError when r is not a reduction over `inputs` inputs: no fields or more than
-// four, a bad field name, an expression that is empty, unbalanced, holds anything but an
-// expression (`;`, braces, `#`, quotes, comments, `__kernel`) or a name outside the documented
-// ones (rdx/custom.hpp).
+// four, a bad field name, or an expression that is not one of the scalar expressions that
+// rdx/custom.hpp documents: parsed, not scanned, so that pointers, addresses, dereferences,
+// assignments, increments, indexing, the comma operator, statements, comments, quotes and names
+// outside the documented ones are refused, and so are expressions beyond the bounds above.
 void validate(const Reduction& r, std::size_t inputs);
 
 // Where an expression sits in the definitions: its kind ("identity", "map", "combine"), its
@@ -60,6 +68,21 @@ bool has_vector_form(const Reduction& r, std::span<const Type> inputs);
 // integer operators do not depend on the order: run as under RunToRun), or neither.
 enum class FieldSums { FloatSums, NoFloats, Other };
 FieldSums field_sums(const Reduction& r);
+
+// The check that r's identity is neutral, run once per context and reduction (exec/run_user.cpp):
+// identity_probe_kernel is a kernel, rdx_identity_probe(global rdx_state* out, ulong v), to
+// append to user_definitions(r, inputs); run with v = 0 it writes identity_probe_states(r)
+// states: e (the identity), combine(e, e), then, unless a map or combine divides (/ or %: an
+// integer division by zero would stop some devices), for each of kIdentityProbes elements k
+// (every input k, index k) p = map, combine(e, p), combine(p, e), combine(p, p).
+// check_identity throws ArgumentError, naming the identity, the combine and the value they gave,
+// when combine(e, e) is not e or a combine of e and a p (not NaN) is neither p nor combine(p, p)
+// (a combine that normalises its operands, fmax(fabs(a), fabs(b))). Values compare as ==
+// compares them (+0 matches -0), NaN matching NaN; integers bit for bit.
+inline constexpr std::size_t kIdentityProbes = 2;
+std::size_t identity_probe_states(const Reduction& r);
+std::string identity_probe_kernel(const Reduction& r, std::span<const Type> inputs);
+void check_identity(const Reduction& r, const StateLayout& layout, const unsigned char* states);
 
 // The fields of a state read back from the device.
 std::vector<Scalar> unpack_state(const Reduction& r, const StateLayout& layout,
