@@ -219,3 +219,219 @@ TEST_CASE("exact moments: empty, one element, NaN, infinities and overflowing sq
   CHECK(mm.max->as<float>() == 5);
   CHECK(*mm.max_index == 3);
 }
+
+// var and std at the default level (RunToRun) against the same GMP reference: their relative error
+// against NumPy's two-pass algorithm computed here in doubles (pairwise sums, mean first, then the
+// squared deviations), on data with a large offset and a small spread and near f64's overflow.
+namespace {
+
+// NumPy's pairwise sum (numpy/core/src/umath/loops_utils.h: 8 accumulators up to 128 elements).
+template <class F>
+F numpy_sum(const F* a, std::size_t n) {
+  if (n < 8) {
+    F r = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      r += a[i];
+    return r;
+  }
+  if (n <= 128) {
+    F r[8];
+    for (std::size_t j = 0; j < 8; ++j)
+      r[j] = a[j];
+    std::size_t i = 8;
+    for (; i < n - n % 8; i += 8)
+      for (std::size_t j = 0; j < 8; ++j)
+        r[j] += a[i + j];
+    F s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i)
+      s += a[i];
+    return s;
+  }
+  std::size_t h = n / 2;
+  h -= h % 8;
+  return numpy_sum(a, h) + numpy_sum(a + h, n - h);
+}
+
+// NumPy's var (ddof = 0) of x in F: the mean first, then the mean of the squared deviations.
+template <class F, class T>
+F numpy_var(const std::vector<T>& x) {
+  std::vector<F> y(x.begin(), x.end());
+  const F mean = numpy_sum(y.data(), y.size()) / static_cast<F>(y.size());
+  for (F& v : y)
+    v = (v - mean) * (v - mean);
+  return numpy_sum(y.data(), y.size()) / static_cast<F>(y.size());
+}
+
+// |r - V| / V for the exact variance V of m (root: |r^2 - V| / 2V, std's relative error).
+double relative_error(const Moments& m, double r, bool root) {
+  if (!std::isfinite(r)) return std::numeric_limits<double>::infinity();
+  Exact got, t;
+  add_scaled(got.z, r);
+  if (root) {
+    mpz_mul(got.z, got.z, got.z);  // times 2^2148
+    mpz_mul_2exp(got.z, got.z, 2);
+  } else {
+    mpz_mul_2exp(got.z, got.z, 1076);
+  }
+  mpz_mul(got.z, got.z, m.n2.z);  // then 4 n^2 r (or 4 n^2 r^2) times 2^2150, as 4N
+  mpz_sub(t.z, got.z, m.four_n.z);
+  mpz_abs(t.z, t.z);
+  mpq_t q;
+  mpq_init(q);
+  mpz_set(mpq_numref(q), t.z);
+  mpz_set(mpq_denref(q), m.four_n.z);
+  if (root) mpz_mul_2exp(mpq_denref(q), mpq_denref(q), 1);
+  mpq_canonicalize(q);
+  const double e = mpq_get_d(q);
+  mpq_clear(q);
+  return e;
+}
+
+// var and std of x against its exact variance: each at least as accurate as NumPy's two-pass
+// result in F, or within the relative error `floor`.
+template <class F, class T>
+void check_default_level(const std::vector<T>& x, double var, double sd, double floor) {
+  Moments m;
+  exact_moments(m, x);
+  REQUIRE(mpz_sgn(m.four_n.z) > 0);
+  const F np = numpy_var<F>(x);
+  const double np_var = relative_error(m, static_cast<double>(np), false);
+  const double np_std = relative_error(m, static_cast<double>(std::sqrt(np)), true);
+  INFO("var " << var << " relative error " << relative_error(m, var, false) << ", NumPy's "
+              << np_var);
+  INFO("std " << sd << " relative error " << relative_error(m, sd, true) << ", NumPy's " << np_std);
+  // Where NumPy's sum of squares overflows, the floor alone.
+  CHECK(relative_error(m, var, false) <= (std::isfinite(np_var) ? std::max(np_var, floor) : floor));
+  CHECK(relative_error(m, sd, true) <= (std::isfinite(np_std) ? std::max(np_std, floor) : floor));
+}
+
+template <class T>
+std::vector<T> offset_data(std::size_t n, double offset, double spread, std::uint64_t seed) {
+  std::mt19937_64 g(seed);
+  std::uniform_real_distribution<double> u(0.0, spread);
+  std::vector<T> x(n);
+  for (T& v : x)
+    v = static_cast<T>(offset + u(g));
+  return x;
+}
+
+// The data of the cases below: the report's four and more of each kind.
+std::vector<std::vector<double>> hard_f64() {
+  std::vector<std::vector<double>> out = {
+      offset_data<double>(5000, 1e8, 1e-3, 11), offset_data<double>(100000, 1e12, 1, 12),
+      offset_data<double>(100000, 1e9, 1, 13), offset_data<double>(77777, -3e15, 7, 14),
+      offset_data<double>(3, 1e16, 8, 15)};
+  // The variance near f64's largest value: the squared deviations fit, their sum over n need not.
+  out.push_back({1.5 * std::ldexp(1.0, 511), -std::ldexp(1.0, 511)});
+  std::vector<double> pairs;
+  for (int k = 0; k < 500; ++k)
+    pairs.insert(pairs.end(), {1.5 * std::ldexp(1.0, 511), -std::ldexp(1.0, 511)});
+  out.push_back(pairs);
+  // Two elements whose own variance overflows among many zeros: the whole one does not.
+  std::vector<double> spike(100000, 0.0);
+  spike[123] = std::ldexp(1.0, 515);
+  spike[77777] = -std::ldexp(1.0, 515);
+  out.push_back(spike);
+  return out;
+}
+
+// The floor of a relative error over n elements in a float of this epsilon: a rounding per level
+// of a pairwise tree, two per merge of a work-item's run (measured: 17 eps at n = 1e5).
+double floor_for(std::size_t n, double eps) {
+  return (8 + 2 * std::log2(static_cast<double>(n))) * eps;
+}
+constexpr double kEps64 = std::numeric_limits<double>::epsilon();
+
+}  // namespace
+
+TEST_CASE("stats accuracy: var and std at the default level, a large offset and a small spread") {
+  if (!fp64()) return;
+  const std::vector<std::vector<double>> data = hard_f64();
+  for (std::size_t k = 0; k < data.size(); ++k) {
+    const std::vector<double>& x = data[k];
+    CAPTURE(k);
+    CAPTURE(x.size());
+    const rdx::StatResult v = stat(rdx::Stat::Var, x, {}), s = stat(rdx::Stat::Std, x, {});
+    CHECK(v.plan.strategy != "exact_sum");
+    check_default_level<double>(x, v.value.as<double>(), s.value.as<double>(),
+                                floor_for(x.size(), kEps64));
+  }
+  // A variance beyond f64's range is +inf; its square root is finite.
+  const std::vector<double> huge = {std::ldexp(1.0, 540), -std::ldexp(1.0, 540)};
+  CHECK(stat(rdx::Stat::Var, huge, {}).value.as<double>() ==
+        std::numeric_limits<double>::infinity());
+  CHECK(stat(rdx::Stat::Std, huge, {}).value.as<double>() == std::ldexp(1.0, 540));
+}
+
+TEST_CASE("stats accuracy: var and std of f32 data, in f64 and in f32") {
+  const std::vector<float> x = offset_data<float>(100003, 1e4, 1, 21);
+  rdx::Options o;
+  if (fp64()) {
+    const rdx::StatResult v = stat(rdx::Stat::Var, x, o), s = stat(rdx::Stat::Std, x, o);
+    REQUIRE(v.value.type == rdx::Type::F64);
+    check_default_level<double>(x, v.value.as<double>(), s.value.as<double>(),
+                                floor_for(x.size(), kEps64));
+  }
+  o.acc = rdx::Type::F32;
+  for (const std::vector<float>& y :
+       {x, offset_data<float>(30000, 3e6, 0.5, 22), offset_data<float>(4097, -1e7, 4, 23)}) {
+    CAPTURE(y.size());
+    const rdx::StatResult v = stat(rdx::Stat::Var, y, o), s = stat(rdx::Stat::Std, y, o);
+    REQUIRE(v.value.type == rdx::Type::F32);
+    check_default_level<float>(y, v.value.as<float>(), s.value.as<float>(),
+                               floor_for(y.size(), std::numeric_limits<float>::epsilon()));
+  }
+}
+
+TEST_CASE("stats accuracy: var and std per segment and along an axis") {
+  if (!fp64()) return;
+  // Segments of the hard data, each a different size (1, 2, a few, thousands).
+  std::vector<double> x;
+  std::vector<std::uint64_t> offsets = {0};
+  for (const std::vector<double>& d : hard_f64()) {
+    x.insert(x.end(), d.begin(), d.end());
+    offsets.push_back(x.size());
+  }
+  for (double v : {5.0, -7.0, 5.0}) {
+    x.push_back(1e14 + v);
+    offsets.push_back(x.size());
+  }
+  const rdx::Array in[] = {rdx::Array::of(std::span<const double>(x))};
+  const rdx::SegmentedStats v = rdx::reduce_segments(ctx(), rdx::Stat::Var, in, x.size(), offsets),
+                            s = rdx::reduce_segments(ctx(), rdx::Stat::Std, in, x.size(), offsets);
+  REQUIRE(v.size() == offsets.size() - 1);
+  for (std::size_t k = 0; k + 1 < offsets.size(); ++k) {
+    const std::vector<double> seg(x.begin() + static_cast<std::ptrdiff_t>(offsets[k]),
+                                  x.begin() + static_cast<std::ptrdiff_t>(offsets[k + 1]));
+    CAPTURE(k);
+    if (seg.size() == 1) {
+      CHECK(v.value(k).as<double>() == 0);
+      continue;
+    }
+    check_default_level<double>(seg, v.value(k).as<double>(), s.value(k).as<double>(),
+                                floor_for(seg.size(), kEps64));
+  }
+  // Rows of 1e12 plus a spread of 1 (each row its own offset), along both axes.
+  const std::uint64_t rows = 300, cols = 257;
+  std::vector<double> a = offset_data<double>(rows * cols, 1e12, 1, 31);
+  for (std::uint64_t r = 0; r < rows; ++r)
+    for (std::uint64_t c = 0; c < cols; ++c)
+      a[r * cols + c] += 1e10 * static_cast<double>(c % 5);
+  const rdx::Array ain[] = {rdx::Array::of(std::span<const double>(a))};
+  const std::uint64_t shape[] = {rows, cols};
+  for (std::size_t axis : {0, 1}) {
+    CAPTURE(axis);
+    const rdx::SegmentedStats av = rdx::reduce_axis(ctx(), rdx::Stat::Var, ain, shape, axis),
+                              as = rdx::reduce_axis(ctx(), rdx::Stat::Std, ain, shape, axis);
+    const std::uint64_t outs = axis == 0 ? cols : rows, len = axis == 0 ? rows : cols;
+    REQUIRE(av.size() == outs);
+    for (std::uint64_t k = 0; k < outs; ++k) {
+      std::vector<double> line(len);
+      for (std::uint64_t j = 0; j < len; ++j)
+        line[j] = axis == 0 ? a[j * cols + k] : a[k * cols + j];
+      CAPTURE(k);
+      check_default_level<double>(line, av.value(k).as<double>(), as.value(k).as<double>(),
+                                  floor_for(len, kEps64));
+    }
+  }
+}

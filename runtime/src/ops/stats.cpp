@@ -73,6 +73,11 @@ std::string pow2(int e, Type acc) {
   return fmt::format("0x1p{}{}", e, acc == Type::F32 ? "f" : "");
 }
 
+// h of var's state (moments_fields): its variances are kept times 2^-2h.
+int moments_half_exponent(Type acc) {
+  return acc == Type::F32 ? 16 : 32;
+}
+
 // "b's value wins" for minmax's minimum (less) or maximum (greater): an identity state (index
 // ULONG_MAX) loses, then NaN loses to a number, then the extreme value, then the first index.
 std::string wins(const char* v, const char* ix, const char* cmp, bool fl) {
@@ -83,6 +88,40 @@ std::string wins(const char* v, const char* ix, const char* cmp, bool fl) {
       "(b.{1} != ULONG_MAX && (a.{1} == ULONG_MAX || (isnan(a.{0}) != isnan(b.{0}) ? "
       "isnan(a.{0}) : ({2}))))",
       v, ix, better);
+}
+
+// Var's and std's state: the count n, the mean as an unevaluated sum mh + ml of two floats (so
+// that the differences of the means, and the squared deviations built from them, keep every bit
+// however large the mean is against the spread), and v, the variance M2 / n times 2^-2h, merged
+// with Chan, Golub and LeVeque's formulas. The scale keeps every group's variance in range where
+// the whole one is (a group's is at most n / its count times the whole's); deviations are scaled
+// by 2^-h (exactly, a power of two) before they are squared.
+std::vector<Field> moments_fields(Type acc) {
+  const std::string t(type_row(acc).cl_name);
+  const std::string sc = pow2(-moments_half_exponent(acc), acc);
+  const std::string wa = fmt::format("(({0})a.n / ({0})(a.n + b.n))", t);
+  const std::string wb = fmt::format("(({0})b.n / ({0})(a.n + b.n))", t);
+  // d = (b.mh + b.ml) - (a.mh + a.ml) to within a rounding: Knuth's TwoSum of the high parts.
+  // Each subexpression is written out at every use; on PoCL's CPU device each copy of a division
+  // costs (measured), so these have six in all, and no selects (those cost more still).
+  const std::string s = "(b.mh - a.mh)", z = fmt::format("({} - b.mh)", s);
+  const std::string d =
+      fmt::format("({0} + (((b.mh - ({0} - {1})) + (-a.mh - {1})) + (b.ml - a.ml)))", s, z);
+  // mh + d * wb: mh takes the rounded sum, ml its error (Fast2Sum: where |mh| < |d * wb| the
+  // error is off by a rounding of mh, below one of the spread).
+  const std::string step = fmt::format("({} * {})", d, wb);
+  const std::string mh = fmt::format("(a.mh + {})", step);
+  const std::string ml = fmt::format("(a.ml + ({0} - ({1} - a.mh)))", step, mh);
+  // Chan's merge of the variances, wa va + wb vb + wa wb d^2, every term times 2^-2h.
+  const std::string v =
+      fmt::format("({0} * (a.v + ({1} * {2} * {3}) * ({1} * {2})) + {3} * b.v)", wa, d, sc, wb);
+  auto merged = [](const std::string& f, const std::string& e) {
+    return fmt::format("a.n == 0 ? b.{0} : b.n == 0 ? a.{0} : {1}", f, e);
+  };
+  return {{"n", Type::U64, "0", "1", "a.n + b.n"},
+          {"mh", acc, "0", "x", merged("mh", mh)},
+          {"ml", acc, "0", "0", merged("ml", ml)},
+          {"v", acc, "0", "0", merged("v", v)}};
 }
 
 }  // namespace
@@ -139,20 +178,9 @@ Reduction stat_reduction(Stat s, std::span<const Type> inputs, Type acc, const s
       r = Reduction::transform(Op::Sum, acc, "x");
       break;
     case Stat::Var:
-    case Stat::Std: {
-      // Chan, Golub and LeVeque's pairwise merge of (count, mean, sum of squared deviations).
-      const std::string nb = fmt::format("(({})b.n / ({})(a.n + b.n))", a, a);
-      r.fields = {
-          {"n", Type::U64, "0", "1", "a.n + b.n"},
-          {"mean", acc, "0", "x",
-           fmt::format("a.n == 0 ? b.mean : b.n == 0 ? a.mean : a.mean + (b.mean - a.mean) * {}",
-                       nb)},
-          {"m2", acc, "0", "0",
-           fmt::format("a.n == 0 ? b.m2 : b.n == 0 ? a.m2 : a.m2 + b.m2 + (b.mean - a.mean) * "
-                       "(b.mean - a.mean) * ({0})a.n * {1}",
-                       a, nb)}};
+    case Stat::Std:
+      r.fields = moments_fields(acc);
       break;
-    }
     case Stat::Norm2: {
       // Blue's algorithm: squares of small, medium and big magnitudes in three sums, the small
       // and big ones scaled by powers of two so that none underflows or overflows.
@@ -208,8 +236,12 @@ StatResult stat_result(Stat s, Type acc, const StateResult& st, std::uint64_t n)
       break;
     case Stat::Var:
     case Stat::Std: {
-      const double var = n == 0 ? nan : f(2) / double(st.fields.at(0).as<std::uint64_t>());
-      out.value = as_acc(s == Stat::Var ? var : std::sqrt(var));
+      // moments_fields' v, unscaled; an infinity or NaN among the elements makes the mean one.
+      const int h = moments_half_exponent(acc);
+      double r = nan;
+      if (n != 0 && std::isfinite(f(1)))
+        r = s == Stat::Var ? std::ldexp(f(3), 2 * h) : std::ldexp(std::sqrt(f(3)), h);
+      out.value = as_acc(r);
       break;
     }
     case Stat::Norm2: {
