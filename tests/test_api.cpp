@@ -85,7 +85,7 @@ TEST_CASE("device-resident input through reduce_buffer") {
   const auto it = std::max_element(v.begin(), v.end());
   CHECK(mx.value == *it);
   CHECK(mx.index == static_cast<std::uint64_t>(it - v.begin()));
-  CHECK(reduce_buffer<std::uint16_t, std::uint64_t>(ctx, buf, v.size(), Op::Sum) ==
+  CHECK(reduce_buffer<std::uint64_t, std::uint16_t>(ctx, buf, v.size(), Op::Sum) ==
         std::accumulate(v.begin(), v.end(), std::uint64_t{0}));
   // A count beyond the buffer is an argument error, not a read past its end.
   CHECK_THROWS_AS(reduce_buffer<std::uint16_t>(ctx, buf, v.size() + 1, Op::Sum), ArgumentError);
@@ -424,4 +424,104 @@ TEST_CASE("auto and the fast_* strategies are deterministic: bit-identical resul
       CHECK(again.value.bits == first.value.bits);
     }
   }
+}
+
+TEST_CASE("api: enqueue_reduce's offset is a multiple of the size of what it writes there") {
+  Context ctx(device());
+  std::vector<float> v(1000);
+  for (std::size_t i = 0; i < v.size(); ++i)
+    v[i] = static_cast<float>(i % 37) - 11.0f;  // every partial sum an exact integer
+  const double want = std::accumulate(v.begin(), v.end(), 0.0);
+  cl_int err = CL_SUCCESS;
+  cl::Buffer data(ctx.cl_context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, v.size() * 4, v.data(),
+                  &err);
+  REQUIRE(err == CL_SUCCESS);
+  cl::Buffer out(ctx.cl_context(), CL_MEM_READ_WRITE, 64, nullptr, &err);
+  REQUIRE(err == CL_SUCCESS);
+  const auto read = [&](std::size_t offset, auto zero) {
+    decltype(zero) got = zero;
+    REQUIRE(ctx.queue().enqueueReadBuffer(out, CL_TRUE, offset, sizeof got, &got) == CL_SUCCESS);
+    return got;
+  };
+  Options exact, wide, exact_wide;
+  exact.determinism = Determinism::Exact;
+  wide.acc = Type::F64;
+  exact_wide = exact;
+  exact_wide.acc = Type::F64;
+  const DeviceArray in[] = {{Type::F32, data}};
+  // An f32 result at byte 4 and 12, an f64 one at byte 8 and 16: plain, exact and users' forms.
+  enqueue_reduce(ctx, Type::F32, data, v.size(), Op::Sum, out, 4).wait();
+  CHECK(read(4, 0.0f) == static_cast<float>(want));
+  enqueue_reduce(ctx, Type::F32, data, v.size(), Op::Sum, out, 12, {}, exact).wait();
+  CHECK(read(12, 0.0f) == static_cast<float>(want));
+  enqueue_reduce(ctx, Type::F32, data, v.size(), Op::Sum, out, 8, {}, wide).wait();
+  CHECK(read(8, 0.0) == want);
+  enqueue_reduce(ctx, Type::F32, data, v.size(), Op::Sum, out, 16, {}, exact_wide).wait();
+  CHECK(read(16, 0.0) == want);
+  const auto sum32 = Reduction::transform(Op::Sum, Type::F32, "x");
+  enqueue_reduce(ctx, sum32, in, v.size(), out, 20).wait();
+  CHECK(read(20, 0.0f) == static_cast<float>(want));
+  enqueue_reduce(ctx, sum32, in, v.size(), out, 28, {}, exact).wait();
+  CHECK(read(28, 0.0f) == static_cast<float>(want));
+  enqueue_reduce(ctx, Type::I8, data, 0, Op::Max, out, 33).wait();  // i8's identity at byte 33
+  CHECK(read(33, std::int8_t{0}) == std::numeric_limits<std::int8_t>::min());
+  // A state of an f64 and an f32 field is aligned as its f64.
+  Reduction two;
+  two.fields = {{"s", Type::F32, "0", "x", "a.s + b.s"},
+                {"d", Type::F64, "0", "(double)x", "a.d + b.d"}};
+  REQUIRE(state_bytes(two) == 16);
+  enqueue_reduce(ctx, two, in, v.size(), out, 40).wait();
+  CHECK(read(40 + field_offset(two, 0), 0.0f) == static_cast<float>(want));
+  CHECK(read(40 + field_offset(two, 1), 0.0) == want);
+  // Refused: an offset that is not a multiple of that size, whichever path writes.
+  for (std::size_t bad : {2, 6}) {
+    CHECK_THROWS_AS(enqueue_reduce(ctx, Type::F32, data, v.size(), Op::Sum, out, bad),
+                    ArgumentError);
+    CHECK_THROWS_AS(enqueue_reduce(ctx, Type::F32, data, v.size(), Op::Sum, out, bad, {}, exact),
+                    ArgumentError);
+    CHECK_THROWS_AS(enqueue_reduce(ctx, sum32, in, v.size(), out, bad), ArgumentError);
+    CHECK_THROWS_AS(enqueue_reduce(ctx, sum32, in, v.size(), out, bad, {}, exact), ArgumentError);
+  }
+  for (std::size_t bad : {4, 12}) {
+    CHECK_THROWS_AS(enqueue_reduce(ctx, Type::F32, data, v.size(), Op::Sum, out, bad, {}, wide),
+                    ArgumentError);
+    CHECK_THROWS_AS(
+        enqueue_reduce(ctx, Type::F32, data, v.size(), Op::Sum, out, bad, {}, exact_wide),
+        ArgumentError);
+    CHECK_THROWS_AS(enqueue_reduce(ctx, two, in, v.size(), out, bad), ArgumentError);
+  }
+}
+
+TEST_CASE("api: reduce_index refuses an operator without an index") {
+  Context ctx(device());
+  const std::vector<int> w = {5, -2, 9, 9, 3};
+  cl_int err = CL_SUCCESS;
+  cl::Buffer buf(ctx.cl_context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, w.size() * 4,
+                 const_cast<int*>(w.data()), &err);
+  REQUIRE(err == CL_SUCCESS);
+  for (Op op : kAllOps) {
+    if (is_index_op(op)) continue;
+    CHECK_THROWS_AS(reduce_index(ctx, std::span<const int>(w), op), ArgumentError);
+    CHECK_THROWS_AS(reduce_index_buffer<int>(ctx, buf, w.size(), op), ArgumentError);
+  }
+  CHECK(reduce_index(ctx, std::span<const int>(w), Op::ArgMin).index == 1);
+  CHECK(reduce_index_buffer<int>(ctx, buf, w.size(), Op::ArgMax).index == 2);
+}
+
+TEST_CASE(
+    "api: reduce_buffer's template arguments are reduce's: the accumulator, then the element") {
+  Context ctx(device());
+  std::vector<float> v(3001);
+  for (std::size_t i = 0; i < v.size(); ++i)
+    v[i] = 16777216.0f + static_cast<float>(2 * (i % 5));  // f32 partial sums lose bits
+  double want = 0;
+  for (float x : v)
+    want += x;  // exact in f64: integers below 2^53
+  cl_int err = CL_SUCCESS;
+  cl::Buffer buf(ctx.cl_context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, v.size() * 4, v.data(),
+                 &err);
+  REQUIRE(err == CL_SUCCESS);
+  CHECK(reduce_buffer<double, float>(ctx, buf, v.size(), Op::Sum) == want);
+  CHECK(reduce<double>(ctx, std::span<const float>(v), Op::Sum) == want);
+  CHECK(reduce_buffer<float>(ctx, buf, v.size(), Op::Max) == 16777224.0f);
 }

@@ -7,8 +7,10 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "rdx/rdx.hpp"
@@ -168,4 +170,35 @@ TEST_CASE("group: device lists") {
   rdx::DeviceGroup g = group();
   CHECK_THROWS_AS(g.set_shares(std::vector<double>{1, 0}), rdx::ArgumentError);
   CHECK_THROWS_AS(g.set_shares(std::vector<double>{1}), rdx::ArgumentError);
+}
+
+TEST_CASE("group: shares from weights of any finite magnitude") {
+  rdx::DeviceGroup g = group();
+  const double top = std::numeric_limits<double>::max();
+  const double tiny = std::numeric_limits<double>::denorm_min();
+  // Each case: the weights and the shares they make (each weight over their sum, in exact
+  // arithmetic: the sum's overflow must not reach them).
+  const std::vector<std::pair<std::vector<double>, std::vector<double>>> cases = {
+      {{top, top}, {0.5, 0.5}},
+      {{top, top / 3}, {0.75, 0.25}},
+      {{tiny, tiny}, {0.5, 0.5}},
+      {{3 * tiny, tiny}, {0.75, 0.25}},
+      {{1e300, 3e300}, {0.25, 0.75}}};
+  for (const auto& [w, want] : cases) {
+    g.set_shares(w);
+    INFO(w[0], " ", w[1]);
+    CHECK(g.shares()[0] == doctest::Approx(want[0]).epsilon(1e-15));
+    CHECK(g.shares()[1] == doctest::Approx(want[1]).epsilon(1e-15));
+    CHECK(g.shares()[0] + g.shares()[1] == doctest::Approx(1.0).epsilon(1e-15));
+  }
+  // The split follows them: both devices take half of the elements.
+  g.set_shares(std::vector<double>{top, top});
+  std::vector<std::int32_t> x(1001, 3);
+  const rdx::GroupResult r = two(g, x, rdx::Op::Sum);
+  REQUIRE(r.parts.size() == 2);
+  CHECK(r.parts[0].n == 500);
+  CHECK(r.value.as<std::int32_t>() == 3003);
+  for (double bad : {0.0, -1.0, std::numeric_limits<double>::infinity(),
+                     std::numeric_limits<double>::quiet_NaN()})
+    CHECK_THROWS_AS(g.set_shares(std::vector<double>{top, bad}), rdx::ArgumentError);
 }

@@ -201,3 +201,73 @@ TEST_CASE("partial: what is refused") {
   CHECK(rdx::finish(rdx::reduce_partial(ctx(), rdx::Type::I32, nullptr, 0, rdx::Op::Sum))
             .value.as<std::int32_t>() == 0);
 }
+
+TEST_CASE("partial: exact digits beyond what the count's elements can sum to are refused") {
+  // A state's bytes with its count and digit k replaced (the byte form's fields, partial.cpp).
+  const auto forged = [](std::vector<unsigned char> b, std::uint64_t count, std::size_t k,
+                         std::int64_t digit) {
+    for (std::size_t j = 0; j < 8; ++j) {
+      b[16 + j] = static_cast<unsigned char>(count >> (8 * j));
+      b[48 + 8 * k + j] = static_cast<unsigned char>(static_cast<std::uint64_t>(digit) >> (8 * j));
+    }
+    return b;
+  };
+  rdx::Options o;
+  o.determinism = rdx::Determinism::Exact;
+  o.acc = rdx::Type::F64;
+  const float big = std::numeric_limits<float>::max();
+  const std::vector<float> up(3, big), down(3, -big);
+  for (const std::vector<float>* x : {&up, &down}) {
+    // Three elements of FLT_MAX's magnitude: their sum is the most three elements can hold.
+    const std::vector<unsigned char> bytes =
+        rdx::reduce_partial(ctx(), rdx::Type::F32, x->data(), 3, rdx::Op::Sum, o).to_bytes();
+    const rdx::Partial p = rdx::Partial::from_bytes(bytes);
+    const double three = 3.0 * static_cast<double>((*x)[0]);
+    CHECK(rdx::finish(p).value.as<double>() == three);
+    CHECK(rdx::finish(rdx::combine(p, p)).value.as<double>() == 2 * three);
+    // The same digits as a state of two elements: more than two can sum to.
+    std::vector<unsigned char> two = bytes;
+    two[16] = 2;
+    CHECK_THROWS_AS(rdx::Partial::from_bytes(two), rdx::ArgumentError);
+  }
+  // Digit words near 2^63, in the top digit or below it (a carry that would overflow).
+  const std::vector<float> ones(10, 1.0f);
+  for (rdx::Type t : {rdx::Type::F32, rdx::Type::F64}) {
+    const std::vector<double> ones64(10, 1.0);
+    const void* data = t == rdx::Type::F32 ? static_cast<const void*>(ones.data()) : ones64.data();
+    rdx::Options exact;
+    exact.determinism = rdx::Determinism::Exact;
+    const std::vector<unsigned char> bytes =
+        rdx::reduce_partial(ctx(), t, data, 10, rdx::Op::Sum, exact).to_bytes();
+    const std::size_t top = (bytes.size() - 48) / 8 - 1;
+    const std::int64_t huge = std::numeric_limits<std::int64_t>::max() - 5;
+    CHECK_THROWS_AS(rdx::Partial::from_bytes(forged(bytes, 10, top, huge)), rdx::ArgumentError);
+    CHECK_THROWS_AS(rdx::Partial::from_bytes(forged(bytes, 10, top, -huge)), rdx::ArgumentError);
+    std::vector<unsigned char> carry = forged(bytes, 10, top - 1, huge);
+    carry = forged(carry, 10, top - 2, huge);
+    CHECK_THROWS_AS(rdx::Partial::from_bytes(carry), rdx::ArgumentError);
+    // Even the most elements a state can count: their sum stays below 2^64 * 2^max_exponent.
+    CHECK_THROWS_AS(rdx::Partial::from_bytes(forged(bytes, ~std::uint64_t{0}, top, huge)),
+                    rdx::ArgumentError);
+  }
+  // The largest sums two states may hold, combined: no overflow, the sign kept. The top digit of
+  // an f32 state is worth 2^(32 * 10 - 149) = 2^171.
+  rdx::Options exact;
+  exact.determinism = rdx::Determinism::Exact;
+  exact.acc = rdx::Type::F64;
+  const std::vector<unsigned char> zero =
+      rdx::reduce_partial(ctx(), rdx::Type::F32, ones.data(), 0, rdx::Op::Sum, exact).to_bytes();
+  REQUIRE(zero.size() == 48 + 8 * 11);
+  const std::uint64_t half = std::uint64_t{1} << 63;
+  for (std::int64_t sign : {1, -1}) {
+    const rdx::Partial a =
+        rdx::Partial::from_bytes(forged(zero, half, 10, sign * (std::int64_t{1} << 19)));
+    const rdx::Partial b =
+        rdx::Partial::from_bytes(forged(zero, half - 1, 10, sign * (std::int64_t{1} << 19)));
+    const rdx::Result r = rdx::finish(rdx::combine(a, b));
+    CHECK(r.value.as<double>() == static_cast<double>(sign) * std::ldexp(1.0, 191));
+    CHECK_THROWS_AS(
+        rdx::Partial::from_bytes(forged(zero, half, 10, sign * (std::int64_t{1} << 20))),
+        rdx::ArgumentError);
+  }
+}

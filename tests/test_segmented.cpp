@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "rdx/rdx.hpp"
@@ -263,4 +264,40 @@ TEST_CASE("segmented: host inputs in passes (the tunable chunk), segments across
   o.tuning.set("chunk", 0);
   CHECK_THROWS_AS(rdx::reduce_segments(ctx(), rdx::Type::F32, x.data(), 100, off, rdx::Op::Sum, o),
                   rdx::ArgumentError);
+}
+
+TEST_CASE("segmented: as<A>() converts each value as Scalar::as does") {
+  const std::vector<float> x = {1.5f, 2.25f, -3, 4, 5, 6, 7.125f, 1e10f, 3e9f};
+  const std::vector<std::uint64_t> off = {0, 2, 2, 7, 9};
+  std::vector<double> sums;  // each segment's f32 sum (rounded once at most), widened
+  for (std::size_t k = 0; k + 1 < off.size(); ++k) {
+    float s = 0;
+    for (std::uint64_t i = off[k]; i < off[k + 1]; ++i)
+      s += x[i];
+    sums.push_back(static_cast<double>(s));
+  }
+  const auto r = rdx::reduce_segments(ctx(), rdx::Type::F32, x.data(), x.size(), off, rdx::Op::Sum);
+  REQUIRE(r.acc == rdx::Type::F32);
+  CHECK(r.as<double>() == sums);
+  std::vector<std::int64_t> truncated;
+  for (double s : sums)
+    truncated.push_back(static_cast<std::int64_t>(s));
+  CHECK(r.as<std::int64_t>() == truncated);
+  CHECK(r.as<float>() == rdx::reduce_segments(ctx(), std::span(x), off, rdx::Op::Sum));
+  // i64 results into f64 and u8, as static_cast converts them (an empty segment: INT64_MIN).
+  const std::vector<std::int64_t> big = {(std::int64_t{1} << 53) + 1, 0, -300, 1};
+  const std::vector<std::uint64_t> off4 = {0, 2, 2, 3, 4};
+  const std::vector<std::int64_t> maxima = {big[0], std::numeric_limits<std::int64_t>::min(),
+                                            big[2], big[3]};
+  const auto b =
+      rdx::reduce_segments(ctx(), rdx::Type::I64, big.data(), big.size(), off4, rdx::Op::Max);
+  std::vector<double> as_f64;
+  std::vector<std::uint8_t> as_u8;
+  for (std::int64_t m : maxima) {
+    as_f64.push_back(static_cast<double>(m));
+    as_u8.push_back(static_cast<std::uint8_t>(m));
+  }
+  CHECK(b.as<std::int64_t>() == maxima);
+  CHECK(b.as<double>() == as_f64);
+  CHECK(b.as<std::uint8_t>() == as_u8);
 }

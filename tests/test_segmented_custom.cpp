@@ -341,3 +341,49 @@ TEST_CASE("segmented custom: the composites per segment against host references"
     CHECK(mm.indices[j] == lo);
   }
 }
+
+TEST_CASE("segmented custom: an f32 map accumulated in f64 per segment; as<A>() converts") {
+  const std::vector<std::uint64_t> off = {0, 3, 3, 1000, 1001, 5000};
+  const std::uint64_t n = off.back();
+  std::vector<float> x(n);
+  for (std::uint64_t k = 0; k < n; ++k)
+    x[k] = static_cast<float>((k * 2654435761u) % 4096);  // squares exact in f32
+  const rdx::Array in[] = {rdx::Array::of(std::span<const float>(x))};
+  // Each segment's sum of squares in f64 (integers below 2^53: exact in any order), and whether
+  // an f32 accumulator would have lost bits of it.
+  std::vector<double> want;
+  std::vector<float> narrowed;
+  std::vector<std::uint64_t> counts;
+  bool f32_loses = false;
+  for (std::size_t k = 0; k + 1 < off.size(); ++k) {
+    double s = 0;
+    float s32 = 0;
+    std::uint64_t c = 0;
+    for (std::uint64_t i = off[k]; i < off[k + 1]; ++i) {
+      s += static_cast<double>(x[i] * x[i]);
+      s32 += x[i] * x[i];
+      c += x[i] > 2048.0f;
+    }
+    f32_loses = f32_loses || static_cast<double>(s32) != s;
+    want.push_back(s);
+    narrowed.push_back(static_cast<float>(s));
+    counts.push_back(c);
+  }
+  REQUIRE(f32_loses);
+  const auto squares = rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::F64, "x * x");
+  for (rdx::Determinism d : rdx::kAllDeterminisms) {
+    INFO(rdx::name(d));
+    rdx::Options o;
+    o.determinism = d;
+    const auto s = rdx::reduce_segments(ctx(), squares, in, n, off, o);
+    REQUIRE(s.types.at(0) == rdx::Type::F64);
+    CHECK(s.as<double>(0) == want);
+    CHECK(s.as<float>(0) == narrowed);
+  }
+  // A statistic's values convert too: count's u64 into f64.
+  const auto c = rdx::reduce_segments(ctx(), rdx::Stat::Count, in, n, off, {}, "x > 2048.0f");
+  REQUIRE(c.type == rdx::Type::U64);
+  CHECK(c.as<std::uint64_t>() == counts);
+  std::vector<double> counts64(counts.begin(), counts.end());
+  CHECK(c.as<double>() == counts64);
+}

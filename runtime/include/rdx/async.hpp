@@ -16,18 +16,20 @@ namespace rdx {
 // Enqueues the reduction of n elements of `type` at the start of `data` (a buffer of ctx's
 // context) on ctx's queue, after the events `wait`, and the write of its result into `out` at
 // byte `offset`: the value in the accumulator type (size_of(acc) bytes; offset a multiple of
-// it). Returns the event of that write; nothing waits on the host. An empty input writes the
-// operator's identity (float min/max: +inf/-inf). argmin and argmax are ArgumentErrors (their
-// result is two values: see minmax in rdx/stats.hpp and the Reduction form below), and float
-// products UnsupportedErrors (the synchronous form has them). Options::strategy: auto,
-// fast_strided or fast_blocked (the other launchers read their result on the host:
-// UnsupportedError). The buffers must stay alive until the event completes.
+// size_of(acc), else ArgumentError, whichever path writes it). Returns the event of that write;
+// nothing waits on the host. An empty input writes the operator's identity (float min/max:
+// +inf/-inf). argmin and argmax are ArgumentErrors (their result is two values: see minmax in
+// rdx/stats.hpp and the Reduction form below), and float products UnsupportedErrors (the
+// synchronous form has them). Options::strategy: auto, fast_strided or fast_blocked (the other
+// launchers read their result on the host: UnsupportedError). The buffers must stay alive until the
+// event completes.
 cl::Event enqueue_reduce(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n, Op op,
                          const cl::Buffer& out, std::size_t offset,
                          const std::vector<cl::Event>& wait = {}, const Options& opts = {});
 
 // The same for a user's reduction over device inputs: `out` receives the final state's
-// state_bytes(r) bytes at `offset` (a multiple of 8), each field at field_offset(r, k).
+// state_bytes(r) bytes at `offset`, each field at field_offset(r, k); offset a multiple of the
+// largest field's size (ArgumentError otherwise), which puts every field at a multiple of its own.
 cl::Event enqueue_reduce(Context& ctx, const Reduction& r, std::span<const DeviceArray> inputs,
                          std::uint64_t n, const cl::Buffer& out, std::size_t offset,
                          const std::vector<cl::Event>& wait = {}, const Options& opts = {});

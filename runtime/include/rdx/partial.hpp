@@ -47,7 +47,7 @@ class Partial {
 
   // The state as bytes, for another process (little-endian; the same size for every partial of
   // one type, operator, accumulator and level), and back. from_bytes throws ArgumentError for
-  // bytes that are not one.
+  // bytes that are not one, among them an exact sum beyond what count() elements can reach.
   std::vector<unsigned char> to_bytes() const;
   static Partial from_bytes(std::span<const unsigned char> bytes);
 
@@ -74,7 +74,8 @@ Partial reduce_partial(Context& ctx, Type type, const cl::Buffer& data, std::uin
                        const Options& opts = {});
 
 // The state of left's elements followed by right's. ArgumentError when the two are not states of
-// the same type, operator, accumulator and level, or their counts overflow 64 bits.
+// the same type, operator, accumulator and level, their counts overflow 64 bits, or an exact
+// sum is beyond what its count of elements can reach (which keeps the digits from overflowing).
 Partial combine(const Partial& left, const Partial& right);
 
 // The result of every element the partial covers: for an empty one the operator's identity

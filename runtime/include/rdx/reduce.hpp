@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <type_traits>
 
 #include "rdx/context.hpp"
@@ -50,6 +51,12 @@ Options with_acc(Options o) {
 }
 template <class R, class T>
 using result_t = std::conditional_t<std::is_void_v<R>, T, R>;
+// The index forms' operator: argmin or argmax (ArgumentError otherwise).
+inline void check_index_op(Op op, const char* where) {
+  if (!is_index_op(op))
+    throw ArgumentError(std::string(where) + ": " + std::string(name(op)) +
+                        " gives no index: use argmin or argmax, or reduce for a value");
+}
 }  // namespace detail
 
 // Host data. R, when given, is the accumulator type (reduce<double>(ctx, floats, Op::Sum)).
@@ -61,16 +68,20 @@ detail::result_t<R, std::remove_cv_t<T>> reduce(Context& ctx, std::span<T> data,
   return r.value.template as<detail::result_t<R, E>>();
 }
 
+// argmin or argmax: the value and its index (ArgumentError for another operator).
 template <class T>
 IndexResult<std::remove_cv_t<T>> reduce_index(Context& ctx, std::span<T> data, Op op,
                                               Options opts = {}) {
   using E = std::remove_cv_t<T>;
+  detail::check_index_op(op, "reduce_index");
   auto r = reduce(ctx, type_of<E>(), data.data(), data.size(), op, opts);
   return {r.value.template as<E>(), r.index.value_or(0)};
 }
 
 // Device-resident data: n elements of T at the start of `data`, which belongs to ctx's context.
-template <class T, class R = T>
+// R is the accumulator, first as in reduce<R>; T, the elements' type, defaults to it
+// (reduce_buffer<float>: f32 elements; reduce_buffer<double, float>: f32 elements into f64).
+template <class R, class T = R>
 R reduce_buffer(Context& ctx, const cl::Buffer& data, std::uint64_t n, Op op, Options opts = {}) {
   auto r = reduce(ctx, type_of<T>(), data, n, op, detail::with_acc<R, T>(opts));
   return r.value.template as<R>();
@@ -79,6 +90,7 @@ R reduce_buffer(Context& ctx, const cl::Buffer& data, std::uint64_t n, Op op, Op
 template <class T>
 IndexResult<T> reduce_index_buffer(Context& ctx, const cl::Buffer& data, std::uint64_t n, Op op,
                                    Options opts = {}) {
+  detail::check_index_op(op, "reduce_index_buffer");
   auto r = reduce(ctx, type_of<T>(), data, n, op, opts);
   return {r.value.template as<T>(), r.index.value_or(0)};
 }

@@ -109,10 +109,27 @@ struct SegmentedResult {
   Scalar value(std::uint64_t k) const {
     return Scalar::from_bytes(acc, values.data() + k * size_of(acc));
   }
-  // The values as a vector of A (A must be the accumulator's C++ type).
+  // The values converted to A, each as Scalar::as converts it.
   template <class A>
   std::vector<A> as() const;
 };
+
+namespace detail {
+// `count` values of type t, packed in `bytes`, each converted to A as Scalar::as converts it.
+template <class A>
+std::vector<A> converted(Type t, const std::vector<unsigned char>& bytes, std::uint64_t count) {
+  std::vector<A> out(count);
+  visit_type(t, [&](auto z) {
+    using S = decltype(z);
+    for (std::uint64_t k = 0; k < count; ++k) {
+      S v;
+      std::memcpy(&v, bytes.data() + k * sizeof(S), sizeof(S));
+      out[k] = static_cast<A>(v);
+    }
+  });
+  return out;
+}
+}  // namespace detail
 
 // Segments by offsets: segment k is elements offsets[k] .. offsets[k+1] - 1, so there are
 // offsets.size() - 1 segments; offsets start at 0, never decrease and end at most at n
@@ -172,11 +189,7 @@ auto reduce_axis(Context& ctx, std::span<T> data, std::span<const std::uint64_t>
 
 template <class A>
 std::vector<A> SegmentedResult::as() const {
-  if (type_of<A>() != acc)
-    throw ArgumentError("SegmentedResult::as: the accumulator type is " + std::string(name(acc)));
-  std::vector<A> out(size());
-  if (!out.empty()) std::memcpy(out.data(), values.data(), out.size() * sizeof(A));
-  return out;
+  return detail::converted<A>(acc, values, size());
 }
 
 }  // namespace rdx

@@ -40,7 +40,7 @@ struct SegmentedStates {
   Scalar value(std::size_t field, std::uint64_t k) const {
     return Scalar::from_bytes(types.at(field), fields.at(field).data() + k * size_of(types[field]));
   }
-  // Field f's values as a vector of A (A must be the field's C++ type).
+  // Field f's values converted to A, each as Scalar::as converts it.
   template <class A>
   std::vector<A> as(std::size_t field) const;
 };
@@ -95,7 +95,7 @@ struct SegmentedStats {
   Scalar max(std::uint64_t k) const {
     return Scalar::from_bytes(type, max_values.data() + k * size_of(type));
   }
-  // The values (minmax: the minima) as a vector of A (A must be type's C++ type).
+  // The values (minmax: the minima) converted to A, each as Scalar::as converts it.
   template <class A>
   std::vector<A> as() const;
 };
@@ -116,21 +116,12 @@ SegmentedStats reduce_axis(Context& ctx, Stat s, std::span<const DeviceArray> in
 
 template <class A>
 std::vector<A> SegmentedStates::as(std::size_t field) const {
-  if (type_of<A>() != types.at(field))
-    throw ArgumentError("SegmentedStates::as: field " + std::to_string(field) + " is " +
-                        std::string(name(types[field])));
-  std::vector<A> out(size());
-  if (!out.empty()) std::memcpy(out.data(), fields[field].data(), out.size() * sizeof(A));
-  return out;
+  return detail::converted<A>(types.at(field), fields.at(field), size());
 }
 
 template <class A>
 std::vector<A> SegmentedStats::as() const {
-  if (type_of<A>() != type)
-    throw ArgumentError("SegmentedStats::as: the statistic's type is " + std::string(name(type)));
-  std::vector<A> out(size());
-  if (!out.empty()) std::memcpy(out.data(), values.data(), out.size() * sizeof(A));
-  return out;
+  return detail::converted<A>(type, values, size());
 }
 
 }  // namespace rdx

@@ -196,14 +196,18 @@ void DeviceGroup::set_shares(std::span<const double> weights) {
   if (weights.size() != contexts_.size())
     throw ArgumentError(
         fmt::format("set_shares: {} weights for {} devices", weights.size(), contexts_.size()));
-  double sum = 0;
+  double top = 0;
   for (double w : weights) {
     if (!(w > 0) || !std::isfinite(w))
       throw ArgumentError(fmt::format("set_shares: weight {} is not positive and finite", w));
-    sum += w;
+    top = std::max(top, w);
   }
+  // Scaled by the largest first: the sum of weights near DBL_MAX would overflow to inf.
+  double sum = 0;
+  for (double w : weights)
+    sum += w / top;
   for (std::size_t k = 0; k < weights.size(); ++k)
-    shares_[k] = weights[k] / sum;
+    shares_[k] = weights[k] / top / sum;
 }
 
 GroupResult reduce(DeviceGroup& g, Type type, const void* data, std::uint64_t n, Op op,

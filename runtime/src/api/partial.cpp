@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
+#include <vector>
 
 #include "api/partial_access.hpp"
 #include "exec/exec.hpp"
@@ -16,6 +18,65 @@
 
 namespace rdx {
 namespace detail {
+namespace {
+
+constexpr std::int64_t kDigitBase = std::int64_t{1} << 32;
+
+// Every digit but the last into [0, 2^32), its carry into the next (as ops/exact_sum.cpp
+// propagates them); false when a carry would overflow its word.
+bool normalised(std::vector<std::int64_t>& d) {
+  constexpr std::int64_t lo = std::numeric_limits<std::int64_t>::min();
+  constexpr std::int64_t hi = std::numeric_limits<std::int64_t>::max();
+  for (std::size_t k = 0; k + 1 < d.size(); ++k) {
+    const std::int64_t low = d[k] & (kDigitBase - 1);
+    const std::int64_t carry = (d[k] - low) / kDigitBase;
+    if (carry > 0 ? d[k + 1] > hi - carry : d[k + 1] < lo - carry) return false;
+    d[k] = low;
+    d[k + 1] += carry;
+  }
+  return true;
+}
+
+// 2^bit (or -2^bit) added to digits whose digit k is worth 2^(32k).
+void add_power(std::vector<std::int64_t>& d, int bit, std::int64_t sign) {
+  d.at(static_cast<std::size_t>(bit / 32)) += sign * (std::int64_t{1} << (bit % 32));
+}
+
+// Whether exact digits of elements of `type` (F32 or F64) hold no more than `count` elements can
+// sum to: |sum| <= count * the type's largest finite value (infinities and NaN are flags, not
+// digits). Every state that reduce_partial and combine make does; the sum of two such states stays
+// inside the digits' 64 bits of headroom, so adding them cannot overflow a word.
+bool exact_within(const std::vector<std::int64_t>& digits, Type type, std::uint64_t count) {
+  std::vector<std::int64_t> mag = digits;
+  if (mag.empty() || !normalised(mag)) return false;
+  // Far above any bound (whose top digit is below 2^22), and safe to negate.
+  if (mag.back() > kDigitBase || mag.back() < -kDigitBase) return false;
+  if (mag.back() < 0) {
+    for (std::int64_t& d : mag)
+      d = -d;
+    normalised(mag);
+  }
+  const bool f32 = type == Type::F32;
+  const int precision =
+      f32 ? std::numeric_limits<float>::digits : std::numeric_limits<double>::digits;
+  const int top_exp =
+      (f32 ? std::numeric_limits<float>::max_exponent : std::numeric_limits<double>::max_exponent) -
+      1;
+  // The largest finite value is (2^precision - 1) * 2^low, low counted from the digits' lsb.
+  const int low = top_exp - (precision - 1) - exact_layout(type).lsb;
+  std::vector<std::int64_t> bound(mag.size(), 0);
+  for (int b = 0; b < 64; ++b)
+    if ((count >> b) & 1) {
+      add_power(bound, low + precision + b, 1);
+      add_power(bound, low + b, -1);
+    }
+  normalised(bound);
+  for (std::size_t k = mag.size(); k-- > 0;)
+    if (mag[k] != bound[k]) return mag[k] < bound[k];
+  return true;
+}
+
+}  // namespace
 
 Partial PartialAccess::of_result(const Result& r, std::uint64_t count) {
   Partial p;
@@ -62,6 +123,12 @@ Partial PartialAccess::combined(const Partial& left, const Partial& right) {
   out.device_seconds_ += right.device_seconds_;
   out.plan_.n = out.count_;
   if (left.exact_) {
+    // States beyond their counts' bound could overflow the digits' words when added.
+    if (!exact_within(left.digits_, left.type_, left.count_) ||
+        !exact_within(right.digits_, right.type_, right.count_))
+      throw ArgumentError(
+          "combine: an exact state holds a larger sum than its elements can (not a state that "
+          "reduce_partial or from_bytes made)");
     ExactSum s = exact_sum(left);
     add_exact(s, exact_sum(right));
     out.digits_ = std::move(s.digits);
@@ -198,6 +265,8 @@ Partial Partial::from_bytes(std::span<const unsigned char> in) {
     throw malformed("an index that does not fit the state");
   for (std::size_t k = 0; k < digits; ++k)
     p.digits_.push_back(static_cast<std::int64_t>(get(in, kHeaderBytes + 8 * k, 8)));
+  if (p.exact_ && !detail::exact_within(p.digits_, p.type_, p.count_))
+    throw malformed("an exact sum larger than its count of elements can reach");
   p.plan_.type = p.type_;
   p.plan_.acc = p.acc_;
   p.plan_.op = p.op_;
