@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "core/files.hpp"
 #include "rdx/errors.hpp"
 #include "rdx/strategies.hpp"
 
@@ -151,15 +152,7 @@ std::vector<rdx::Determinism> parse_determinism_list(std::string_view list) {
 }
 
 void check_writable_location(const std::string& path) {
-  const std::filesystem::path p(path);
-  const std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";
-  std::error_code ec;
-  int err = 0;
-  if (std::filesystem::is_directory(p, ec))
-    err = EISDIR;
-  else if (::access(dir.c_str(), W_OK) != 0)
-    err = errno;
-  if (err) throw rdx::ArgumentError(fmt::format("cannot write {}: {}", path, std::strerror(err)));
+  rdx::detail::check_writable(path);
 }
 
 Layout parse_layout(std::string_view s) {

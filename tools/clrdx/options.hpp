@@ -41,8 +41,9 @@ std::vector<rdx::Op> parse_op_list(std::string_view list);
 // The devices a --device value names: "all" for every device, else the one selected.
 std::vector<rdx::DeviceInfo> pick_devices(const std::string& selector);
 
-// Checks, before anything is measured, that `path` can be written: not a folder, in a folder
-// that exists and takes new files. Throws rdx::ArgumentError with the system's reason.
+// Checks, before anything is measured, that `path` can be written: a regular file, a new one or
+// a link to one (never a folder, device, FIFO or socket), in a folder that exists and takes new
+// files. Throws rdx::ArgumentError with the system's reason.
 void check_writable_location(const std::string& path);
 
 // bench --layouts: the segmented yardsticks' layouts of n elements. uniform:L (segments of L

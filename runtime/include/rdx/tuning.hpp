@@ -80,6 +80,8 @@ TuningTable load_tuning(const std::string& path);
 // Writes the table's entries to `path` (creating its folder), replacing the file atomically: a
 // temporary file in the same folder, written, flushed to disk and closed, then renamed over it.
 // Throws Error with the system's reason when it cannot be written; the old file is then unchanged.
+// A symbolic link is followed (its target is replaced and the link stays); a folder, device, FIFO
+// or socket at `path` (or at the link's end) is never replaced: ArgumentError.
 void save_tuning(const std::string& path, const TuningTable& table);
 
 // What one `clrdx tune` run decided for one device (by name and driver): `entries` replace the
@@ -97,8 +99,8 @@ struct TuningUpdate {
 TuningTable merge_tuning(const TuningTable& current, const TuningUpdate& update);
 
 // Checks, before the work whose result is to be stored, that the tuning file can be updated:
-// creates its folder and opens its lock file (`path` + ".lock"). Throws ArgumentError with the
-// system's reason.
+// creates its folder and opens its lock file (`path` + ".lock"), and refuses what save_tuning
+// would refuse. Throws ArgumentError with the system's reason.
 void check_tuning_file_writable(const std::string& path);
 
 struct TuningFileChange {

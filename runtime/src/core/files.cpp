@@ -32,17 +32,98 @@ struct Fd {
   }
 };
 
+// What a node that is not a regular file is, for a refusal's message.
+const char* kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "a folder";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+[[noreturn]] void refuse(const std::string& path, mode_t mode) {
+  throw ArgumentError(fmt::format(
+      "cannot write {}: it is {}, which is never replaced; name a regular file or a new one", path,
+      kind_of(mode)));
+}
+
+// The file a write of `path` replaces: `path`, or the end of its chain of symbolic links (a
+// relative link read from its own folder).
+std::string link_target(const std::string& path) {
+  std::string p = path;
+  for (int hop = 0; hop < 40; ++hop) {
+    struct stat st {};
+    if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return p;
+    std::string to(4096, '\0');
+    const ssize_t n = ::readlink(p.c_str(), to.data(), to.size());
+    if (n < 0 || static_cast<std::size_t>(n) == to.size()) return p;
+    to.resize(static_cast<std::size_t>(n));
+    if (to.front() != '/') {
+      const auto slash = p.rfind('/');
+      if (slash != std::string::npos) to = p.substr(0, slash + 1) + to;
+    }
+    p = to;
+  }
+  throw ArgumentError(fmt::format("cannot write {}: {}", path, reason(ELOOP)));
+}
+
+// For Existing::follow: the file to replace (links followed) and its mode (0644 when new).
+// Throws ArgumentError for what is never replaced, Error for a path that cannot be looked at.
+std::string follow(const std::string& path, mode_t& mode) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (!S_ISREG(st.st_mode)) refuse(path, st.st_mode);
+    mode = st.st_mode & 07777;
+  } else if (errno != ENOENT) {
+    throw ArgumentError(fmt::format("cannot write {}: {}", path, reason(errno)));
+  }
+  return link_target(path);
+}
+
+std::string folder_of(const std::string& path) {
+  const auto slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
 }  // namespace
 
-void write_file_atomically(const std::string& path, std::string_view bytes) {
+void check_writable(const std::string& path) {
+  mode_t mode = 0644;
+  const std::string dir = folder_of(follow(path, mode));
+  struct stat st {};
+  int err = 0;
+  if (::stat(dir.c_str(), &st) != 0)
+    err = errno;
+  else if (!S_ISDIR(st.st_mode))
+    err = ENOTDIR;
+  else if (::access(dir.c_str(), W_OK) != 0)
+    err = errno;
+  if (err) throw ArgumentError(fmt::format("cannot write {}: {}", path, reason(err)));
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat sa {
+  }, sb{};
+  return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+void write_file_atomically(const std::string& path, std::string_view bytes, Existing existing) {
+  mode_t mode = 0644;
+  std::string dest = path;
+  if (existing == Existing::follow) {
+    dest = follow(path, mode);
+  } else if (struct stat st{}; ::lstat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) throw Error(fmt::format("cannot write {}: {}", path, reason(EISDIR)));
+    if (S_ISREG(st.st_mode)) mode = st.st_mode & 07777;
+  }
   // A name of its own per writer: several threads or processes may write the same file at once,
   // and rename() then replaces it atomically with one complete version.
   static std::atomic<unsigned long> writes{0};
   const std::string tmp =
-      fmt::format("{}.{}.{}.tmp", path, static_cast<long>(::getpid()), writes.fetch_add(1));
-  mode_t mode = 0644;
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0) mode = st.st_mode & 07777;
+      fmt::format("{}.{}.{}.tmp", dest, static_cast<long>(::getpid()), writes.fetch_add(1));
   Fd f{::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)};
   if (f.fd < 0) throw Error(fmt::format("cannot write {}: {}", path, reason(errno)));
   auto fail = [&](int err) {
@@ -66,7 +147,7 @@ void write_file_atomically(const std::string& path, std::string_view bytes) {
   }
   if (::fsync(f.fd) != 0 && errno != EINVAL && errno != EROFS) fail(errno);
   if (f.close_checked() != 0) fail(errno);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+  if (::rename(tmp.c_str(), dest.c_str()) != 0) {
     const int err = errno;
     ::unlink(tmp.c_str());
     throw Error(fmt::format("cannot replace {}: {}", path, reason(err)));

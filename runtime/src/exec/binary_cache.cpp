@@ -149,7 +149,8 @@ void prepare_entries_dir(const fs::path& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   const fs::path tag = dir / kTagName;
-  if (!fs::exists(fs::symlink_status(tag, ec))) write_file_atomically(tag.string(), kTagText);
+  if (!fs::exists(fs::symlink_status(tag, ec)))
+    write_file_atomically(tag.string(), kTagText, Existing::replace);
 }
 
 // The files clear_binary_cache() may remove: regular files named like entries or their
@@ -272,7 +273,7 @@ void BinaryCache::store(const std::string& key, const std::vector<unsigned char>
   if (!where_.on() || binary.empty()) return;
   try {
     prepare_entries_dir(where_.entries_dir());
-    write_file_atomically(entry_path(key), encode_entry(key, binary));
+    write_file_atomically(entry_path(key), encode_entry(key, binary), Existing::replace);
   } catch (const Error&) {
     // Caching is an optimisation: an unwritable folder or a full disk only costs a rebuild.
   }

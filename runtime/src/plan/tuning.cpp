@@ -317,6 +317,7 @@ void check_tuning_file_writable(const std::string& path) {
     if (fd >= 0) ::close(fd);
   }
   if (!why.empty()) throw ArgumentError(fmt::format("cannot write {}: {}", path, why));
+  detail::check_writable(path);
 }
 
 TuningFileChange update_tuning_file(const std::string& path, const TuningUpdate& update) {
