@@ -108,8 +108,29 @@ expect 0 "custom operator" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.np
 same 16 "custom max of squares"
 expect 2 "inputs differ in length" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --input2 "$tmp/y3.npy" --op dot
 says "differ in length" "inputs differ in length"
+# --inputK is x(K-1): in order, each read by what runs, one type
+expect 2 "--input3 without --input2" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --input3 "$tmp/y.npy" --op sum --map x1
+says "--input3 needs --input2" "--input3 without --input2"
+expect 2 "--input2 to a built-in operator" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --input2 "$tmp/y3.npy" --op sum
+says "--op sum reads --input only" "--input2 to a built-in operator"
+expect 2 "--input2 that the map does not read" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --input2 "$tmp/y.npy" --op max --map "x0 * 2.5e-1f"
+says "--input2 is x1, which the map" "--input2 that the map does not read"
+expect 2 "--input2 that a custom reduction does not read" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --input2 "$tmp/y.npy" --combine "a + b" --identity 0
+says "--input2 is x1" "--input2 that a custom reduction does not read"
+npy "$tmp/y32.npy" "<f4" "(4,)" False f 10 20 30 40
+expect 2 "inputs of two types" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --input2 "$tmp/y32.npy" --op dot
+says "--input2 $tmp/y32.npy holds f32 elements but --input $tmp/x.npy holds f64" "inputs of two types"
+# One reduction per rank is clrdx-mpi's: clrdx reduce under an MPI launcher says so
+OMPI_COMM_WORLD_SIZE=4 expect 2 "clrdx reduce under mpirun" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --op sum
+says "clrdx-mpi" "clrdx reduce under mpirun"
+PMI_SIZE=1 expect 0 "one PMI rank" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --op sum
+same 10 "sum of 1..4 as one PMI rank"
 expect 2 "statements in an expression" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --combine "a + b; }" --identity 0
 says "not statements" "statements in an expression"
+expect 2 "a pointer in a map" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --op sum --map '*((float*)(ulong)i)'
+says "dereferences a pointer" "a pointer in a map"
+expect 2 "an identity that is not neutral" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --combine "a + b" --identity 5
+says "is not neutral" "an identity that is not neutral"
 # (PoCL's compiler itself may print "1 error generated." on stderr: clrdx's line is the last)
 "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --combine "fmax(a, b, a)" --identity 0 >"$tmp/out" 2>"$tmp/err"
 [ $? = 2 ] && [ ! -s "$tmp/out" ] && tail -1 "$tmp/err" | grep -q "^clrdx: " && ok || bad "compiler error in an expression: exit 2 and one clrdx line: $(cat "$tmp/err")"
@@ -263,6 +284,24 @@ expect 2 "negative offset" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.np
 expect 2 "float offsets" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --segments "$tmp/m.npy" --op sum
 expect 2 "axis out of range" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis 2 --op sum
 says "has 2 dimensions" "axis out of range"
+expect 0 "axis -1" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis -1 --op sum
+same "$(printf '6\n22\n38')" "axis -1 of a 2-D array: the row sums"
+expect 0 "axis -2 argmax" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis -2 --op argmax
+same "$(printf '8 2\n9 2\n10 2\n11 2')" "axis -2 of a 2-D array: column argmax"
+expect 2 "axis -3 of a 2-D array" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis -3 --op sum
+says "--axis -3: $tmp/m.npy has 2 dimensions (axes -2..1)" "axis -3 of a 2-D array"
+# --map with --acc per segment and along an axis: f64 sums of f32 squares (4096^2 + 4096^2 + 1
+# needs 26 bits: an f32 accumulator gives 33554432)
+npy "$tmp/sq.npy" "<f4" "(6,)" False f 4096 4096 1 1 2 3
+npy "$tmp/sq2.npy" "<f4" "(2, 3)" False f 4096 4096 1 1 2 3
+npy "$tmp/sq_off.npy" "<i8" "(3,)" False q 0 3 6
+sq_want=$(python3 -c 'print(4096.0**2 * 2 + 1); print(1 + 4 + 9)' | sed 's/\.0$//')
+expect 0 "segments --map --acc f64" -- "$clrdx" reduce --device "$dev" --input "$tmp/sq.npy" --segments "$tmp/sq_off.npy" --op sum --map 'x*x' --acc f64
+same "$sq_want" "segments --map x*x --acc f64: each segment's sum in f64"
+expect 0 "axis --map --acc f64" -- "$clrdx" reduce --device "$dev" --input "$tmp/sq2.npy" --axis 1 --op sum --map 'x*x' --acc f64
+same "$sq_want" "axis --map x*x --acc f64: each row's sum in f64"
+expect 0 "segments --combine --acc f64" -- "$clrdx" reduce --device "$dev" --input "$tmp/sq.npy" --segments "$tmp/sq_off.npy" --combine 'a + b' --identity 0 --map 'x*x' --acc f64
+same "$sq_want" "segments --combine --acc f64: each segment's sum in f64"
 expect 2 "axis and segments" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis 0 --segments "$tmp/off.npy" --op sum
 # Reproducible and exact float sums: 1e30 + 1 - 1e30 is 1; the bits in --json's hex
 npy "$tmp/cancel.npy" "<f4" "(3,)" False f 1e30 1 -1e30
@@ -330,7 +369,7 @@ import struct,sys; b=open(sys.argv[1],"rb").read(); n=struct.unpack("<H",b[8:10]
 assert "<f4" in h and "(4, 2)" in h, h
 assert struct.unpack("<8f",b[10+n:]) == (0,1,0,0,2,6,7,11), b[10+n:]' "$tmp/mm.npy" && ok || bad "minmax --output: minima and maxima"
 expect 2 "a second input to a built-in operator" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --input2 "$tmp/m.npy" --axis 0 --op sum
-says "reads one input" "a second input to a built-in operator"
+says "--op sum reads --input only" "a second input to a built-in operator"
 expect 2 "--output without a shape" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --op sum --output "$tmp/x.npy"
 expect 2 "--output into a missing folder" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis 0 --op sum --output "$tmp/no/x.npy"
 expect 0 "bench --layouts" -- "$clrdx" bench --device "$dev" --layouts uniform:4,powerlaw,rows:16,columns:16 --sizes 64Ki --repeat 2 --json "$tmp/seg.jsonl"

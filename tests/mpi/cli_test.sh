@@ -71,6 +71,9 @@ expect 2 "missing file" -- ranks 2 --device "$dev" --input "$tmp/none" --type i3
 says "rank 0: cannot read" "missing file"
 expect 2 "a pipe" -- ranks 2 --device "$dev" --input /dev/stdin --type i32 --op sum </dev/null
 says "not a regular file" "a pipe"
+# Rank 0 takes item 0 of the list, rank 1 item 1: only rank 1's device is missing.
+expect 2 "a device list item past the devices" -- ranks 2 --input "$tmp/ties.i32" --type i32 --op sum --device 0,5
+says "rank 1: --device 0,5: item '5', this rank's (node rank 1): device index 5 out of range" "a device list item past the devices"
 expect 2 "composite" -- ranks 2 --device "$dev" --input "$tmp/ties.i32" --type i32 --op mean
 says "built-in operators" "composite"
 expect 2 "unknown operator" -- ranks 2 --input "$tmp/ties.i32" --type i32 --op bogus

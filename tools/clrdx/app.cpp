@@ -4,15 +4,21 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <optional>
 #include <sstream>
 #include <string_view>
 #include <vector>
 
+#include "core/files.hpp"
 #include "options.hpp"
 #include "rdx/rdx.hpp"
+#include "rdx/tuning.hpp"
 #include "rdx/verify.hpp"
 
 namespace clrdx {
@@ -114,12 +120,108 @@ void check_plan(rdx::Type type, rdx::Op op, std::uint64_t n, rdx::Options opts) 
   throw rdx::ArgumentError(refusal);
 }
 
+// reduce's outputs are never a file it reads (compared by device and inode, so a hard link or a
+// symbolic link is caught too), nor the same file twice: the results would replace it.
+void check_outputs_apart(const ReduceArgs& a) {
+  std::vector<std::pair<std::string, std::string>> reads = {{"--input", a.input},
+                                                            {"--segments", a.segments}};
+  for (int k = 0; k < 3; ++k)
+    reads.emplace_back(fmt::format("--input{}", k + 2), a.inputs[k]);
+  reads.emplace_back("the tuning file", rdx::tuning_file());
+  const std::pair<std::string, std::string> writes[] = {{"--output", a.output},
+                                                        {"--output-indices", a.output_indices}};
+  for (const auto& [out_name, out] : writes) {
+    if (out.empty()) continue;
+    for (const auto& [in_name, in] : reads)
+      if (!in.empty() && rdx::detail::same_file(out, in))
+        throw rdx::ArgumentError(fmt::format(
+            "{} {} is the same file as {} {}: the results would replace it; name another file",
+            out_name, out, in_name, in));
+  }
+  if (a.output_indices.empty()) return;
+  std::error_code ec1, ec2;
+  const auto out = std::filesystem::weakly_canonical(a.output, ec1);
+  const auto idx = std::filesystem::weakly_canonical(a.output_indices, ec2);
+  if (rdx::detail::same_file(a.output, a.output_indices) || (!ec1 && !ec2 && out == idx))
+    throw rdx::ArgumentError(
+        fmt::format("--output-indices {} is the same file as --output {}: name another file",
+                    a.output_indices, a.output));
+}
+
 // Which of reduce's options that only --generate uses were given (whatever their values).
 struct GenerateOnly {
   bool count = false, seed = false;
 };
 
+// The inputs' numbers an expression names: x and x0 are 0, x1 is 1 ... (numbers and a.field
+// members skipped; the library checks the expression itself).
+std::vector<bool> inputs_named(std::string_view e) {
+  std::vector<bool> named(4, false);
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::size_t p = 0; p < e.size();) {
+    const bool member = p > 0 && e[p - 1] == '.';
+    if (!ident(e[p])) {
+      ++p;
+      continue;
+    }
+    const std::size_t b = p;
+    // A number's exponent sign (1e-5) stays in the number.
+    while (p < e.size() &&
+           (ident(e[p]) || (std::isdigit(static_cast<unsigned char>(e[b])) &&
+                            (e[p] == '+' || e[p] == '-') && std::strchr("eEpP", e[p - 1]))))
+      ++p;
+    const std::string_view id = e.substr(b, p - b);
+    if (member || std::isdigit(static_cast<unsigned char>(id[0]))) continue;
+    if (id == "x") named[0] = true;
+    if (id.size() == 2 && id[0] == 'x' && id[1] >= '0' && id[1] <= '3') named[id[1] - '0'] = true;
+  }
+  return named;
+}
+
+// --inputK is x(K-1): given in order, each read by what runs (a map, a custom reduction's map
+// or dot), none ignored.
+void check_input_bindings(const ReduceArgs& a, const ReduceRequest& req) {
+  int last = 0;  // the highest --inputK given, K >= 2
+  for (int k = 0; k < 3; ++k)
+    if (!a.inputs[k].empty()) last = k + 2;
+  if (last == 0) return;
+  if (a.input.empty()) throw rdx::ArgumentError(fmt::format("--input{} needs --input", last));
+  for (int k = 2; k < last; ++k)
+    if (a.inputs[k - 2].empty())
+      throw rdx::ArgumentError(fmt::format(
+          "--input{} needs --input{}: --inputK is x{{K-1}} in the map, so give them in order", last,
+          k));
+  if (req.stat) return;  // each composite takes its own count of inputs (rdx::input_count)
+  if (a.map.empty() && !req.custom)
+    throw rdx::ArgumentError(fmt::format(
+        "--op {} reads --input only: --input2.. are read by a --map that names x1.. (or by dot)",
+        rdx::name(req.op)));
+  const std::vector<bool> named = inputs_named(a.map.empty() ? "x" : a.map);
+  for (int k = 2; k <= last; ++k)
+    if (!named[k - 1])
+      throw rdx::ArgumentError(fmt::format(
+          "--input{} is x{}, which the map{} does not read", k, k - 1,
+          a.map.empty() ? " (x, the default with --combine)" : fmt::format(" `{}`", a.map)));
+}
+
+// `mpirun -n 4 clrdx reduce` would reduce the whole input on every rank and print it once per
+// rank: clrdx-mpi is the command that divides the work. Open MPI and PMI launchers (MPICH,
+// Intel MPI, Slurm's PMI) say the world's size in the environment.
+void refuse_mpi_launch() {
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}) {
+    const char* v = std::getenv(var);
+    if (!v || std::string_view(v).find_first_not_of("0123456789") != std::string_view::npos ||
+        std::atoll(v) < 2)
+      continue;
+    throw rdx::ArgumentError(fmt::format(
+        "clrdx reduce runs here as one of {} MPI ranks ({}={}): each rank would reduce the whole "
+        "input; `mpirun -n {} clrdx-mpi ...` gives one reduction over the ranks",
+        v, var, v, v));
+  }
+}
+
 void validate_reduce(const ReduceArgs& a, GenerateOnly given) {
+  refuse_mpi_launch();
   // In cmd_reduce's order, so a command line with several bad values names the same one.
   const ReduceRequest req = reduce_request(a);
   const rdx::Op op = req.op;
@@ -144,9 +246,7 @@ void validate_reduce(const ReduceArgs& a, GenerateOnly given) {
     throw rdx::ArgumentError("give --input FILE or --generate PATTERN --count N");
   }
 
-  for (int k = 0; k < 3; ++k)
-    if (!a.inputs[k].empty() && a.input.empty())
-      throw rdx::ArgumentError(fmt::format("--input{} needs --input", k + 2));
+  check_input_bindings(a, req);
   if (a.axis || !a.segments.empty()) {
     if (a.axis && !a.segments.empty())
       throw rdx::ArgumentError("--axis and --segments are two ways to segment: give one");
@@ -157,10 +257,19 @@ void validate_reduce(const ReduceArgs& a, GenerateOnly given) {
       throw rdx::ArgumentError(
           fmt::format("{} chooses its own form: --strategy must be auto", what));
     check_work_group_size(a.wg);
+    if (!a.output_indices.empty()) {
+      if (a.output.empty()) throw rdx::ArgumentError("--output-indices goes with --output");
+      if (req.stat != rdx::Stat::MinMax)
+        throw rdx::ArgumentError(
+            "--output-indices goes with --op minmax (argmin/argmax: --output writes the indices)");
+      check_writable_location(a.output_indices);
+    }
     if (!a.output.empty()) check_writable_location(a.output);
+    check_outputs_apart(a);
     return;
   }
-  if (!a.output.empty()) throw rdx::ArgumentError("--output goes with --axis or --segments");
+  if (!a.output.empty() || !a.output_indices.empty())
+    throw rdx::ArgumentError("--output goes with --axis or --segments");
   check_reduce_strategy(a.strategy);
   check_work_group_size(a.wg);
   if (type && !req.whole_input() && a.map.empty()) check_plan(*type, op, count.value_or(1), opts);
@@ -307,14 +416,18 @@ void options_reduce(CLI::App& sub, App& app) {
   sub.add_option("--count", rd.count, "Elements to generate (e.g. 1000, 4Ki, 16Mi, 2^20)");
   sub.add_option("--seed", rd.seed, "Seed of --generate random")->capture_default_str();
   sub.add_option("--axis", rd.axis,
-                 "Reduce along this axis of an N-D .npy --input (0: the first): one result per "
-                 "position of the other axes");
+                 "Reduce along this axis of an N-D .npy --input (0: the first, -1: the last): one "
+                 "result per position of the other axes");
   sub.add_option("--segments", rd.segments,
                  "One result per segment: a 1-D .npy of 64-bit offsets (segments + 1, from 0, "
                  "never decreasing), or raw u64");
   sub.add_option("--output", rd.output,
                  "With --axis or --segments: write the results to this .npy file (argmin/argmax: "
-                 "their indices) instead of printing them");
+                 "their indices; minmax: minima and maxima along one more axis of 2) instead of "
+                 "printing them");
+  sub.add_option("--output-indices", rd.output_indices,
+                 "With --output and --op minmax: also write the indexes of the minima and maxima "
+                 "to this .npy file (<u8, along one more axis of 2; 2^64 - 1: an empty segment)");
   sub.add_flag("--json", rd.json, "Print one JSON object");
   input->excludes(gen);
   gen->excludes(input);
@@ -345,9 +458,12 @@ void options_bench(CLI::App& sub, App& app) {
       ->capture_default_str()
       ->check(kNonNegative)
       ->check(CLI::Range(1, 100000));
-  sub.add_option("--peak", bn.peak, "Peak GB/s for the % column (default: measured copy)");
+  sub.add_option("--peak", bn.peak,
+                 "Peak GB/s for the % column (default: a measured read of the same bytes)");
   sub.add_option("--json", bn.json_file, "Also write one JSON object per row to FILE");
-  sub.add_option("--plot", bn.plot_file, "Also plot GB/s against n to FILE.png");
+  sub.add_option(
+      "--plot", bn.plot_file,
+      "Also plot to FILE.png (one bar per strategy at one size, GB/s against n across sizes)");
   sub.add_option("--wg", bn.wg, "Work-group size override")->check(kNonNegative);
   sub.add_option("--groups-per-cu", bn.groups_per_cu,
                  "fast_* and exact sums: work-groups per compute unit")

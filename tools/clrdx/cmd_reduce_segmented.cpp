@@ -37,6 +37,15 @@ std::vector<std::uint64_t> load_offsets(const std::string& path) {
   return off;
 }
 
+// --axis as NumPy takes it: -1 is the last of `dims` axes.
+std::size_t axis_of(std::int64_t axis, std::size_t dims, const std::string& path) {
+  const auto d = static_cast<std::int64_t>(dims);
+  if (axis < -d || axis >= d)
+    throw rdx::ArgumentError(fmt::format("--axis {}: {} has {} dimension{} (axes {}..{})", axis,
+                                         path, dims, dims == 1 ? "" : "s", -d, d - 1));
+  return static_cast<std::size_t>(axis < 0 ? axis + d : axis);
+}
+
 std::string index_text(std::uint64_t i) {
   return i == rdx::kEmptySegmentIndex ? "none" : std::to_string(i);
 }
@@ -64,6 +73,7 @@ int cmd_reduce_segmented(const ReduceArgs& a, const ReduceRequest& req) {
   const std::vector<rdx::Array> arrays = arrays_of(in);
   std::vector<std::uint64_t> out_shape;
   std::vector<std::uint64_t> offsets;
+  std::size_t axis = 0;
   if (!a.segments.empty()) {
     offsets = load_offsets(a.segments);
     if (offsets.empty())
@@ -71,11 +81,9 @@ int cmd_reduce_segmented(const ReduceArgs& a, const ReduceRequest& req) {
           "--segments {}: no offsets (segments + 1 are needed, the first 0)", a.segments));
     out_shape = {offsets.size() - 1};
   } else {
-    if (*a.axis >= in[0].shape.size())
-      throw rdx::ArgumentError(fmt::format("--axis {}: {} has {} dimension{}", *a.axis, a.input,
-                                           in[0].shape.size(), in[0].shape.size() == 1 ? "" : "s"));
+    axis = axis_of(*a.axis, in[0].shape.size(), a.input);
     out_shape = in[0].shape;
-    out_shape.erase(out_shape.begin() + static_cast<std::ptrdiff_t>(*a.axis));
+    out_shape.erase(out_shape.begin() + static_cast<std::ptrdiff_t>(axis));
   }
   const std::vector<std::uint64_t>& shape = in[0].shape;
   const std::uint64_t n = in[0].count();
@@ -89,7 +97,7 @@ int cmd_reduce_segmented(const ReduceArgs& a, const ReduceRequest& req) {
   rdx::SegmentedStates states;
   std::string what;
   if (req.stat) {
-    stats = by_axis ? rdx::reduce_axis(ctx, *req.stat, arrays, shape, *a.axis, req.opts, a.map)
+    stats = by_axis ? rdx::reduce_axis(ctx, *req.stat, arrays, shape, axis, req.opts, a.map)
                     : rdx::reduce_segments(ctx, *req.stat, arrays, n, offsets, req.opts, a.map);
     r = {stats.type,   stats.values.data(),  nullptr, nullptr, nullptr,
          stats.size(), stats.plan.describe()};
@@ -101,17 +109,16 @@ int cmd_reduce_segmented(const ReduceArgs& a, const ReduceRequest& req) {
     what = rdx::name(*req.stat);
   } else if (req.custom || !a.map.empty()) {
     const rdx::Reduction red = reduction_of(a, req, in[0].type);
-    states = by_axis ? rdx::reduce_axis(ctx, red, arrays, shape, *a.axis, req.opts)
-                     : rdx::reduce_segments(ctx, red, arrays, n, offsets, req.opts);
+    rdx::Options opts = req.opts;
+    opts.acc.reset();  // --acc is the reduction's field type (reduction_of)
+    states = by_axis ? rdx::reduce_axis(ctx, red, arrays, shape, axis, opts)
+                     : rdx::reduce_segments(ctx, red, arrays, n, offsets, opts);
     r = {states.types[0], states.fields[0].data(), nullptr, nullptr, nullptr,
          states.size(),   states.plan.describe()};
     what = req.custom ? "custom" : std::string(rdx::name(req.op));
-  } else {
-    if (in.size() > 1)
-      throw rdx::ArgumentError(fmt::format(
-          "{} reads one input (--input2.. go with --map, --combine, dot)", rdx::name(req.op)));
+  } else {  // one input: validate_reduce refuses --input2.. that nothing reads
     builtin =
-        by_axis ? rdx::reduce_axis(ctx, in[0].type, in[0].data(), shape, *a.axis, req.op, req.opts)
+        by_axis ? rdx::reduce_axis(ctx, in[0].type, in[0].data(), shape, axis, req.op, req.opts)
                 : rdx::reduce_segments(ctx, in[0].type, in[0].data(), n, offsets, req.op, req.opts);
     r = {builtin.acc,    builtin.values.data(),  nullptr, nullptr, nullptr,
          builtin.size(), builtin.plan.describe()};
@@ -121,24 +128,35 @@ int cmd_reduce_segmented(const ReduceArgs& a, const ReduceRequest& req) {
 
   if (!a.output.empty()) {
     // argmin/argmax: the indices, as NumPy's argmin(axis) gives them (empty segments: 2^64 - 1);
-    // minmax: the minima and maxima, one more axis of 2.
-    std::string bytes;
-    if (r.indices && !r.max_values) {
-      bytes = npy_bytes(rdx::Type::U64, out_shape, r.indices);
-    } else if (r.max_values) {
-      const std::size_t size = rdx::size_of(r.type);
-      std::vector<unsigned char> pairs(r.size * 2 * size);
+    // minmax: the minima and maxima, one more axis of 2, and in --output-indices their indexes.
+    // Chosen by the request, not by the results: no results keep their dtype and shape.
+    const bool index_op = !req.stat && !req.custom && a.map.empty() && rdx::is_index_op(req.op);
+    const bool minmax = req.stat == rdx::Stat::MinMax;
+    std::vector<std::uint64_t> pair_shape = out_shape;
+    pair_shape.push_back(2);
+    const auto pairs = [&](const void* first, const void* second, std::size_t size) {
+      std::vector<unsigned char> out(r.size * 2 * size);
       for (std::uint64_t k = 0; k < r.size; ++k) {
-        std::memcpy(pairs.data() + 2 * k * size, r.values + k * size, size);
-        std::memcpy(pairs.data() + (2 * k + 1) * size, r.max_values + k * size, size);
+        std::memcpy(out.data() + 2 * k * size, static_cast<const char*>(first) + k * size, size);
+        std::memcpy(out.data() + (2 * k + 1) * size, static_cast<const char*>(second) + k * size,
+                    size);
       }
-      std::vector<std::uint64_t> pair_shape = out_shape;
-      pair_shape.push_back(2);
-      bytes = npy_bytes(r.type, pair_shape, pairs.data());
+      return out;
+    };
+    std::string bytes, index_bytes;
+    if (index_op) {
+      bytes = npy_bytes(rdx::Type::U64, out_shape, r.indices);
+    } else if (minmax) {
+      bytes =
+          npy_bytes(r.type, pair_shape, pairs(r.values, r.max_values, rdx::size_of(r.type)).data());
+      index_bytes =
+          npy_bytes(rdx::Type::U64, pair_shape, pairs(r.indices, r.max_indices, 8).data());
     } else {
       bytes = npy_bytes(r.type, out_shape, r.values);
     }
     rdx::detail::write_file_atomically(a.output, bytes);
+    if (!a.output_indices.empty())
+      rdx::detail::write_file_atomically(a.output_indices, index_bytes);
   }
   const auto index_json = [](std::uint64_t i) {
     return i == rdx::kEmptySegmentIndex ? nlohmann::json(nullptr) : nlohmann::json(i);
@@ -171,6 +189,7 @@ int cmd_reduce_segmented(const ReduceArgs& a, const ReduceRequest& req) {
       }
     } else {
       j["output"] = a.output;
+      if (!a.output_indices.empty()) j["output_indices"] = a.output_indices;
     }
     std::cout << j.dump() << "\n";
   } else if (a.output.empty()) {

@@ -30,8 +30,17 @@ std::vector<Loaded> load_inputs(const ReduceArgs& a, const ReduceRequest& req) {
   std::vector<Loaded> in;
   if (!a.input.empty()) {
     in.push_back(load_file(a.input, req.type));
-    for (const std::string& p : a.inputs)
-      if (!p.empty()) in.push_back(load_file(p, in[0].type));
+    for (int k = 0; k < 3; ++k) {
+      const std::string& p = a.inputs[k];
+      if (p.empty()) continue;
+      // A raw file takes the first input's type; a .npy file's own type must agree with it.
+      in.push_back(load_file(p, req.type.value_or(in[0].type), /*raw_default=*/!req.type));
+      if (in.back().type != in[0].type)
+        throw rdx::ArgumentError(
+            fmt::format("--input{} {} holds {} elements but --input {} holds {}: the inputs are "
+                        "of one type",
+                        k + 2, p, rdx::name(in.back().type), a.input, rdx::name(in[0].type)));
+    }
   } else {
     const rdx::Type t = *req.type;
     const std::uint64_t n = parse_count(a.count, "--count"), seed = parse_count(a.seed, "--seed");

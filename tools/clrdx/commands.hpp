@@ -30,8 +30,9 @@ struct ReduceArgs {
   std::string type, op, device, strategy = "auto", acc, input, generate, count, seed = "1";
   std::string map, combine, identity;  // transform-reduce and custom reductions
   std::string inputs[3];               // --input2 .. --input4
-  std::optional<std::size_t> axis;     // segmented: along this axis of an N-D .npy input
+  std::optional<std::int64_t> axis;    // segmented: along this axis of an N-D .npy (-1: the last)
   std::string segments, output;        // segmented: the offsets' file; the results' .npy file
+  std::string output_indices;          // segmented minmax: its indexes' .npy file
   std::string determinism;             // run_to_run (default), any_device, exact
   std::size_t wg = 0;
   bool json = false;
@@ -76,7 +77,7 @@ struct BenchArgs {
   std::string device, strategy = "all", type = "f32", op = "sum", sizes = "16Mi", json_file,
                       plot_file;
   int repeat = 10;
-  double peak = 0;  // GB/s; 0: measure the device's copy bandwidth
+  double peak = 0;  // GB/s; 0: measure a read of each size's bytes
   std::size_t wg = 0;
   unsigned groups_per_cu = 0, vector_width = 0, unroll = 0;  // fast_* tuning overrides
   std::string label;  // the strategy column's text (default: the strategy)

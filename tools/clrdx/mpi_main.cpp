@@ -19,6 +19,7 @@
 #include "failure.hpp"
 #include "input.hpp"
 #include "json_util.hpp"
+#include "options.hpp"
 #include "rdx/mpi.hpp"
 #include "rdx/multi.hpp"
 #include "rdx/rdx.hpp"
@@ -30,8 +31,10 @@ struct Args {
   bool json = false;
 };
 
-// The device of this rank: item (node rank mod count) of the --device list; without one, the
-// machine's GPUs, or its default device where it has none.
+// The device of this rank: item (node rank mod count) of the --device list, each ":all" item
+// standing for the devices it names; without a list, the machine's GPUs, or its default device
+// where it has none. Only this rank's own item is looked up, so a bad item is blamed on the rank
+// that needs it.
 rdx::DeviceInfo device_of(const std::string& list, const rdx::mpi::NodeRank& node) {
   const std::vector<rdx::DeviceInfo> all = rdx::list_devices();
   std::string chosen = list;
@@ -42,8 +45,26 @@ rdx::DeviceInfo device_of(const std::string& list, const rdx::mpi::NodeRank& nod
     if (!gpu) return rdx::select_device(all, "");
     chosen = "gpu:all";
   }
-  const std::vector<rdx::DeviceInfo> devices = rdx::select_devices(all, chosen);
-  return devices[static_cast<std::size_t>(node.rank) % devices.size()];
+  std::vector<std::string> items;  // one device each
+  for (const std::string& item : clrdx::split_list(chosen)) {
+    if (item == "all" || item.ends_with(":all"))
+      for (const rdx::DeviceInfo& d : rdx::select_devices(all, item))
+        items.push_back(std::to_string(d.index));
+    else
+      items.push_back(item);
+  }
+  const std::string& mine = items[static_cast<std::size_t>(node.rank) % items.size()];
+  const auto where = [&](const rdx::Error& e) {
+    return fmt::format("--device {}: item '{}', this rank's (node rank {}): {}", chosen, mine,
+                       node.rank, e.what());
+  };
+  try {
+    return rdx::select_device(all, mine);
+  } catch (const rdx::DeviceError& e) {
+    throw rdx::DeviceError(where(e));
+  } catch (const rdx::ArgumentError& e) {
+    throw rdx::ArgumentError(where(e));
+  }
 }
 
 int run(int argc, char** argv, int rank, int ranks) {

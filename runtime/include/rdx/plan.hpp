@@ -16,11 +16,13 @@ namespace rdx {
 //   AnyDevice  the same bits on every device, strategy, work-group size and chunking
 //   Exact      the correctly rounded (to nearest, ties to even) exact sum: AnyDevice too
 // For f32 and f64 sums both AnyDevice and Exact run the exact long accumulator
-// (strategy "exact_sum"), so they give the same bits. Integer sums and products, min, max,
-// argmin, argmax and the bitwise operators do not depend on the order: every level accepts them
-// and runs them as RunToRun does. Float products, users' reductions, the composites, segmented
-// float sums and products, and rdx::Stream and enqueue_reduce of a float sum take RunToRun only
-// (UnsupportedError).
+// (strategy "exact_sum"), so they give the same bits; so do rdx::Stream, enqueue_reduce,
+// partial states, device groups and MPI ranks, segmented and axis sums, users' reductions whose
+// float fields are all sums (sum and dot transform-reduce), and mean, dot, norm2, var and std
+// (whole inputs; mean, dot and norm2 per segment too). Integer operators, min, max, argmin,
+// argmax, minmax and the bitwise operators do not depend on the order: every level accepts them
+// and runs them as RunToRun does. UnsupportedError for the rest: float products, a float sum of
+// integer elements, users' float fields that are not sums, and var and std per segment.
 enum class Determinism : std::uint8_t { RunToRun, AnyDevice, Exact };
 inline constexpr Determinism kAllDeterminisms[] = {Determinism::RunToRun, Determinism::AnyDevice,
                                                    Determinism::Exact};
