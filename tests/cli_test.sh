@@ -120,11 +120,14 @@ says "--input2 is x1" "--input2 that a custom reduction does not read"
 npy "$tmp/y32.npy" "<f4" "(4,)" False f 10 20 30 40
 expect 2 "inputs of two types" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --input2 "$tmp/y32.npy" --op dot
 says "--input2 $tmp/y32.npy holds f32 elements but --input $tmp/x.npy holds f64" "inputs of two types"
-# One reduction per rank is clrdx-mpi's: clrdx reduce under an MPI launcher says so
-OMPI_COMM_WORLD_SIZE=4 expect 2 "clrdx reduce under mpirun" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --op sum
+# One reduction over the ranks is clrdx-mpi's: clrdx reduce under an MPI launcher says so (rank 0)
+OMPI_COMM_WORLD_SIZE=4 OMPI_COMM_WORLD_RANK=0 expect 0 "clrdx reduce under mpirun" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --op sum
+same 10 "clrdx reduce under mpirun: the sum of 1..4"
 says "clrdx-mpi" "clrdx reduce under mpirun"
+PMI_SIZE=4 PMI_RANK=2 expect 0 "rank 2 of a PMI launcher" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --op sum
+quiet "rank 2 of a PMI launcher: only rank 0 notes it"
 PMI_SIZE=1 expect 0 "one PMI rank" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --op sum
-same 10 "sum of 1..4 as one PMI rank"
+quiet "one PMI rank: nothing to note"
 expect 2 "statements in an expression" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --combine "a + b; }" --identity 0
 says "not statements" "statements in an expression"
 expect 2 "a pointer in a map" -- "$clrdx" reduce --device "$dev" --input "$tmp/x.npy" --op sum --map '*((float*)(ulong)i)'

@@ -128,6 +128,7 @@ python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["entries"]; assert a
 expect 2 "tune --file onto a FIFO" -- timeout 60 "$clrdx" tune --device "$dev" --types i32 \
   --ops sum --sizes 4Ki --repeat 2 --file "$tmp/fifo"
 kept "tune --file onto a FIFO" "$tmp/fifo" -p
+[ ! -e "$tmp/fifo.lock" ] && ok || bad "tune --file onto a FIFO left $tmp/fifo.lock beside it"
 
 # 2. An output that is a file the command reads, by any name, is refused before any work and
 # the file is left as it was.

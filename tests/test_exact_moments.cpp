@@ -320,7 +320,9 @@ std::vector<std::vector<double>> hard_f64() {
   std::vector<std::vector<double>> out = {
       offset_data<double>(5000, 1e8, 1e-3, 11), offset_data<double>(100000, 1e12, 1, 12),
       offset_data<double>(100000, 1e9, 1, 13), offset_data<double>(77777, -3e15, 7, 14),
-      offset_data<double>(3, 1e16, 8, 15)};
+      offset_data<double>(3, 1e16, 8, 15),
+      // A small spread at a small magnitude: the scaled state keeps it as a normal double.
+      offset_data<double>(1000, 1e-140, 1e-141, 16)};
   // The variance near f64's largest value: the squared deviations fit, their sum over n need not.
   out.push_back({1.5 * std::ldexp(1.0, 511), -std::ldexp(1.0, 511)});
   std::vector<double> pairs;
@@ -373,8 +375,10 @@ TEST_CASE("stats accuracy: var and std of f32 data, in f64 and in f32") {
                                 floor_for(x.size(), kEps64));
   }
   o.acc = rdx::Type::F32;
+  // The last: a std near 3e-16, whose variance a scaled state would keep as an f32 subnormal.
   for (const std::vector<float>& y :
-       {x, offset_data<float>(30000, 3e6, 0.5, 22), offset_data<float>(4097, -1e7, 4, 23)}) {
+       {x, offset_data<float>(30000, 3e6, 0.5, 22), offset_data<float>(4097, -1e7, 4, 23),
+        offset_data<float>(4096, 1e-10, 1e-15, 24)}) {
     CAPTURE(y.size());
     const rdx::StatResult v = stat(rdx::Stat::Var, y, o), s = stat(rdx::Stat::Std, y, o);
     REQUIRE(v.value.type == rdx::Type::F32);

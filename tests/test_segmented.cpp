@@ -300,4 +300,15 @@ TEST_CASE("segmented: as<A>() converts each value as Scalar::as does") {
   CHECK(b.as<std::int64_t>() == maxima);
   CHECK(b.as<double>() == as_f64);
   CHECK(b.as<std::uint8_t>() == as_u8);
+  // A float that the integer type cannot hold is refused, not cast (undefined behaviour).
+  const auto m = rdx::reduce_segments(ctx(), rdx::Type::F32, x.data(), x.size(), off, rdx::Op::Min);
+  CHECK_THROWS_AS(m.as<std::int64_t>(), rdx::ArgumentError);  // the empty segment's +inf
+  CHECK_THROWS_AS(r.as<std::int32_t>(), rdx::ArgumentError);  // 1e10 + 3e9
+  const float nan = std::numeric_limits<float>::quiet_NaN(), big_f = 0x1p63f;
+  CHECK_THROWS_AS(rdx::Scalar::from_bytes(rdx::Type::F32, &nan).as<int>(), rdx::ArgumentError);
+  CHECK_THROWS_AS(rdx::Scalar::from_bytes(rdx::Type::F32, &big_f).as<std::int64_t>(),
+                  rdx::ArgumentError);
+  const float low = -0x1p63f;
+  CHECK(rdx::Scalar::from_bytes(rdx::Type::F32, &low).as<std::int64_t>() ==
+        std::numeric_limits<std::int64_t>::min());
 }

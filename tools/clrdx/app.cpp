@@ -7,7 +7,6 @@
 #include <cctype>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <optional>
@@ -204,24 +203,7 @@ void check_input_bindings(const ReduceArgs& a, const ReduceRequest& req) {
           a.map.empty() ? " (x, the default with --combine)" : fmt::format(" `{}`", a.map)));
 }
 
-// `mpirun -n 4 clrdx reduce` would reduce the whole input on every rank and print it once per
-// rank: clrdx-mpi is the command that divides the work. Open MPI and PMI launchers (MPICH,
-// Intel MPI, Slurm's PMI) say the world's size in the environment.
-void refuse_mpi_launch() {
-  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}) {
-    const char* v = std::getenv(var);
-    if (!v || std::string_view(v).find_first_not_of("0123456789") != std::string_view::npos ||
-        std::atoll(v) < 2)
-      continue;
-    throw rdx::ArgumentError(fmt::format(
-        "clrdx reduce runs here as one of {} MPI ranks ({}={}): each rank would reduce the whole "
-        "input; `mpirun -n {} clrdx-mpi ...` gives one reduction over the ranks",
-        v, var, v, v));
-  }
-}
-
 void validate_reduce(const ReduceArgs& a, GenerateOnly given) {
-  refuse_mpi_launch();
   // In cmd_reduce's order, so a command line with several bad values names the same one.
   const ReduceRequest req = reduce_request(a);
   const rdx::Op op = req.op;

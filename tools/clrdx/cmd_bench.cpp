@@ -120,7 +120,9 @@ double measure_read_bandwidth(rdx::Context& ctx, const std::vector<rdx::DeviceAr
     set(cl_ulong{per_input % vb});
     set(cl_uint{0x9e3779b9u});
     set(out);
-    const std::size_t max_wg = kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(ctx.cl_device());
+    const std::size_t max_wg =
+        kernel.getWorkGroupInfo<CL_KERNEL_WORK_GROUP_SIZE>(ctx.cl_device(), &err);
+    if (err != CL_SUCCESS) throw rdx::ClError(err, "clGetKernelWorkGroupInfo(read bandwidth)");
     // (work-group size, groups): neighbouring work-items on neighbouring vectors for layouts 0
     // and 1; one work-item per group, each on a range of at least 64 vectors, for layout 2.
     std::vector<std::pair<std::size_t, std::uint64_t>> shapes;

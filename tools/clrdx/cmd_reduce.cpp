@@ -1,8 +1,11 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "block_reader.hpp"
@@ -123,7 +126,30 @@ int reduce_group(const ReduceArgs& a, const ReduceRequest& req) {
 
 }  // namespace
 
+// `mpirun -n 4 clrdx reduce` reduces the whole input on every rank and prints it once per rank:
+// say on stderr (rank 0's, or every one's where the rank is not known) that clrdx-mpi divides
+// the work. A note, not a refusal: a rank's child process (a script's subprocess) inherits the
+// launcher's variables and may reduce on its own. Open MPI and PMI launchers (MPICH, Intel MPI,
+// Slurm's PMI) set them.
+void note_mpi_launch() {
+  for (const auto& [size_var, rank_var] :
+       {std::pair{"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK"}, {"PMI_SIZE", "PMI_RANK"}}) {
+    const char* size = std::getenv(size_var);
+    if (!size || std::string_view(size).find_first_not_of("0123456789") != std::string_view::npos ||
+        std::atoll(size) < 2)
+      continue;
+    const char* rank = std::getenv(rank_var);
+    if (rank && std::string_view(rank) != "0") return;
+    std::cerr << fmt::format(
+        "clrdx: note: this is one of {} MPI ranks ({}={}), each reducing the whole input; "
+        "`mpirun -n {} clrdx-mpi ...` gives one reduction over the ranks\n",
+        size, size_var, size, size);
+    return;
+  }
+}
+
 int cmd_reduce(const ReduceArgs& a) {
+  note_mpi_launch();
   const ReduceRequest req = reduce_request(a);
   if (rdx::is_device_list(a.device)) {
     if (a.axis || !a.segments.empty() || req.whole_input() || !a.map.empty())

@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -45,21 +46,32 @@ rdx::DeviceInfo device_of(const std::string& list, const rdx::mpi::NodeRank& nod
     if (!gpu) return rdx::select_device(all, "");
     chosen = "gpu:all";
   }
-  std::vector<std::string> items;  // one device each
+  // One entry a device: the library's reading of each item (select_devices: trimmed, any case,
+  // `all` and KIND:all expanded), or the error of an item that names none.
+  struct Item {
+    std::string text;
+    std::optional<rdx::DeviceInfo> device;
+    std::exception_ptr error;
+  };
+  std::vector<Item> items;
   for (const std::string& item : clrdx::split_list(chosen)) {
-    if (item == "all" || item.ends_with(":all"))
+    if (item.find_first_not_of(" \t") == std::string::npos)
+      throw rdx::ArgumentError(fmt::format("--device {}: an empty item", chosen));
+    try {
       for (const rdx::DeviceInfo& d : rdx::select_devices(all, item))
-        items.push_back(std::to_string(d.index));
-    else
-      items.push_back(item);
+        items.push_back({item, d, nullptr});
+    } catch (const rdx::Error&) {
+      items.push_back({item, std::nullopt, std::current_exception()});
+    }
   }
-  const std::string& mine = items[static_cast<std::size_t>(node.rank) % items.size()];
+  const Item& mine = items[static_cast<std::size_t>(node.rank) % items.size()];
+  if (mine.device) return *mine.device;
   const auto where = [&](const rdx::Error& e) {
-    return fmt::format("--device {}: item '{}', this rank's (node rank {}): {}", chosen, mine,
+    return fmt::format("--device {}: item '{}', this rank's (node rank {}): {}", chosen, mine.text,
                        node.rank, e.what());
   };
   try {
-    return rdx::select_device(all, mine);
+    std::rethrow_exception(mine.error);
   } catch (const rdx::DeviceError& e) {
     throw rdx::DeviceError(where(e));
   } catch (const rdx::ArgumentError& e) {

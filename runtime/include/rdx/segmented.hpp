@@ -124,7 +124,7 @@ std::vector<A> converted(Type t, const std::vector<unsigned char>& bytes, std::u
     for (std::uint64_t k = 0; k < count; ++k) {
       S v;
       std::memcpy(&v, bytes.data() + k * sizeof(S), sizeof(S));
-      out[k] = static_cast<A>(v);
+      out[k] = Scalar::converted_value<A>(v);
     }
   });
   return out;

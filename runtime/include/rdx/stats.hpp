@@ -6,8 +6,9 @@
 //   mean    the arithmetic mean; var, std: the population variance and standard deviation (NumPy's
 //           default, ddof = 0), merged pairwise with Chan's formulas from states that hold the
 //           mean as a sum of two floats (no cancellation: at least as accurate as NumPy's two-pass
-//           var on a large offset with a small spread), the variance scaled so that it is finite
-//           wherever the result is (docs/custom.md). All three accumulate in Options::acc (f32 or
+//           var on a large offset with a small spread); in f64 the variance is kept scaled so
+//           that it is finite wherever the result is, and loses precision below about 2^-958
+//           (std 1e-144) (docs/custom.md). All three accumulate in Options::acc (f32 or
 //           f64); by default f64 where the device has fp64, else f32. An empty input gives NaN,
 //           and var and std of elements with an infinity or NaN are NaN. Under
 //           Determinism AnyDevice and Exact, var and std are correctly rounded from exact sums of

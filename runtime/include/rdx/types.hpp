@@ -1,12 +1,16 @@
 // Element types and operators that librdx reduces, with their names and host-side properties.
 #pragma once
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
+
+#include "rdx/errors.hpp"
 
 namespace rdx {
 
@@ -111,14 +115,29 @@ struct Scalar {
     return s;
   }
   static Scalar from_bytes(Type t, const void* p);
-  // The value converted to T as a C++ static_cast from the stored type would convert it.
+  // The value converted to T as a C++ static_cast from the stored type would convert it; a
+  // float that T cannot hold (NaN, an infinity, out of range: undefined behaviour for the cast)
+  // is an ArgumentError when T is an integer type.
   template <class T>
   T as() const {
     return visit_type(type, [&](auto z) {
       decltype(z) v;
       std::memcpy(&v, &bits, sizeof v);
-      return static_cast<T>(v);
+      return converted_value<T>(v);
     });
+  }
+
+  template <class T, class S>
+  static T converted_value(S v) {
+    if constexpr (std::is_floating_point_v<S> && std::is_integral_v<T> &&
+                  !std::is_same_v<T, bool>) {
+      const S hi = std::ldexp(S(1), std::numeric_limits<T>::digits);  // exact: a power of two
+      const S lo = std::is_signed_v<T> ? -hi : S(0);
+      if (!(std::trunc(v) >= lo && std::trunc(v) < hi))
+        throw ArgumentError("Scalar::as: " + std::to_string(v) +
+                            " is not a value of the integer type asked for");
+    }
+    return static_cast<T>(v);
   }
   // Shortest text that reads back to the same value ("nan", "inf", "-inf" for floats).
   std::string to_string() const;

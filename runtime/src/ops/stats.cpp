@@ -73,9 +73,12 @@ std::string pow2(int e, Type acc) {
   return fmt::format("0x1p{}{}", e, acc == Type::F32 ? "f" : "");
 }
 
-// h of var's state (moments_fields): its variances are kept times 2^-2h.
+// h of var's state (moments_fields): its variances are kept times 2^-2h. f64: 2^-64 keeps a
+// variance near DBL_MAX finite at the cost of a floor near 2^-958 (std 1e-144), far below
+// what data holds; f32 keeps its variances as they are, NumPy's float32 range: a scale there
+// would put a std below 7e-15 into subnormals, which many devices flush to zero.
 int moments_half_exponent(Type acc) {
-  return acc == Type::F32 ? 16 : 32;
+  return acc == Type::F32 ? 0 : 32;
 }
 
 // "b's value wins" for minmax's minimum (less) or maximum (greater): an identity state (index

@@ -212,15 +212,16 @@ std::vector<Token> tokenize(const std::string& what, const std::string& e) {
     }
     switch (c) {
       case ';':
-        bad("holds a ';': give one expression, not statements");
+        refuse(what, e, "holds a ';': give one expression, not statements");
       case '{':
       case '}':
-        bad("holds a brace: give one expression, not statements");
+        refuse(what, e, "holds a brace: give one expression, not statements");
       case '#':
-        bad("holds a preprocessor directive");
+        refuse(what, e, "holds a preprocessor directive");
       case '"':
       case '\'':
-        bad("holds a quote: strings and character literals are not expressions' values");
+        refuse(what, e,
+               "holds a quote: strings and character literals are not expressions' values");
       default:
         break;
     }

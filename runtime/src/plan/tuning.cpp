@@ -309,6 +309,8 @@ TuningTable merge_tuning(const TuningTable& current, const TuningUpdate& update)
 
 void check_tuning_file_writable(const std::string& path) {
   std::string why = create_folder_of(path);
+  // Before the lock file is made: a path that is refused leaves nothing beside it.
+  if (why.empty()) detail::check_writable(path);
   std::error_code ec;
   if (why.empty() && std::filesystem::is_directory(path, ec)) why = std::strerror(EISDIR);
   if (why.empty()) why = folder_not_writable(path);
@@ -317,7 +319,6 @@ void check_tuning_file_writable(const std::string& path) {
     if (fd >= 0) ::close(fd);
   }
   if (!why.empty()) throw ArgumentError(fmt::format("cannot write {}: {}", path, why));
-  detail::check_writable(path);
 }
 
 TuningFileChange update_tuning_file(const std::string& path, const TuningUpdate& update) {
