@@ -35,15 +35,6 @@ void check_out(const Context& ctx, const cl::Buffer& out, std::size_t offset, st
     throw ArgumentError("enqueue_reduce: the output buffer belongs to another OpenCL context");
 }
 
-// Where a state may start: the size of its largest field (the fields lie largest first, each at
-// a multiple of its size, which the exact path's kernel indexes by).
-std::size_t state_align(const Reduction& r) {
-  std::size_t align = 1;
-  for (const Field& f : r.fields)
-    align = std::max(align, size_of(f.type));
-  return align;
-}
-
 }  // namespace
 
 std::size_t state_bytes(const Reduction& r) {
@@ -58,7 +49,8 @@ cl::Event enqueue_reduce(Context& ctx, const Reduction& r, std::span<const Devic
                          std::uint64_t n, const cl::Buffer& out, std::size_t offset,
                          const std::vector<cl::Event>& wait, const Options& opts) {
   detail::validate(r, inputs.size());
-  check_out(ctx, out, offset, state_bytes(r), state_align(r));
+  const detail::StateLayout layout = detail::state_layout(r);
+  check_out(ctx, out, offset, layout.bytes, layout.align);
   const detail::UserInputs in = detail::device_inputs(ctx, inputs, n, "enqueue_reduce");
   cl::Event done;
   const detail::AsyncTarget target{&out, offset, &wait, &done};

@@ -627,13 +627,12 @@ bool has_vector_form(const Reduction& r, std::span<const Type> inputs) {
 StateLayout state_layout(const Reduction& r) {
   StateLayout l;
   l.offsets.resize(r.fields.size());
-  std::size_t align = 1;
   for (std::size_t f : struct_order(r)) {
     l.offsets[f] = l.bytes;
     l.bytes += size_of(r.fields[f].type);
-    align = std::max(align, size_of(r.fields[f].type));
+    l.align = std::max(l.align, size_of(r.fields[f].type));
   }
-  l.bytes = (l.bytes + align - 1) / align * align;
+  l.bytes = (l.bytes + l.align - 1) / l.align * l.align;
   return l;
 }
 

@@ -28,6 +28,10 @@ inline constexpr std::size_t kMaxExpressionOperators = 1024;
 // zeroed tail padding up to the largest field's alignment.
 struct StateLayout {
   std::size_t bytes = 0;
+  // The largest field's size: bytes is a multiple of it, and a state may start only at a
+  // multiple of it (fields lie largest first, each at a multiple of its size, which the exact
+  // path's kernel indexes by).
+  std::size_t align = 1;
   std::vector<std::size_t> offsets;  // in the order of Reduction::fields
 };
 StateLayout state_layout(const Reduction& r);
