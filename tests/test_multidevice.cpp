@@ -184,7 +184,9 @@ TEST_CASE("group: shares from weights of any finite magnitude") {
       {{tiny, tiny}, {0.5, 0.5}},
       {{3 * tiny, tiny}, {0.75, 0.25}},
       {{1e300, 3e300}, {0.25, 0.75}}};
-  for (const auto& [w, want] : cases) {
+  for (const auto& c : cases) {
+    const std::vector<double>& w = c.first;
+    const std::vector<double>& want = c.second;
     g.set_shares(w);
     INFO(w[0], " ", w[1]);
     CHECK(g.shares()[0] == doctest::Approx(want[0]).epsilon(1e-15));
