@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "rdx/rdx.hpp"
@@ -45,6 +47,54 @@ rdx::Result in_runs(const std::vector<T>& x, const std::vector<std::size_t>& cut
 
 const std::vector<std::vector<std::size_t>> kCuts = {
     {}, {0}, {1}, {5000, 5000}, {99, 50001, 50001, 99990}, {100003}};
+
+// Hex digits as bytes; spaces only separate the fields for the reader.
+std::vector<unsigned char> bytes_of(std::string_view hex) {
+  std::vector<unsigned char> out;
+  std::string pair;
+  for (char c : hex) {
+    if (c == ' ') continue;
+    pair += c;
+    if (pair.size() == 2) {
+      out.push_back(static_cast<unsigned char>(std::stoi(pair, nullptr, 16)));
+      pair.clear();
+    }
+  }
+  REQUIRE(pair.empty());
+  return out;
+}
+
+// Bytes as hex, so that a failed comparison shows where the bytes differ.
+std::string hex_of(const std::vector<unsigned char>& b) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : b) {
+    out += kDigits[c >> 4];
+    out += kDigits[c & 15];
+  }
+  return out;
+}
+
+// p's bytes are `golden`, and `golden` read back is p's state: the same request, count and
+// result, and the same bytes again.
+rdx::Partial golden_both_ways(const rdx::Partial& p, std::string_view golden) {
+  const std::vector<unsigned char> want = bytes_of(golden);
+  CHECK(hex_of(p.to_bytes()) == hex_of(want));
+  const rdx::Partial q = rdx::Partial::from_bytes(want);
+  CHECK(q.type() == p.type());
+  CHECK(q.acc() == p.acc());
+  CHECK(q.op() == p.op());
+  CHECK(q.exact() == p.exact());
+  CHECK(q.count() == p.count());
+  CHECK(hex_of(q.to_bytes()) == hex_of(want));
+  if (p.count() > 0) {
+    const rdx::Result a = rdx::finish(p), b = rdx::finish(q);
+    CHECK(b.value.type == a.value.type);
+    CHECK(b.value.bits == a.value.bits);
+    CHECK(b.index == a.index);
+  }
+  return q;
+}
 
 }  // namespace
 
@@ -137,6 +187,71 @@ TEST_CASE("partial: a stream's state combines with a buffer's and a host run's")
   CHECK(r.value.as<std::uint32_t>() == want);
   CHECK(r.index == at);
   CHECK(r.plan.n == x.size());
+}
+
+// The byte form's specification, worked out by hand from its description in
+// runtime/src/api/partial.cpp. Each literal is written field by field, little-endian:
+//   "RDXP" (52445850), version 01, then type, accumulator and operator (one byte each: the rows'
+//   wire codes, i8 00, u8 01, i16 02, u16 03, i32 04, u32 05, i64 06, u64 07, f32 08, f64 09;
+//   sum 00, prod 01, min 02, max 03, and 04, or 05, xor 06, argmin 07, argmax 08);
+//   exact, has an index (one byte each), 0000 reserved, flags (u32);
+//   count, value bits, index (u64 each);
+//   the digits' count (u32), 00000000 reserved, then the digits (i64 each).
+// Bytes that another librdx reads: a failure here is a change of the format, to be undone.
+TEST_CASE("partial: the byte form of fixed states, byte for byte") {
+  // An i32 sum of {-7, 2, -1}: 3 elements, value -6 as an i32 (its 4 bytes only, not widened).
+  const std::vector<std::int32_t> i = {-7, 2, -1};
+  const rdx::Partial sum_i =
+      rdx::reduce_partial(ctx(), rdx::Type::I32, i.data(), i.size(), rdx::Op::Sum);
+  const rdx::Partial sum_i_read = golden_both_ways(sum_i,
+                                                   "52445850 01 040400 00 00 0000 00000000"
+                                                   " 0300000000000000 faffffff00000000"
+                                                   " 0000000000000000 00000000 00000000");
+  CHECK(rdx::finish(sum_i_read).value.as<std::int32_t>() == -6);
+
+  // An f64 argmax of {1.5, -2, 7.25, 7.25, 0}: 5 elements, 7.25 = 1.8125 * 2^2 (exponent field
+  // 1023 + 2 = 0x401, fraction 0.8125 = 0xd / 16: bits 0x401d000000000000), first at index 2.
+  if (ctx().device_info().fp64) {
+    const std::vector<double> d = {1.5, -2.0, 7.25, 7.25, 0.0};
+    const rdx::Partial arg_d =
+        rdx::reduce_partial(ctx(), rdx::Type::F64, d.data(), d.size(), rdx::Op::ArgMax);
+    const rdx::Partial arg_d_read = golden_both_ways(arg_d,
+                                                     "52445850 01 090908 00 01 0000 00000000"
+                                                     " 0500000000000000 0000000000001d40"
+                                                     " 0200000000000000 00000000 00000000");
+    CHECK(rdx::finish(arg_d_read).value.as<double>() == 7.25);
+    CHECK(rdx::finish(arg_d_read).index == 2);
+  } else {
+    MESSAGE("no fp64 on this device: the f64 argmax's bytes are not checked");
+  }
+
+  // An exact f32 sum of {1, 0.5, 2^32}: flags 8 (an element other than -0), no value, 11 digits,
+  // digit k worth 2^(32k - 149). 2^e is bit e + 149: 1 is digit 4's bit 21 (0x200000), 0.5 its
+  // bit 20 (0x100000), 2^32 digit 5's bit 21; digit 4 is 0x300000, digit 5 0x200000.
+  const std::vector<float> f = {1.0f, 0.5f, 4294967296.0f};
+  rdx::Options exact;
+  exact.determinism = rdx::Determinism::Exact;
+  const rdx::Partial sum_fx =
+      rdx::reduce_partial(ctx(), rdx::Type::F32, f.data(), f.size(), rdx::Op::Sum, exact);
+  const rdx::Partial sum_fx_read = golden_both_ways(sum_fx,
+                                                    "52445850 01 080800 01 00 0000 08000000"
+                                                    " 0300000000000000 0000000000000000"
+                                                    " 0000000000000000 0b000000 00000000"
+                                                    " 0000000000000000 0000000000000000"
+                                                    " 0000000000000000 0000000000000000"
+                                                    " 0000300000000000 0000200000000000"
+                                                    " 0000000000000000 0000000000000000"
+                                                    " 0000000000000000 0000000000000000"
+                                                    " 0000000000000000");
+  // 2^32 + 1.5 rounded to f32 (24 bits) is 2^32.
+  CHECK(rdx::finish(sum_fx_read).value.as<float>() == 4294967296.0f);
+
+  // An empty u8 argmin: no elements, so no index and no value.
+  const rdx::Partial none = rdx::reduce_partial(ctx(), rdx::Type::U8, nullptr, 0, rdx::Op::ArgMin);
+  golden_both_ways(none,
+                   "52445850 01 010107 00 00 0000 00000000"
+                   " 0000000000000000 0000000000000000"
+                   " 0000000000000000 00000000 00000000");
 }
 
 TEST_CASE("partial: what is refused") {

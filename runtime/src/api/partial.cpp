@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
 #include <vector>
 
 #include "api/partial_access.hpp"
@@ -14,6 +15,8 @@
 #include "exec/run_exact.hpp"
 #include "exec/run_plan.hpp"
 #include "ops/exact_sum.hpp"
+#include "ops/operators.hpp"
+#include "ops/type_table.hpp"
 #include "plan/request.hpp"
 
 namespace rdx {
@@ -165,9 +168,12 @@ namespace {
 
 using detail::PartialAccess;
 
-// The byte form, version 1 (little-endian): "RDXP", version, type, acc, op (one byte each);
-// exact, has_index, two zero bytes, flags (u32); count, value bits, index (u64 each); the digits'
-// count (u32), four zero bytes; the digits (i64 each).
+// The byte form, version 1 (little-endian): "RDXP", version, type, acc, op (one byte each: the
+// wire codes of the types' and operators' rows, ops/type_table.hpp and ops/operators.hpp, never
+// the enumerators' positions); exact, has_index, two zero bytes, flags (u32: the exact sum's,
+// ops/exact_sum.hpp); count, value bits (the accumulator's bytes in the low ones), index (u64
+// each; index 0 without one); the digits' count (u32), four zero bytes; the digits (i64 each,
+// digit k worth 2^(32k + exact_layout(type).lsb)).
 constexpr unsigned char kMagic[4] = {'R', 'D', 'X', 'P'};
 constexpr unsigned char kVersion = 1;
 constexpr std::size_t kHeaderBytes = 48;
@@ -184,10 +190,20 @@ std::uint64_t get(std::span<const unsigned char> in, std::size_t at, int bytes) 
   return v;
 }
 
-template <class E, std::size_t N>
-E checked_enum(std::uint64_t v, const E (&all)[N], const char* what) {
-  if (v >= N) throw ArgumentError(fmt::format("Partial::from_bytes: {} {} is not one", what, v));
-  return all[v];
+// The wire code of enumerator e in `rows` (kTypeRows, kOpRows), and back; every enumerator has a
+// row and each code names one (the tables' static_asserts).
+template <class Row, std::size_t N, class E>
+std::uint64_t wire_code(const Row (&rows)[N], E Row::*key, E e) {
+  for (const Row& r : rows)
+    if (r.*key == e) return r.wire;
+  throw std::logic_error("Partial::to_bytes: an enumerator without a row");
+}
+
+template <class Row, std::size_t N, class E>
+E from_wire_code(const Row (&rows)[N], E Row::*key, std::uint64_t code, const char* what) {
+  for (const Row& r : rows)
+    if (r.wire == code) return r.*key;
+  throw ArgumentError(fmt::format("Partial::from_bytes: {} {} is not one", what, code));
 }
 
 std::string describe(const Partial& p) {
@@ -201,9 +217,9 @@ std::vector<unsigned char> Partial::to_bytes() const {
   std::vector<unsigned char> out(std::begin(kMagic), std::end(kMagic));
   out.reserve(kHeaderBytes + 8 * digits_.size());
   put(out, kVersion, 1);
-  put(out, static_cast<std::uint64_t>(type_), 1);
-  put(out, static_cast<std::uint64_t>(acc_), 1);
-  put(out, static_cast<std::uint64_t>(op_), 1);
+  put(out, wire_code(detail::kTypeRows, &detail::TypeRow::type, type_), 1);
+  put(out, wire_code(detail::kTypeRows, &detail::TypeRow::type, acc_), 1);
+  put(out, wire_code(detail::kOpRows, &detail::OpRow::op, op_), 1);
   put(out, exact_ ? 1 : 0, 1);
   put(out, index_ ? 1 : 0, 1);
   put(out, 0, 2);
@@ -226,9 +242,9 @@ Partial Partial::from_bytes(std::span<const unsigned char> in) {
     throw ArgumentError(
         fmt::format("Partial::from_bytes: version {} (this librdx reads {})", in[4], kVersion));
   Partial p;
-  p.type_ = checked_enum(get(in, 5, 1), kAllTypes, "type");
-  p.acc_ = checked_enum(get(in, 6, 1), kAllTypes, "accumulator");
-  p.op_ = checked_enum(get(in, 7, 1), kAllOps, "operator");
+  p.type_ = from_wire_code(detail::kTypeRows, &detail::TypeRow::type, get(in, 5, 1), "type");
+  p.acc_ = from_wire_code(detail::kTypeRows, &detail::TypeRow::type, get(in, 6, 1), "accumulator");
+  p.op_ = from_wire_code(detail::kOpRows, &detail::OpRow::op, get(in, 7, 1), "operator");
   p.exact_ = in[8] != 0;
   const bool has_index = in[9] != 0;
   p.flags_ = static_cast<std::uint32_t>(get(in, 12, 4));

@@ -4,7 +4,7 @@
 // switches over all of rdx::Op with no default branch; the build treats a missing case as an
 // error (-Werror=switch), so an operator that is not described here does not compile.
 //
-// Semantics (the README's): integer sum and product wrap modulo 2^bits of the accumulator; NaN
+// Semantics (docs/semantics.md): integer sum and product wrap modulo 2^bits of the accumulator; NaN
 // propagates through sum and product; min, max, argmin and argmax ignore NaN unless every
 // element is NaN; argmin and argmax return the first index of the extreme value.
 #pragma once
@@ -22,14 +22,18 @@ namespace rdx::detail {
 
 struct OpRow {
   Op op;
+  // The operator's byte in a Partial's byte form (api/partial.cpp): fixed, unlike the
+  // enumerator's position, so that bytes written before an operator was added still read. A new
+  // operator takes a code no row has; a code never changes.
+  std::uint8_t wire;
   std::string_view name;   // rdx::name(op), `--op`
   std::string_view alias;  // also accepted by parse_op; empty when none
 };
 
 inline constexpr OpRow kOpRows[] = {
-    {Op::Sum, "sum", ""}, {Op::Prod, "prod", "product"}, {Op::Min, "min", ""},
-    {Op::Max, "max", ""}, {Op::And, "and", ""},          {Op::Or, "or", ""},
-    {Op::Xor, "xor", ""}, {Op::ArgMin, "argmin", ""},    {Op::ArgMax, "argmax", ""},
+    {Op::Sum, 0, "sum", ""}, {Op::Prod, 1, "prod", "product"}, {Op::Min, 2, "min", ""},
+    {Op::Max, 3, "max", ""}, {Op::And, 4, "and", ""},          {Op::Or, 5, "or", ""},
+    {Op::Xor, 6, "xor", ""}, {Op::ArgMin, 7, "argmin", ""},    {Op::ArgMax, 8, "argmax", ""},
 };
 
 constexpr bool op_rows_follow_enum() {
@@ -39,6 +43,14 @@ constexpr bool op_rows_follow_enum() {
   return true;
 }
 static_assert(op_rows_follow_enum(), "kOpRows must list every rdx::Op in enum order");
+
+constexpr bool op_wire_codes_unique() {
+  for (std::size_t i = 0; i < std::size(kOpRows); ++i)
+    for (std::size_t j = i + 1; j < std::size(kOpRows); ++j)
+      if (kOpRows[i].wire == kOpRows[j].wire) return false;
+  return true;
+}
+static_assert(op_wire_codes_unique(), "kOpRows: two operators share a wire code");
 
 // The operator on values: argmin/argmax find their extreme value as min/max do.
 constexpr Op value_op(Op op) {
