@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """clrdx's axis reductions against NumPy's on the same array, in one run on one machine.
 
-  tools/bench_numpy_axis.py [--clrdx PATH] [--device cpu] [--log2 26] [--rounds 3] [--out DIR]
+  bench/bench_numpy_axis.py [--clrdx PATH] [--device cpu] [--log2 26] [--rounds 3] [--out DIR]
 
 An (n / W) x W row-major array (element i = i % 7, n = 2^log2) reduced along axis 1 (rows:W) and
 axis 0 (columns:W), W = 16, 256, 4096, 65536, 2^20; f32 sum, i32 sum (NumPy with dtype=int32, as

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Segmented reductions against their yardstick (../shared/bench, or $RDX_YARDSTICKS) in one go on
+# Segmented reductions against their yardstick (bench/yardsticks, or $RDX_YARDSTICKS) in one go on
 # one machine, same contract and data (element i = i % 7, results kept where the reducer works):
-#   tools/bench_segmented.sh gpu [log2_n=28]   NVIDIA OpenCL vs CUB's DeviceSegmentedReduce (nvcc)
-#   tools/bench_segmented.sh cpu [log2_n=26]   PoCL vs the native OpenMP + SIMD segmented loop
+#   bench/bench_segmented.sh gpu [log2_n=28]   NVIDIA OpenCL vs CUB's DeviceSegmentedReduce (nvcc)
+#   bench/bench_segmented.sh cpu [log2_n=26]   PoCL vs the native OpenMP + SIMD segmented loop
 # f32 sum, i32 sum and f32 max over the yardsticks' layouts (uniform:4 .. 2^20 by offsets, the
 # power-law mix; on CPUs also columns:4 .. 2^20), plus clrdx's axis forms rows:W and columns:W.
 # RDX_BENCH_ROUNDS=R (default 2) alternates the yardstick and clrdx R times; the table pairs the
@@ -12,7 +12,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 kind=${1:?cpu or gpu}
 lg=${2:-$([ "$kind" = gpu ] && echo 28 || echo 26)}
-yard=${RDX_YARDSTICKS:-$root/../shared/bench}
+yard=${RDX_YARDSTICKS:-$root/bench/yardsticks}
 out=${RDX_BENCH_OUT:-$root/build/bench}
 clrdx=${CLRDX:-${RDX_BUILD_DIR:-$root/build}/tools/clrdx/clrdx}
 rounds=${RDX_BENCH_ROUNDS:-2}

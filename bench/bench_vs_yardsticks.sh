@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Runs `auto` and a yardstick (../shared/bench, or $RDX_YARDSTICKS) in one go on one machine, same
+# Runs `auto` and a yardstick (bench/yardsticks, or $RDX_YARDSTICKS) in one go on one machine, same
 # contract and data, and prints issue 4's ratio table. Usage:
-#   tools/bench_vs_yardsticks.sh cpu [max_log2=28]    PoCL vs the native OpenMP + SIMD loop
-#   tools/bench_vs_yardsticks.sh gpu [max_log2=30]    NVIDIA OpenCL vs CUB (needs nvcc)
+#   bench/bench_vs_yardsticks.sh cpu [max_log2=28]    PoCL vs the native OpenMP + SIMD loop
+#   bench/bench_vs_yardsticks.sh gpu [max_log2=30]    NVIDIA OpenCL vs CUB (needs nvcc)
 # RDX_BENCH_ROUNDS=R (default 1) alternates yardstick and clrdx R times and judges each row on
 # the medians (shared machines drift between runs; see compare_yardsticks.py).
 # Writes clrdx.jsonl, yardstick.jsonl and ratios.md into $RDX_BENCH_OUT (default build/bench).
@@ -10,7 +10,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 kind=${1:?cpu or gpu}
 max=${2:-$([ "$kind" = gpu ] && echo 30 || echo 28)}
-yard=${RDX_YARDSTICKS:-$root/../shared/bench}
+yard=${RDX_YARDSTICKS:-$root/bench/yardsticks}
 out=${RDX_BENCH_OUT:-$root/build/bench}
 clrdx=${CLRDX:-${RDX_BUILD_DIR:-$root/build}/tools/clrdx/clrdx}
 mkdir -p "$out"
@@ -32,4 +32,4 @@ for ((r = 1; r <= rounds; ++r)); do
     cat "$out/part.jsonl" >>"$out/clrdx.jsonl"
   done
 done
-python3 "$root/tools/compare_yardsticks.py" "$out/clrdx.jsonl" "$out/yardstick.jsonl" | tee "$out/ratios.md"
+python3 "$root/bench/compare_yardsticks.py" "$out/clrdx.jsonl" "$out/yardstick.jsonl" | tee "$out/ratios.md"

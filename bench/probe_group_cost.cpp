@@ -6,7 +6,7 @@
 //   counter : partial + the last group (atomic ticket) combines the partials (fast.cl's finish)
 //   twokern : partial, then a second launch of one group combines the partials
 // Usage: probe_group_cost [G,G,...]   (the first GPU; without one, the first device)
-// Build: g++ -O2 -std=c++17 tools/probe_group_cost.cpp -lOpenCL -o probe_group_cost
+// Build: g++ -O2 -std=c++17 bench/probe_group_cost.cpp -lOpenCL -o probe_group_cost
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <algorithm>

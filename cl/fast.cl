@@ -15,7 +15,7 @@
  * A small grid (HOST_FINISH, the plan's host_finish: at most WG groups) skips the last-group
  * finish: each group stores its partial and the host reads the GROUPS partials in one read and
  * combines them. On NVIDIA's driver the counter's atomic alone added about 7 us to a call
- * (tools/probe_group_cost.cpp); the host's combine of 256 partials takes well under 1 us.
+ * (bench/probe_group_cost.cpp); the host's combine of 256 partials takes well under 1 us.
  *
  * Launch rules: local size WG (a power of two; 1 is fine), global size = GROUPS * WG for the
  * plan's GROUPS; `counter` is one uint that is 0 before the launch (the last group resets it, so

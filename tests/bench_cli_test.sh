@@ -109,7 +109,7 @@ skipped=""
 if ! command -v gnuplot >/dev/null; then
   skipped="gnuplot is not on PATH (tools/setup.sh --plot installs it)"
 else
-  plot=$(dirname "$0")/../tools/plot_bench.py
+  plot=$(dirname "$0")/../tools/clrdx/plot_bench.py
   # One size, every strategy: bars in the order of `clrdx strategies`.
   expect 0 "bench --plot, one size" -- "$clrdx" bench --device "$dev" --strategy all \
     --sizes 1Ki --repeat 1 --json "$tmp/one.jsonl" --plot "$tmp/one.png"

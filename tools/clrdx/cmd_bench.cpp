@@ -163,7 +163,7 @@ std::string format_time(double s) {
 }
 
 // The plot script: $RDX_PLOT_SCRIPT, else the installed one (RDX_DATA_FROM_BIN, share/rdx, from
-// the folder of the running clrdx), else the source tree's tools/plot_bench.py.
+// the folder of the running clrdx), else the source tree's tools/clrdx/plot_bench.py.
 std::string find_plot_script() {
   std::error_code ec;
   if (const char* env = std::getenv("RDX_PLOT_SCRIPT")) {
@@ -174,7 +174,7 @@ std::string find_plot_script() {
   const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
   for (const std::filesystem::path& p :
        {exe.parent_path() / RDX_DATA_FROM_BIN / "plot_bench.py",
-        std::filesystem::path(RDX_SOURCE_DIR) / "tools/plot_bench.py"})
+        std::filesystem::path(RDX_SOURCE_DIR) / "tools/clrdx/plot_bench.py"})
     if (std::filesystem::is_regular_file(p, ec)) return p.lexically_normal().string();
   throw rdx::Error(
       "bench --plot: cannot find plot_bench.py (looked in share/rdx beside clrdx's bin folder; "

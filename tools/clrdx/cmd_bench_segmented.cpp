@@ -1,5 +1,5 @@
 // clrdx bench --layouts: segmented and axis reductions timed the way the segmented yardsticks
-// time them (../shared/bench: cub_segmented_reduce.cu, native_cpu_segmented.cpp): data (element
+// time them (bench/yardsticks: cub_segmented_reduce.cu, native_cpu_segmented.cpp): data (element
 // i = i % 7), offsets and results stay on the device; one call = every segment reduced, waited
 // for; the median over --repeat calls after warm-up. GB/s counts input bytes only.
 #include <fmt/format.h>

@@ -35,7 +35,7 @@ struct Candidate {
 };
 
 // The search space: the built-in defaults and their neighbours, the ranges sweeps found
-// interesting (tools/sweep_fast.sh); about 8 programs per strategy to build per type and operator.
+// interesting (bench/sweep_fast.sh); about 8 programs per strategy to build per type and operator.
 std::vector<Candidate> candidates() {
   std::vector<Candidate> c;
   for (auto [wg, gpc, unroll, vb] : {std::tuple{256u, 8u, 2u, 16u},

@@ -22,7 +22,7 @@ std::string strategy_names() {
 
 // Work-groups of the exact sum's first launch: one per compute unit on CPUs (of one work-item,
 // a contiguous range each), 8 per compute unit on GPUs (a grid stride). H200, f32 2^28, 2 rounds
-// (tools/results/h200_exact_groups_sweep.txt): 8 per CU 385-395 us at 256 work-items (387-388 at
+// (bench/results/h200_exact_groups_sweep.txt): 8 per CU 385-395 us at 256 work-items (387-388 at
 // 512), against 441-466 with 2 or 4 and 387-408 with 16; run_to_run 259-273.
 constexpr std::uint64_t kExactGroupsPerCuGpu = 8;
 

@@ -17,7 +17,7 @@ namespace {
 using detail::floor_pow2;
 using detail::is_pow2;
 
-// GPUs (tools/results/h200_segmented_sweep.txt): segments shorter than kLongSegment get the mean
+// GPUs (bench/results/h200_segmented_sweep.txt): segments shorter than kLongSegment get the mean
 // length over kItemsPerLane lanes, a power of two, at most kShortLanes: the lanes' tree costs
 // barriers, and a lane reading 8 to 128 elements kept the memory busiest (rows of 256: 8 or 16
 // lanes 3.98 TB/s, 64 lanes 1.93-2.45). Longer ones get a whole group, as CUB gives a block.
@@ -42,7 +42,7 @@ constexpr std::uint64_t kUnrollScalar = 16;
 constexpr std::uint64_t kCpuVectorMin = 16;
 // CPUs, by default: groups of 64 work-items and 2 vector accumulators. PoCL 5 on 16 Xeon cores,
 // 2^26 f32 by offsets of 1024 / 16384 / the power-law mix, medians of 3 rounds
-// (tools/results/pocl5_xeon16_segmented_sweep/): sum 113 / 122 / 102 GB/s against 94 / 78 / 83
+// (bench/results/pocl5_xeon16_segmented_sweep/): sum 113 / 122 / 102 GB/s against 94 / 78 / 83
 // with 256 and 4, max 92 / 98 / 76 against 84 / 83 / 66; PoCL 3.1 on 2 cores, 2^24: sum of 16384
 // 44 GB/s against 32, the others within the rounds' spread.
 constexpr std::size_t kCpuWorkGroup = 64;

@@ -13,7 +13,7 @@
 namespace rdx::detail {
 
 // H200, f32 sum: within 1% of the best of 20 grid / work-group / unroll / vector configurations at
-// 2^24 and 2^28 (tools/sweep_fast.sh gpu fast_strided 16Mi,256Mi).
+// 2^24 and 2^28 (bench/sweep_fast.sh gpu fast_strided 16Mi,256Mi).
 const std::array<ParamSpec, 6> kFastStridedParams = {{
     {"wg", 256, "work-group size"},
     {"groups_per_cu", 8, "work-groups per compute unit: the grid's upper bound"},
@@ -24,7 +24,7 @@ const std::array<ParamSpec, 6> kFastStridedParams = {{
 }};
 
 // PoCL 5, 16 cores, f32 sum: 8 groups per compute unit beat 1, 2 and 4; one work-item per group,
-// 64-byte vectors (tools/sweep_fast.sh cpu fast_blocked).
+// 64-byte vectors (bench/sweep_fast.sh cpu fast_blocked).
 const std::array<ParamSpec, 6> kFastBlockedParams = {{
     {"wg", 1, "work-group size"},
     {"groups_per_cu", 8, "work-groups per compute unit: the grid's upper bound"},
