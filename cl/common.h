@@ -29,7 +29,7 @@
  * every strategy that keeps its states on the device run a user's reduction unchanged (the
  * host appends the further arguments: exec/exec.cpp, Exec::args).
  *
- * Semantics (the README's): integer sum and product wrap modulo 2^bits of the accumulator;
+ * Semantics (docs/semantics.md): integer sum and product wrap modulo 2^bits of the accumulator;
  * NaN propagates through sum and product; min, max, argmin and argmax ignore NaN unless every
  * element is NaN; argmin and argmax return the first index of the extreme value.
  * The state of a reduction is an ACC value, plus its index for argmin and argmax; partial

@@ -1,5 +1,5 @@
 // librdx: reductions of host or device arrays on any OpenCL device. Complete, tested examples:
-// docs/examples/ (reduce_host.cpp, reduce_buffer.cpp, stream.cpp), shown in the README.
+// docs/examples/ (reduce_host.cpp, reduce_buffer.cpp, stream.cpp), shown in docs/api.md.
 // This header includes the whole public API:
 #pragma once
 #include "rdx/async.hpp"             // reductions that do not wait: events into buffers, futures
