@@ -58,6 +58,10 @@ class BinaryCache {
  public:
   BinaryCache();  // throws ArgumentError as locate_binary_cache() does
 
+  // Whether binaries are stored: fetching a program's binary is not free (PoCL compiles every
+  // kernel of the program for it, beside the launches' own builds), so it is done only to store.
+  bool on() const { return where_.on(); }
+
   // The binary stored under `key`, when its entry is a regular file whose key and checksum match.
   std::optional<std::vector<unsigned char>> load(const std::string& key) const;
 

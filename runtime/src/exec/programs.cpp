@@ -112,7 +112,7 @@ cl::Program ProgramCache::get(const cl::Context& ctx, const cl::Device& dev,
   }
   programs_.emplace(key, prog);
   std::vector<std::vector<unsigned char>> bins;
-  if (prog.getInfo(CL_PROGRAM_BINARIES, &bins) == CL_SUCCESS && bins.size() == 1)
+  if (disk_.on() && prog.getInfo(CL_PROGRAM_BINARIES, &bins) == CL_SUCCESS && bins.size() == 1)
     disk_.store(disk_key, bins[0]);
   return prog;
 }
