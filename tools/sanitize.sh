@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # CI's sanitizer pass: builds librdx, clrdx, the tests and the libFuzzer targets with clang,
 # AddressSanitizer and UndefinedBehaviorSanitizer into build-asan/ ($RDX_ASAN_BUILD_DIR), and runs
-# that build's ctest suite: the same entries as tools/test.sh (but valgrind, which cannot run a
-# sanitized binary) plus the bounded fuzz runs fuzz.npy and fuzz.args. Extra arguments go to
-# ctest (e.g. -R api). Suppressions (tests/sanitizers/) cover PoCL and the ICD loader only.
+# that build's quick tier (the entries tools/test.sh runs; valgrind, Oclgrind and Intel's runtime,
+# which cannot run a sanitized binary, are not there) plus the bounded fuzz runs fuzz.npy and
+# fuzz.args. Extra arguments go to ctest (e.g. -R api). Suppressions (tests/sanitizers/) cover PoCL and the ICD loader only.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/tools/setup.sh" --sanitize
@@ -15,7 +15,7 @@ cmake --build "$build" -j "$(nproc)"
 # Kernels are device code that the sanitizers do not instrument: when the release build has
 # compiled them (tools/test.sh ran first), its kernel caches are linked in instead of compiling
 # every kernel again. Cache entries are keyed by source, options, device and driver.
-for cache in "$release"/pocl-cache-* "$release"/rdx-cache-*; do
+for cache in "$release"/pocl-cache "$release"/pocl-cache-* "$release"/rdx-cache-*; do
   [ -d "$cache" ] && [ ! -e "$build/$(basename "$cache")" ] && cp -al "$cache" "$build/"
 done
 sup=$root/tests/sanitizers
@@ -26,4 +26,4 @@ export ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0
 export LSAN_OPTIONS=suppressions=$sup/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 cd "$build"
-ctest -j "$(nproc)" --output-on-failure --timeout 3600 "$@"
+ctest -j "$(nproc)" --output-on-failure --timeout 3600 -LE full "$@"
