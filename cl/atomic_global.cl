@@ -45,7 +45,7 @@ kernel void ag_values(global const T* in, ulong n, volatile global WORD* acc ELE
 kernel void ag_indices(global const T* in, ulong n, global const WORD* acc,
                        volatile global IWORD* best_i) {
   const ulong gid = get_global_id(0);
-  if (gid < n && holds_best(to_acc(in[gid]), from_word(acc[0]))) {
+  if (gid < n && holds_best(to_acc(LOAD_T(in, gid)), from_word(acc[0]))) {
     const IWORD i = (IWORD)gid;
     ATOMIC_MIN_INDEX(best_i, i);
   }
@@ -56,7 +56,7 @@ kernel void ag_finish(global const T* in, global const WORD* acc, global const I
                       OUT_PARAMS) {
 #ifdef INDEXED
   const ulong i = best_i[0];
-  STORE(0, st_make(to_acc(in[i]), i));
+  STORE(0, st_make(to_acc(LOAD_T(in, i)), i));
 #else
   STORE(0, from_word(acc[0]));
 #endif

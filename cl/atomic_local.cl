@@ -46,7 +46,7 @@ kernel void al_indices(global const T* in, ulong n, global const WORD* acc,
   const bool first = get_local_id(0) == 0;
   if (first) part = IWORD_NONE;
   barrier(CLK_LOCAL_MEM_FENCE);
-  if (gid < n && holds_best(to_acc(in[gid]), from_word(acc[0]))) {
+  if (gid < n && holds_best(to_acc(LOAD_T(in, gid)), from_word(acc[0]))) {
     const IWORD i = (IWORD)gid;
     ATOMIC_MIN_INDEX(&part, i);
   }
@@ -62,7 +62,7 @@ kernel void al_finish(global const T* in, global const WORD* acc, global const I
                       OUT_PARAMS) {
 #ifdef INDEXED
   const ulong i = best_i[0];
-  STORE(0, st_make(to_acc(in[i]), i));
+  STORE(0, st_make(to_acc(LOAD_T(in, i)), i));
 #else
   STORE(0, from_word(acc[0]));
 #endif

@@ -15,14 +15,18 @@
  * bitwise op on the extended word are those of the narrow result.
  * IWORD: the word that holds an argmin/argmax index (uint unless the host defines IDX64).
  *
- * Which atomic combines a value into a word: the host decides (runtime/src/strategies/atomic.cpp,
- * atomic_native) and says so with COMBINE_NATIVE; the device's atomics come as definitions:
+ * Which atomic combines a value into a word: the operator's row (runtime/src/ops/operators.hpp)
+ * names it in the generated definitions as ATOMIC_FORM_ADD, _MIN, _MAX, _AND, _OR or _XOR (none
+ * for products, a user's reduction and argmin/argmax's index pass); whether the device has it,
+ * the host decides (runtime/src/strategies/atomic.cpp, atomic_native) and says so with
+ * COMBINE_NATIVE; the device's atomics come as definitions:
  *   RDX_INT64_EXT      cl_khr_int64_extended_atomics (64-bit min/max/and/or/xor);
  *   RDX_PTX_FLOAT_ADD  NVIDIA's OpenCL: inline PTX atom.global.add.f32/.f64, what CUDA's
  *                      atomicAdd compiles to (global memory only).
- * Native forms: integer add/min/max/and/or/xor; float min/max as atomic_min/atomic_max of the
- * order-preserving key (NaN skipped); float add through PTX. COMBINE_NATIVE 0 (products, float
- * sums without PTX, 64-bit bitwise/min/max without the extension): a compare-exchange loop, which
+ * Native forms: on integers each ATOMIC_FORM_ as its atomic; on floats ATOMIC_FORM_MIN/_MAX as
+ * atomic_min/atomic_max of the order-preserving key (NaN skipped) and ATOMIC_FORM_ADD through PTX.
+ * COMBINE_NATIVE 0 (no form, float adds without PTX, 64-bit forms other than add without the
+ * extension): a compare-exchange loop, which
  * the kernels call once per work-item after a run of elements, so its cost stays bounded. A host
  * that claims a native form the definitions do not give is a compile error. */
 #if ACC_BYTES == 8 || defined(IDX64)
@@ -78,11 +82,11 @@
 /* KEYED: float min/max keep the order-preserving key of the value in the word: unsigned order of
  * keys is the order of the floats, so atomic_min/atomic_max combine them. NaN never enters the
  * word; KEY_NONE (no value yet: every element so far was NaN) lies outside every non-NaN key. */
-#if defined(ACC_IS_FLOAT) && (VALUE_OP == OP_MIN || VALUE_OP == OP_MAX) && \
+#if defined(ACC_IS_FLOAT) && (defined(ATOMIC_FORM_MIN) || defined(ATOMIC_FORM_MAX)) && \
     (!defined(WIDE_WORD) || defined(RDX_INT64_EXT))
 #define KEYED 1
 #define SIGN_BIT ((WORD)1 << (sizeof(WORD) * 8 - 1))
-#if VALUE_OP == OP_MIN
+#ifdef ATOMIC_FORM_MIN
 #define KEY_NONE (~(WORD)0)
 #else
 #define KEY_NONE ((WORD)0)
@@ -167,7 +171,7 @@ inline ACC value_identity(void) {
 
 /* NATIVE_COMBINE(p, x): one hardware atomic, local or global; undefined where there is none.
  * GLOBAL_COMBINE additionally has NVIDIA's float add. */
-#if defined(KEYED) && VALUE_OP == OP_MIN
+#if defined(KEYED) && defined(ATOMIC_FORM_MIN)
 #define NATIVE_COMBINE(p, x)               \
   do {                                     \
     if (!isnan(x)) W_MIN((p), to_word(x)); \
@@ -177,25 +181,23 @@ inline ACC value_identity(void) {
   do {                                     \
     if (!isnan(x)) W_MAX((p), to_word(x)); \
   } while (0)
-#elif !defined(ACC_IS_FLOAT) && VALUE_OP == OP_SUM
+#elif !defined(ACC_IS_FLOAT) && defined(ATOMIC_FORM_ADD)
 #define NATIVE_COMBINE(p, x) W_ADD((p), to_word(x))
-#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && \
-    VALUE_OP == OP_MIN
+#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT))
+#if defined(ATOMIC_FORM_MIN)
 #define NATIVE_COMBINE(p, x) W_MIN((p), to_word(x))
-#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && \
-    VALUE_OP == OP_MAX
+#elif defined(ATOMIC_FORM_MAX)
 #define NATIVE_COMBINE(p, x) W_MAX((p), to_word(x))
-#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && \
-    VALUE_OP == OP_AND
+#elif defined(ATOMIC_FORM_AND)
 #define NATIVE_COMBINE(p, x) W_AND((p), to_word(x))
-#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && VALUE_OP == OP_OR
+#elif defined(ATOMIC_FORM_OR)
 #define NATIVE_COMBINE(p, x) W_OR((p), to_word(x))
-#elif !defined(ACC_IS_FLOAT) && (!defined(WIDE_WORD) || defined(RDX_INT64_EXT)) && \
-    VALUE_OP == OP_XOR
+#elif defined(ATOMIC_FORM_XOR)
 #define NATIVE_COMBINE(p, x) W_XOR((p), to_word(x))
 #endif
+#endif
 
-#if defined(RDX_PTX_FLOAT_ADD) && defined(ACC_IS_FLOAT) && VALUE_OP == OP_SUM
+#if defined(RDX_PTX_FLOAT_ADD) && defined(ACC_IS_FLOAT) && defined(ATOMIC_FORM_ADD)
 inline void ptx_float_add(volatile global WORD* p, ACC x) {
   ACC old;
 #if ACC_BYTES == 4

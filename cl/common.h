@@ -5,11 +5,18 @@
  *
  *   OP_SUM ... OP_ARGMAX  one code per rdx::Op; OP is this program's, VALUE_OP the operator on
  *                         values (argmin/argmax: OP_MIN/OP_MAX)
- *   T, ACC                element and accumulator types (OpenCL C names); ACC_BYTES its size
+ *   T, T_COMPUTE          an element's type as stored (what input pointers point to) and as
+ *                         computed (one OpenCL C type for every type today)
+ *   T_VALUE(x)            a stored element x (a T) as a T_COMPUTE value
+ *   T_VALUES(N, x)        a vector of N stored elements as a vector of N T_COMPUTE values
+ *   LOAD_T(p, k)          element k of p (global const T*) as a T_COMPUTE value: every kernel
+ *                         reads elements through these three, never converting a T itself
+ *   ACC                   the accumulator type (OpenCL C name); ACC_BYTES its size
  *   ACC_IS_FLOAT          defined for float accumulators; integers have UACC (unsigned twin,
  *                         wrapping arithmetic), UMUL (the unsigned type products are taken in,
  *                         never narrower than uint) and ACC_IS_SIGNED when signed
- *   NEEDS_FP64            T or ACC is double
+ *   NEEDS_FP64            T or ACC needs cl_khr_fp64 (enabled below; any other extension a
+ *                         type needs the definitions enable themselves)
  *   INDEXED, ST_PAD       argmin/argmax: the state carries an index after ST_PAD zeroed bytes
  *   PROD_MARK             float products: the bits of the input-infinity mark (below)
  *   COMBINE_VALUES(a, b)  the operator on two ACC values (argmin/argmax: on their values)
@@ -115,10 +122,10 @@ inline ACC prod_combine(ACC a, ACC b) {
 }
 #endif
 
-/* to_acc: an input element as an accumulator value (a conversion; float products mark an input
- * infinity, above). Every kernel reads elements through it. */
+/* to_acc: an input element's value (LOAD_T, T_VALUE) as an accumulator value (a conversion;
+ * float products mark an input infinity, above). Every kernel reads elements through it. */
 #ifndef USER_STATE /* a user's map reads its elements (USER_MAP_AT) */
-inline ACC to_acc(T x) {
+inline ACC to_acc(T_COMPUTE x) {
 #if OP == OP_PROD && defined(ACC_IS_FLOAT)
   const ACC v = (ACC)x;
   if (isnan(v)) return (ACC)NAN;
@@ -211,7 +218,7 @@ inline void st_store(global ACC* v, global ulong* ix, ulong k, state_t s) {
 #ifdef USER_STATE
 #define ELEM(p, k) USER_MAP_FROM(p, k)
 #else
-#define ELEM(p, k) st_make(to_acc((p)[(k)]), (k))
+#define ELEM(p, k) st_make(to_acc(LOAD_T(p, k)), (k))
 #define USER_INPUT_PARAMS
 #define USER_INPUT_ARGS
 #endif

@@ -16,7 +16,7 @@
 #ifdef USER_STATE
 #define AT(k) (ELEM(in, (k)).EXACT_FIELD)
 #else
-#define AT(k) (in[(k)])
+#define AT(k) LOAD_T(in, k)
 #endif
 
 /* DIGITS: an addition touches digits k .. k + 2 with k + 2 < DIGITS (the highest position it

@@ -79,6 +79,8 @@ typedef ulong sidx_t;
 #define VACC CAT(ACC, VW)
 #define VLOAD CAT(vload, VW)
 #define TO_VACC CAT(convert_, VACC)
+/* VW elements from vector k of p, as T_COMPUTE values. */
+#define VLOAD_T(k, p) T_VALUES(VW, VLOAD(k, p))
 #ifndef ACC_IS_FLOAT
 #define VUACC CAT(UACC, VW)
 #define AS_VACC CAT(as_, VACC)
@@ -162,11 +164,11 @@ inline state_t range_state(global const T* in, ulong b, ulong e USER_INPUT_PARAM
   VACC v = (VACC)(st_identity());
   const ulong vb = b / VW, ve = e / VW;
   for (ulong k = vb; k < ve; ++k)
-    v = VCOMBINE(v, TO_VACC(VLOAD(k, in)));
+    v = VCOMBINE(v, TO_VACC(VLOAD_T(k, in)));
   ACC s;
   VHORIZONTAL(v, s);
   for (ulong i = ve * VW; i < e; ++i)
-    s = combine_values(s, to_acc(in[i]));
+    s = combine_values(s, to_acc(LOAD_T(in, i)));
   return s;
 #else
   state_t s = st_identity();
@@ -243,25 +245,25 @@ kernel void fast_reduce(global const T* restrict in, ulong n, ulong chunk, globa
 #if UNROLL >= 4
   VACC v2 = v, v3 = v;
   for (; k + 3 * stride < nv; k += 4 * stride) {
-    v = VCOMBINE(v, TO_VACC(VLOAD(k, in)));
-    v1 = VCOMBINE(v1, TO_VACC(VLOAD(k + stride, in)));
-    v2 = VCOMBINE(v2, TO_VACC(VLOAD(k + 2 * stride, in)));
-    v3 = VCOMBINE(v3, TO_VACC(VLOAD(k + 3 * stride, in)));
+    v = VCOMBINE(v, TO_VACC(VLOAD_T(k, in)));
+    v1 = VCOMBINE(v1, TO_VACC(VLOAD_T(k + stride, in)));
+    v2 = VCOMBINE(v2, TO_VACC(VLOAD_T(k + 2 * stride, in)));
+    v3 = VCOMBINE(v3, TO_VACC(VLOAD_T(k + 3 * stride, in)));
   }
   v1 = VCOMBINE(v1, v3);
   v = VCOMBINE(v, v2);
 #endif
   for (; k + stride < nv; k += 2 * stride) {
-    v = VCOMBINE(v, TO_VACC(VLOAD(k, in)));
-    v1 = VCOMBINE(v1, TO_VACC(VLOAD(k + stride, in)));
+    v = VCOMBINE(v, TO_VACC(VLOAD_T(k, in)));
+    v1 = VCOMBINE(v1, TO_VACC(VLOAD_T(k + stride, in)));
   }
   v = VCOMBINE(v, v1);
 #endif
   for (; k < nv; k += stride)
-    v = VCOMBINE(v, TO_VACC(VLOAD(k, in)));
+    v = VCOMBINE(v, TO_VACC(VLOAD_T(k, in)));
   VHORIZONTAL(v, s);
   const ulong tail = (ulong)nv * VW + gid;
-  if (tail < n) s = combine_values(s, to_acc(in[tail]));
+  if (tail < n) s = combine_values(s, to_acc(LOAD_T(in, tail)));
 #else
   for (ulong i = gid; i < n; i += stride)
     s = st_combine(s, ELEM(in, i));

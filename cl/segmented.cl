@@ -73,10 +73,10 @@
 #define SEG_VT SEG_CAT(T, 4)
 /* The four elements of x, the first at position k, combined in order into s. */
 inline state_t seg_combine_vec(state_t s, SEG_VT x, ulong k) {
-  s = st_combine(s, st_make(to_acc(x.s0), k));
-  s = st_combine(s, st_make(to_acc(x.s1), k + 1));
-  s = st_combine(s, st_make(to_acc(x.s2), k + 2));
-  return st_combine(s, st_make(to_acc(x.s3), k + 3));
+  s = st_combine(s, st_make(to_acc(T_VALUE(x.s0)), k));
+  s = st_combine(s, st_make(to_acc(T_VALUE(x.s1)), k + 1));
+  s = st_combine(s, st_make(to_acc(T_VALUE(x.s2)), k + 2));
+  return st_combine(s, st_make(to_acc(T_VALUE(x.s3)), k + 3));
 }
 /* SEG_VACC (the host's choice on CPUs, for operators whose lanes combine: VCOMBINE): the body's
  * loads go into vector accumulators instead of the state one element at a time. */
@@ -85,7 +85,8 @@ inline state_t seg_combine_vec(state_t s, SEG_VT x, ulong k) {
 #error "SEG_VACC needs the operator's VCOMBINE"
 #endif
 #define SEG_VACC_T SEG_CAT(ACC, 4)
-#define SEG_TO_VACC SEG_CAT(convert_, SEG_VACC_T)
+/* A loaded vector of SEG_VEC stored elements as accumulator values. */
+#define SEG_TO_VACC(x) SEG_CAT(convert_, SEG_VACC_T)(T_VALUES(SEG_VEC, x))
 #ifndef ACC_IS_FLOAT
 #define AS_VACC SEG_CAT(as_, SEG_VACC_T)
 #define AS_VUACC SEG_CAT(as_, SEG_CAT(UACC, 4))
@@ -130,7 +131,7 @@ inline state_t seg_public(state_t s, ulong count, ACC empty_v) {
 #ifdef USER_STATE
 #define SEG_ELEM(at, pos) USER_MAP_FROM(in, (at))
 #else
-#define SEG_ELEM(at, pos) st_make(to_acc(in[(at)]), (pos))
+#define SEG_ELEM(at, pos) st_make(to_acc(LOAD_T(in, at)), (pos))
 #endif
 
 /* Segment r: its first element, how many, and how far apart. */
@@ -187,7 +188,7 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(
     const ulong a0 = min(hi, lo + (SEG_VEC - (first + lo) % SEG_VEC) % SEG_VEC);
     const ulong a1 = max(a0, hi - min(hi, (first + hi) % SEG_VEC));
     for (ulong k = lo + lane; k < a0; k += SEG_LANES)
-      s = st_combine(s, st_make(to_acc(p[k]), k));
+      s = st_combine(s, st_make(to_acc(LOAD_T(p, k)), k));
     ulong k = a0 + lane * SEG_VEC;
 #ifdef SEG_VACC
     /* SEG_UNROLL vector accumulators (independent chains: a CPU's float adds and comparisons do
@@ -225,7 +226,7 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(
       s = seg_combine_vec(s, *(const global SEG_VT*)(p + k), k);
 #endif
     for (ulong t = a1 + lane; t < hi; t += SEG_LANES)
-      s = st_combine(s, st_make(to_acc(p[t]), t));
+      s = st_combine(s, st_make(to_acc(LOAD_T(p, t)), t));
 #else
     (void)p;
     ulong k = lo + lane;
@@ -282,7 +283,8 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(
 #define SCV_CAT_(a, b) a##b
 #define SCV_CAT(a, b) SCV_CAT_(a, b)
 #define SCV_ACC SCV_CAT(ACC, 16)
-#define SCV_TO_ACC SCV_CAT(convert_, SCV_ACC)
+/* A loaded vector of 16 stored elements as accumulator values. */
+#define SCV_TO_ACC(x) SCV_CAT(convert_, SCV_ACC)(T_VALUES(16, x))
 #ifndef ACC_IS_FLOAT
 #define AS_VACC SCV_CAT(as_, SCV_ACC)
 #define AS_VUACC SCV_CAT(as_, SCV_CAT(UACC, 16))
@@ -332,7 +334,7 @@ kernel void seg_columns(global const T* in, ulong length, ulong inner, ulong seg
     for (uint c = 0; c < 16; ++c)
       st[c % SEG_COL_FOLD] = combine_values(st[c % SEG_COL_FOLD], lane[c]);
     for (; k < n; ++k)
-      st[k % SEG_COL_FOLD] = combine_values(st[k % SEG_COL_FOLD], to_acc(p[k]));
+      st[k % SEG_COL_FOLD] = combine_values(st[k % SEG_COL_FOLD], to_acc(LOAD_T(p, k)));
   }
 #else
   for (ulong l = lo; l < hi; ++l) {

@@ -10,9 +10,11 @@
 #include <string>
 
 #include "ops/cl_definitions.hpp"
+#include "ops/exact_sum.hpp"
 #include "ops/operators.hpp"
 #include "ops/type_table.hpp"
 #include "ops/user_reduction.hpp"
+#include "plan/request.hpp"
 #include "rdx/rdx.hpp"
 
 using namespace rdx;
@@ -108,6 +110,112 @@ TEST_CASE("operator names round-trip and the identity of an empty input") {
   CHECK(rdx::identity(Op::Min, Type::F32).as<float>() == std::numeric_limits<float>::infinity());
   CHECK(rdx::identity(Op::Max, Type::I8).as<int>() == -128);
   CHECK(rdx::identity(Op::And, Type::U32).as<std::uint32_t>() == 0xffffffffu);
+}
+
+TEST_CASE("every operator's row states what the operator is") {
+  // Written out here from docs/semantics.md, independently of kOpRows: a new operator needs its
+  // line here too. fx: the operator on f32 1.5 and -2 (no float form: integer-only).
+  struct Want {
+    Op op;
+    std::string_view name;
+    Op value;
+    bool indexed, element, int_only;
+    std::int64_t i32;  // the operator on i32 6 and 3
+    float fx;
+    std::int64_t id_i8, id_u16;  // identity_value of i8 and u16 states
+    float id_f32;                // rdx::identity of an empty f32 input (NaN: none)
+    bool lanes_int, lanes_float;
+    std::string_view atom_int, atom_float;  // the definitions' ATOMIC_FORM_*; "" none
+    int exact;                              // exact_form on f32: 0 false, 1 true, 2 refused
+  };
+  const float inf = std::numeric_limits<float>::infinity();
+  const float none = std::numeric_limits<float>::quiet_NaN();
+  const Want want[] = {
+      {Op::Sum, "sum", Op::Sum, false, false, false, 9, -0.5f, 0, 0, 0, true, true, "ADD", "ADD",
+       1},
+      {Op::Prod, "prod", Op::Prod, false, false, false, 18, -3, 1, 1, 1, true, false, "", "", 2},
+      {Op::Min, "min", Op::Min, false, true, false, 3, -2, 127, 65535, inf, true, true, "MIN",
+       "MIN", 0},
+      {Op::Max, "max", Op::Max, false, true, false, 6, 1.5f, -128, 0, -inf, true, true, "MAX",
+       "MAX", 0},
+      {Op::And, "and", Op::And, false, false, true, 2, none, -1, 65535, none, true, false, "AND",
+       "", 0},
+      {Op::Or, "or", Op::Or, false, false, true, 7, none, 0, 0, none, true, false, "OR", "", 0},
+      {Op::Xor, "xor", Op::Xor, false, false, true, 5, none, 0, 0, none, true, false, "XOR", "", 0},
+      {Op::ArgMin, "argmin", Op::Min, true, true, false, 3, -2, 127, 65535, none, false, false,
+       "MIN", "MIN", 0},
+      {Op::ArgMax, "argmax", Op::Max, true, true, false, 6, 1.5f, -128, 0, none, false, false,
+       "MAX", "MAX", 0},
+  };
+  REQUIRE(std::size(want) == std::size(kAllOps));
+  DeviceInfo dev;
+  dev.fp64 = true;
+  for (const Want& w : want) {
+    CAPTURE(w.name);
+    const OpRow& r = op_row(w.op);
+    CHECK(r.op == w.op);
+    CHECK(name(w.op) == w.name);
+    CHECK(value_op(w.op) == w.value);
+    CHECK(r.indexed == w.indexed);
+    CHECK(r.indexed == is_index_op(w.op));  // the public predicates agree with the row
+    CHECK(r.integer_only == is_bitwise(w.op));
+    CHECK(op_allows(w.op, Type::F32) == !w.int_only);
+    CHECK(r.input_map.empty());
+    // the host's combine and identity
+    CHECK(combine_values<std::int32_t>(w.op, 6, 3) == w.i32);
+    if (!w.int_only) CHECK(combine_values<float>(w.op, 1.5f, -2.0f) == w.fx);
+    CHECK(identity_value<std::int8_t>(w.op) == w.id_i8);
+    CHECK(identity_value<std::uint16_t>(w.op) == w.id_u16);
+    if (w.indexed || w.int_only) {
+      if (w.indexed) CHECK_THROWS_AS(rdx::identity(w.op, Type::F32), ArgumentError);
+    } else {
+      CHECK(rdx::identity(w.op, Type::F32).as<float>() == w.id_f32);
+    }
+    // the OpenCL C: vector lanes, the atomic form, the float product's mark
+    CHECK(lanes_combine(w.op, Type::I32) == w.lanes_int);
+    CHECK(lanes_combine(w.op, Type::F32) == w.lanes_float);
+    for (Type acc : {Type::I32, Type::F32}) {
+      if (!op_allows(w.op, acc)) continue;
+      CAPTURE(name(acc));
+      const std::string& d = cl_definitions(acc, acc, w.op);
+      const std::string_view atom = is_float(acc) ? w.atom_float : w.atom_int;
+      CHECK(has(d, "#define ATOMIC_FORM_") == !atom.empty());
+      if (!atom.empty()) CHECK(has(d, "#define ATOMIC_FORM_" + std::string(atom) + " 1\n"));
+      CHECK(has(d, "#define PROD_MARK") == (w.op == Op::Prod && is_float(acc)));
+      CHECK(has(d, "#define VCOMBINE(a, b)") == lanes_combine(w.op, acc));
+    }
+    // the accumulator rule: an element's value needs an accumulator that holds every one
+    if (w.element && !w.indexed) {
+      CHECK_THROWS_WITH_AS(checked_acc(dev, Type::I32, w.op, Type::F32),
+                           doctest::Contains("returns an element's value"), ArgumentError);
+      CHECK(checked_acc(dev, Type::I32, w.op, Type::F64) == Type::F64);
+    } else if (!w.int_only && !w.indexed) {
+      CHECK(checked_acc(dev, Type::I32, w.op, Type::F32) == Type::F32);
+    }
+    // the exact levels on a float accumulator
+    for (Determinism d : {Determinism::Exact, Determinism::AnyDevice}) {
+      if (w.exact == 2)
+        CHECK_THROWS_AS(exact_form(d, Type::F32, Type::F32, w.op), UnsupportedError);
+      else
+        CHECK(exact_form(d, Type::F32, Type::F32, w.op) == (w.exact == 1));
+    }
+    CHECK_FALSE(exact_form(Determinism::RunToRun, Type::F32, Type::F32, w.op));
+  }
+  // cl_identity interprets the identity rule for the kernels
+  CHECK(cl_identity(Op::And, Type::U16) == "(ushort)(~(ushort)0)");
+  CHECK(cl_identity(Op::Min, Type::F64) == "(double)NAN");
+  CHECK(cl_identity(Op::ArgMax, Type::I8) == "(char)CHAR_MIN");
+  CHECK(cl_identity(Op::Prod, Type::F32) == "(float)1");
+}
+
+TEST_CASE("the exact sum's layout follows from the float type's limits") {
+  // f32: 2^-149 .. 2^128 plus 64 bits of carries, 341 bits in 11 digits of 32; f64: 2^-1074 ..
+  // 2^1024 plus 64, 2162 bits in 68.
+  CHECK(exact_layout(Type::F32).digits == 11);
+  CHECK(exact_layout(Type::F32).lsb == -149);
+  CHECK(exact_layout(Type::F64).digits == 68);
+  CHECK(exact_layout(Type::F64).lsb == -1074);
+  CHECK_THROWS_AS(exact_layout(Type::I32), std::logic_error);
 }
 
 TEST_CASE("users' definitions: the line recorded for each expression holds it") {
@@ -212,4 +320,54 @@ TEST_CASE("users' reductions: which have a vector form") {
   const std::string sum_i32 =
       user_definitions(Reduction::transform(Op::Sum, Type::I32, "x"), std::span<const Type>(i32));
   CHECK(has(sum_i32, "RDX_VN_(as_int, VW)(RDX_VN_(as_uint, VW)(a) + RDX_VN_(as_uint, VW)(b))"));
+}
+
+// The type rows against the host's own facts, never against themselves: each row's size,
+// significand (or value) bits, signedness and exponent range are its C++ type's, its .npy dtype
+// string is NumPy's rule (byte order '<', or '|' for one byte; kind f, i or u; bytes) and reads
+// back, and the kernels' definitions load its elements through LOAD_T.
+TEST_CASE("types: each row's facts are its C++ type's, and its .npy code reads back") {
+  for (Type t : kAllTypes) {
+    const TypeRow& r = type_row(t);
+    CAPTURE(r.name);
+    visit_type(t, [&](auto z) {
+      using H = decltype(z);
+      using L = std::numeric_limits<H>;
+      CHECK(r.size == sizeof(H));
+      CHECK(r.digits == L::digits);
+      CHECK(r.is_float == std::is_floating_point_v<H>);
+      CHECK(r.is_signed == L::is_signed);
+      CHECK(r.min_exp == (r.is_float ? L::min_exponent : 0));
+      CHECK(r.max_exp == (r.is_float ? L::max_exponent : 0));
+      CHECK((r.cl_extension == "cl_khr_fp64") == std::is_same_v<H, double>);
+    });
+    const std::string d(npy_descr(t));
+    CAPTURE(d);
+    REQUIRE(d.size() >= 3);
+    CHECK(d[0] == (r.size == 1 ? '|' : '<'));
+    CHECK(d[1] == (r.is_float ? 'f' : r.is_signed ? 'i' : 'u'));
+    CHECK(d.substr(2) == std::to_string(r.size));
+    CHECK((type_of_npy(d) == t));
+    CHECK((type_of_npy("=" + d.substr(1)) == t));
+    CHECK(
+        (type_of_npy(">" + d.substr(1)) == (r.size == 1 ? std::optional<Type>(t) : std::nullopt)));
+    CHECK((parse_type(r.name) == t));
+    const std::string& defs = cl_definitions(t, t, Op::Sum);
+    CHECK(has(defs, "#define T " + std::string(r.cl_storage) + "\n"));
+    CHECK(has(defs, "#define T_COMPUTE " + std::string(r.cl_name) + "\n"));
+    CHECK(has(defs, "#define LOAD_T(p, k) T_VALUE((p)[(k)])\n"));
+    CHECK(has(defs, "#define T_VALUE(x) (x)\n") == (r.cl_storage == r.cl_name));
+    CHECK(has(defs, "#define T_VALUES(N, x) (x)\n") == (r.cl_storage == r.cl_name));
+  }
+  for (const char* s : {"<f2", ">f4", ">i8", "<b1", "<c8", "f4", "", "<f16"}) {
+    CAPTURE(s);
+    CHECK_FALSE(type_of_npy(s).has_value());
+  }
+  // holds_every_value reads the digits: 15 and 16 value bits fit f32's 24, 31 do not; 32 fit
+  // f64's 53, 63 do not.
+  CHECK(holds_every_value(Type::F32, Type::I16));
+  CHECK(holds_every_value(Type::F32, Type::U16));
+  CHECK_FALSE(holds_every_value(Type::F32, Type::I32));
+  CHECK(holds_every_value(Type::F64, Type::U32));
+  CHECK_FALSE(holds_every_value(Type::F64, Type::I64));
 }

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <utility>
 
 #include "rdx/errors.hpp"
@@ -90,31 +91,35 @@ std::string_view dict_value(std::string_view dict, std::string_view key) {
   throw ArgumentError(fmt::format(".npy header has no valid '{}' entry", key));
 }
 
+// The dtype codes librdx reads, without their byte order: "i1 u1 ... f8".
+std::string npy_codes() {
+  std::string r;
+  for (rdx::Type t : rdx::kAllTypes)
+    r += (r.empty() ? "" : " ") + std::string(rdx::npy_descr(t).substr(1));
+  return r;
+}
+
 rdx::Type npy_type(std::string_view descr) {
   if (descr.starts_with('['))
-    throw ArgumentError(
+    throw ArgumentError(fmt::format(
         ".npy dtype is structured (a list of fields): structured dtypes are not supported "
-        "(librdx reads i1 u1 i2 u2 i4 u4 i8 u8 f4 f8)");
+        "(librdx reads {})",
+        npy_codes()));
   if (descr.size() < 4 || (descr.front() != '\'' && descr.front() != '"') ||
       descr.back() != descr.front())
     throw ArgumentError(fmt::format(".npy dtype {} is not a simple dtype string", descr));
   descr = descr.substr(1, descr.size() - 2);
   const char order = descr[0];
   const std::string_view code = descr.substr(1);
-  if (order == '>' && code != "i1" && code != "u1" && code != "b1")
+  // Big-endian: only a one-byte type's code reads (b1 is refused below as not supported).
+  if (order == '>' && code != "b1" && !rdx::type_of_npy(descr))
     throw ArgumentError(
         fmt::format(".npy dtype '{}' is big-endian; librdx reads little-endian", descr));
   if (order != '<' && order != '|' && order != '=' && order != '>')
     throw ArgumentError(fmt::format(".npy dtype '{}' is not understood", descr));
-  static const std::pair<std::string_view, rdx::Type> table[] = {
-      {"i1", rdx::Type::I8},  {"u1", rdx::Type::U8},  {"i2", rdx::Type::I16},
-      {"u2", rdx::Type::U16}, {"i4", rdx::Type::I32}, {"u4", rdx::Type::U32},
-      {"i8", rdx::Type::I64}, {"u8", rdx::Type::U64}, {"f4", rdx::Type::F32},
-      {"f8", rdx::Type::F64}};
-  for (auto& [c, t] : table)
-    if (code == c) return t;
-  throw ArgumentError(fmt::format(
-      ".npy dtype '{}' is not supported (librdx reads i1 u1 i2 u2 i4 u4 i8 u8 f4 f8)", descr));
+  if (const std::optional<rdx::Type> t = rdx::type_of_npy(descr)) return *t;
+  throw ArgumentError(
+      fmt::format(".npy dtype '{}' is not supported (librdx reads {})", descr, npy_codes()));
 }
 
 std::vector<std::uint64_t> npy_shape(std::string_view shape) {
@@ -358,14 +363,7 @@ InputFile open_input(const std::string& path, std::optional<rdx::Type> type, boo
 }
 
 std::string npy_bytes(rdx::Type type, std::span<const std::uint64_t> shape, const void* data) {
-  static constexpr std::pair<rdx::Type, std::string_view> kDescr[] = {
-      {rdx::Type::I8, "|i1"},  {rdx::Type::U8, "|u1"},  {rdx::Type::I16, "<i2"},
-      {rdx::Type::U16, "<u2"}, {rdx::Type::I32, "<i4"}, {rdx::Type::U32, "<u4"},
-      {rdx::Type::I64, "<i8"}, {rdx::Type::U64, "<u8"}, {rdx::Type::F32, "<f4"},
-      {rdx::Type::F64, "<f8"}};
-  std::string_view descr;
-  for (auto [t, d] : kDescr)
-    if (t == type) descr = d;
+  const std::string_view descr = rdx::npy_descr(type);
   std::string dims;
   std::uint64_t count = 1;
   for (std::uint64_t d : shape) {

@@ -5,6 +5,7 @@
 // It is plain data: make_plan reads it, so plan selection stays a pure function.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -117,5 +118,60 @@ TuningFileChange update_tuning_file(const std::string& path, const TuningUpdate&
 // The built-in table followed by the entries of tuning_file() that name this device (what a
 // Context plans with). A malformed file throws ArgumentError.
 TuningTable tuning_for(const DeviceInfo& dev);
+
+class Context;
+
+// One configuration rdx::tune measures: a strategy and its tunables (what Options::strategy and
+// Options::tuning set). label(): "strided" or "blocked" and the values, for progress lines.
+struct TuneCandidate {
+  std::string strategy;
+  Params values;
+  std::string label() const;
+};
+
+// The search space of rdx::tune: the built-in defaults of fast_strided and fast_blocked and their
+// neighbours, about 8 per strategy.
+std::vector<TuneCandidate> tune_candidates();
+
+// What rdx::tune measures. Each size must be at least 1 and fit one device allocation of the
+// pair's type (ArgumentError otherwise, raised when that pair's search starts).
+struct TuneRequest {
+  std::vector<std::pair<Type, Op>> pairs;  // each searched on its own, in order
+  std::vector<std::uint64_t> sizes;        // element counts timed for every configuration
+  int repeat = 20;                         // timed calls per size and configuration (the median)
+  // A candidate is stored only when its geometric-mean speedup over the built-in plan exceeds
+  // 1 + margin and it is slower by no more than `margin` at any one size.
+  double margin = 0.10;
+  bool host_throughput = true;  // also measure TuneEntry::host_mbps
+  // Progress lines (the built-in plan, each candidate's speedup), as they happen; may be empty.
+  std::function<void(const std::string&)> log;
+};
+
+// One (type, operator) pair's outcome: the entry to store (none: the built-in plan is kept) and
+// a one-line summary (the winner and its times, or why the built-in plan was kept).
+struct TunePairResult {
+  Type type = Type::F32;
+  Op op = Op::Sum;
+  std::optional<TuneEntry> entry;
+  std::string summary;
+};
+
+struct TuneResult {
+  std::vector<TunePairResult> pairs;
+  std::optional<TuneEntry> host;  // host_mbps, when measured
+  // Every entry to store (the pairs' winners, then the host throughput): a TuningUpdate's
+  // `entries`.
+  std::vector<TuneEntry> entries() const;
+};
+
+// Measures, on ctx's device, the built-in plan of each requested pair (auto under `stored`'s
+// entries for other devices and the built-in table) against every tune_candidates() entry, each
+// configuration timed in three rounds keeping its best time per size and every result checked
+// against the host reference (Error for a wrong one), and returns the entries that beat it for
+// this device and driver. `on_pair` (may be empty) receives each pair's outcome as it ends.
+// UnsupportedError for f64 on a device without fp64; ArgumentError for an operator a type does
+// not allow. Nothing is written: update_tuning_file stores the result.
+TuneResult tune(Context& ctx, const TuneRequest& request, const TuningTable& stored,
+                const std::function<void(const TunePairResult&)>& on_pair = {});
 
 }  // namespace rdx

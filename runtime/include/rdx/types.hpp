@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -27,6 +28,12 @@ std::string_view name(Op op);
 // Parse a type ("f32", also "float", "int32", ...) or an operator; throws ArgumentError.
 Type parse_type(std::string_view s);
 Op parse_op(std::string_view s);
+
+// NumPy's dtype string for t in a .npy header ("<f4", "|u1": little-endian, or no byte order
+// for one byte), and the type a dtype string names: byte order '<', '=' or '|', or any for one
+// byte; nullopt for any other string (big-endian, a kind librdx does not reduce).
+std::string_view npy_descr(Type t);
+std::optional<Type> type_of_npy(std::string_view descr);
 
 std::size_t size_of(Type t);
 bool is_float(Type t);

@@ -13,6 +13,7 @@
 
 #include "api/segmented_host.hpp"
 #include "core/cl_check.hpp"
+#include "exec/chunks.hpp"
 #include "exec/run_plan.hpp"
 #include "ops/operators.hpp"
 #include "rdx/errors.hpp"
@@ -109,8 +110,8 @@ void for_each_pass(const SegmentedPlan& p, std::span<const std::uint64_t> offset
   if (p.by_offsets) {
     const std::uint64_t used = offsets.back();
     std::vector<std::uint64_t> local;
-    for (std::uint64_t c0 = 0; c0 < used; c0 += p.chunk) {
-      const std::uint64_t c1 = std::min(used, c0 + p.chunk);
+    for_each_chunk(used, p.chunk, [&](std::uint64_t c0, std::uint64_t len) {
+      const std::uint64_t c1 = c0 + len;
       // Segments a .. b - 1 hold elements of [c0, c1): a is the last to start at or before c0
       // (offsets[0] = 0), b the first to start at or after c1; only a may start before c0.
       const std::uint64_t a =
@@ -127,7 +128,7 @@ void for_each_pass(const SegmentedPlan& p, std::span<const std::uint64_t> offset
       pass.skip_first = c0 - offsets[a];
       pass.skip = 0;
       visit(pass);
-    }
+    });
     return;
   }
   const std::uint64_t length = p.length, inner = p.inner, outer = p.segments / inner;
@@ -135,13 +136,12 @@ void for_each_pass(const SegmentedPlan& p, std::span<const std::uint64_t> offset
   if (slice <= p.chunk) {
     // Whole slices (outer indices) per pass: their results are the input's, in order.
     const std::uint64_t per = p.chunk / slice;
-    for (std::uint64_t o0 = 0; o0 < outer; o0 += per) {
-      const std::uint64_t o = std::min(per, outer - o0);
+    for_each_chunk(outer, per, [&](std::uint64_t o0, std::uint64_t o) {
       pass.first = o0 * slice;
       pass.segment = o0 * inner;
       pass.q = pass_plan(p, o * slice, o * inner, length, inner);
       visit(pass);
-    }
+    });
     return;
   }
   // A slice larger than a pass: `rows` rows of it per pass, or, where one row of `inner`
@@ -149,17 +149,15 @@ void for_each_pass(const SegmentedPlan& p, std::span<const std::uint64_t> offset
   const std::uint64_t rows = inner <= p.chunk ? p.chunk / inner : 1;
   const std::uint64_t cols = inner <= p.chunk ? inner : p.chunk;
   for (std::uint64_t o = 0; o < outer; ++o)
-    for (std::uint64_t l0 = 0; l0 < length; l0 += rows) {
-      const std::uint64_t l = std::min(rows, length - l0);
-      for (std::uint64_t j0 = 0; j0 < inner; j0 += cols) {
-        const std::uint64_t c = std::min(cols, inner - j0);
+    for_each_chunk(length, rows, [&](std::uint64_t l0, std::uint64_t l) {
+      for_each_chunk(inner, cols, [&](std::uint64_t j0, std::uint64_t c) {
         pass.first = o * slice + l0 * inner + j0;
         pass.segment = o * inner + j0;
         pass.q = pass_plan(p, l * c, c, l, c);
         pass.skip_first = pass.skip = l0;
         visit(pass);
-      }
-    }
+      });
+    });
 }
 
 SegmentedResult in_passes(Context& ctx, const SegmentedPlan& p, const void* data,

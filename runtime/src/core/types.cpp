@@ -2,6 +2,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "core/text.hpp"
@@ -41,17 +42,35 @@ bool is_signed(Type t) {
 bool holds_every_value(Type to, Type from) {
   if (to == from) return true;
   if (is_float(from)) return is_float(to) && size_of(to) >= size_of(from);
-  // Bits of magnitude of an integer type, and of a float's significand.
-  const std::size_t from_bits = size_of(from) * 8 - (is_signed(from) ? 1 : 0);
-  if (is_float(to)) return from_bits <= (to == Type::F32 ? 24u : 53u);
+  // digits: bits of magnitude of an integer type, and of a float's significand.
+  const int from_bits = type_row(from).digits;
+  if (is_float(to)) return from_bits <= type_row(to).digits;
   if (is_signed(from) && !is_signed(to)) return false;
-  return from_bits <= size_of(to) * 8 - (is_signed(to) ? 1 : 0);
+  return from_bits <= type_row(to).digits;
+}
+
+std::string_view npy_descr(Type t) {
+  return type_row(t).npy;
+}
+
+std::optional<Type> type_of_npy(std::string_view descr) {
+  if (descr.size() < 2) return std::nullopt;
+  const char order = descr[0];
+  const std::string_view code = descr.substr(1);
+  for (auto& t : kTypeRows) {
+    if (code != t.npy.substr(1)) continue;
+    if (order == '<' || order == '=' || order == '|' || (order == '>' && t.size == 1))
+      return t.type;
+  }
+  return std::nullopt;
 }
 
 Type parse_type(std::string_view s) {
   const std::string l = lower(s);
   for (auto& t : kTypeRows)
-    if (l == t.name || l == t.cl_name || l == t.alias1 || l == t.alias2) return t.type;
+    if (l == t.name || (detail::accepts_cl_name(t) && l == t.cl_name) || l == t.alias1 ||
+        l == t.alias2)
+      return t.type;
   throw ArgumentError("unknown type '" + std::string(s) + "' (expected one of: " + type_list() +
                       ")");
 }

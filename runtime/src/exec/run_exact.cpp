@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "core/cl_check.hpp"
+#include "exec/chunks.hpp"
 #include "exec/exec.hpp"
 #include "exec/run_plan.hpp"
 
@@ -137,15 +138,14 @@ ExactSum exact_total(Context& ctx, const Plan& plan, const void* host, const cl:
     cl::Buffer buf(impl.context, CL_MEM_READ_ONLY, byte_size(plan.type, chunk), nullptr, &err);
     RDX_CHECK_OUT(err,
                   fmt::format("clCreateBuffer({} bytes of input)", byte_size(plan.type, chunk)));
-    for (std::uint64_t base = 0; base < n; base += chunk) {
-      const std::uint64_t len = std::min(chunk, n - base);
+    for_each_chunk(n, chunk, [&](std::uint64_t base, std::uint64_t len) {
       RDX_CHECK(impl.queue.enqueueWriteBuffer(
           buf, CL_TRUE, 0, byte_size(plan.type, len),
           static_cast<const unsigned char*>(host) + byte_size(plan.type, base)));
       double s = 0;
       add_exact(total, run_exact(impl, plan, buf, len, profile, &s));
       seconds += s;
-    }
+    });
   }
   if (device_seconds) *device_seconds = seconds;
   return total;

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "exec/exec.hpp"
 #include "ops/exact_sum.hpp"
 #include "ops/user_reduction.hpp"
 #include "rdx/custom.hpp"
@@ -57,6 +58,24 @@ struct AsyncTarget {
   std::size_t offset = 0;
   const std::vector<cl::Event>* wait = nullptr;
   cl::Event* done = nullptr;
+};
+
+// The inputs as device buffers, chunk by chunk (for_each_chunk, exec/chunks.hpp): host inputs are
+// written to staging buffers of at most one device allocation each (`chunk` elements), device
+// inputs are used as they are.
+class UserChunks {
+ public:
+  UserChunks(Exec& ex, const DeviceInfo& dev, const UserInputs& in, std::uint64_t n);
+  // Points the kernels' further inputs (ELEM_PARAMS, Exec::user) at elements [base, base + len)
+  // (len <= chunk), writing host inputs first; returns the first input's buffer.
+  const cl::Buffer& set(std::uint64_t base, std::uint64_t len);
+  std::uint64_t chunk = 1;
+
+ private:
+  const cl::Buffer& at(std::size_t j, std::uint64_t base, std::uint64_t len);
+  Exec& ex_;
+  const UserInputs& in_;
+  std::vector<cl::Buffer> staged_;
 };
 
 // Reduces n elements of every input with r (see rdx::reduce in rdx/custom.hpp). With `target`

@@ -32,6 +32,24 @@ std::string prod_mark(Type acc) {
   return fmt::format("0x{:016x}ul", ProdBits<double>::kInfMark);
 }
 
+// The element type as stored (T) and as computed (T_COMPUTE), how the kernels read an element
+// (T_VALUE, T_VALUES, LOAD_T: cl/common.h), the accumulator, and the extensions the two need.
+std::string type_definitions(const TypeRow& t, const TypeRow& a) {
+  std::string s = fmt::format("#define T {}\n#define T_COMPUTE {}\n", t.cl_storage, t.cl_name);
+  s += fmt::format("#define T_VALUE(x) {}\n", t.cl_value.empty() ? "(x)" : t.cl_value);
+  s += fmt::format("#define T_VALUES(N, x) {}\n", t.cl_values.empty() ? "(x)" : t.cl_values);
+  s += "#define LOAD_T(p, k) T_VALUE((p)[(k)])\n";
+  s += fmt::format("#define ACC {}\n#define ACC_BYTES {}\n", a.cl_name, a.size);
+  // cl_khr_fp64 as NEEDS_FP64, which cl/common.h enables (a user's reduction defines it too);
+  // any other extension enabled here.
+  if (t.cl_extension == "cl_khr_fp64" || a.cl_extension == "cl_khr_fp64")
+    s += "#define NEEDS_FP64 1\n";
+  for (const std::string_view ext : {t.cl_extension, a.cl_extension})
+    if (!ext.empty() && ext != "cl_khr_fp64" && s.find(ext) == std::string::npos)
+      s += fmt::format("#pragma OPENCL EXTENSION {} : enable\n", ext);
+  return s;
+}
+
 std::string generate(Type type, Type acc, Op op) {
   const TypeRow& t = type_row(type);
   const TypeRow& a = type_row(acc);
@@ -43,9 +61,7 @@ std::string generate(Type type, Type acc, Op op) {
     s += fmt::format("#define {} {}\n", op_code_name(o), static_cast<int>(o));
   s += fmt::format("#define OP {}\n#define VALUE_OP {}\n", op_code_name(op),
                    op_code_name(value_op(op)));
-  s += fmt::format("#define T {}\n#define ACC {}\n#define ACC_BYTES {}\n", t.cl_name, a.cl_name,
-                   a.size);
-  if (t.type == Type::F64 || a.type == Type::F64) s += "#define NEEDS_FP64 1\n";
+  s += type_definitions(t, a);
   if (a.is_float) {
     s += "#define ACC_IS_FLOAT 1\n";
   } else {
@@ -55,11 +71,16 @@ std::string generate(Type type, Type acc, Op op) {
                      a.size == 8 ? "ulong" : "uint");
     if (a.is_signed) s += "#define ACC_IS_SIGNED 1\n";
   }
-  if (is_index_op(op)) {
+  const OpRow& o = op_row(op);
+  if (o.indexed) {
     // The state: value, zeroed padding up to the 8-byte index, index.
     s += fmt::format("#define INDEXED 1\n#define ST_PAD {}\n", (8 - a.size % 8) % 8);
   }
-  if (op == Op::Prod && a.is_float) s += fmt::format("#define PROD_MARK {}\n", prod_mark(acc));
+  if (o.combine == Combine::Mul && a.is_float)
+    s += fmt::format("#define PROD_MARK {}\n", prod_mark(acc));
+  // The native atomic of the row, which cl/atomic_ops.h uses where the device has it.
+  if (const Atomic at = atomic_of(op, acc); at != Atomic::None)
+    s += fmt::format("#define ATOMIC_FORM_{} 1\n", upper(atomic_name(at)));
   s += fmt::format("#define COMBINE_VALUES(a, b) {}\n", cl_combine(op, acc));
   s += fmt::format("#define IDENTITY_VALUE {}\n", cl_identity(op, acc));
   if (const std::string v = cl_vcombine(op, acc); !v.empty())

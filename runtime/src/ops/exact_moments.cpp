@@ -8,6 +8,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "ops/type_table.hpp"
+
 namespace rdx::detail {
 namespace {
 
@@ -31,9 +33,9 @@ std::int64_t bits_of(const Big& v) {  // v > 0
 // acc; q has at least acc's precision + 2 bits whenever `sticky`, so the rounding sees every bit
 // it needs.
 double round_scaled(const Big& q, std::int64_t e, bool sticky, Type acc) {
-  const bool f32 = acc == Type::F32;
-  const int precision = f32 ? 24 : 53;
-  const std::int64_t acc_lsb = f32 ? -149 : -1074;
+  const TypeRow& r = type_row(acc);
+  const int precision = r.digits;
+  const std::int64_t acc_lsb = r.min_exp - r.digits;  // the smallest subnormal's exponent
   const std::int64_t top = bits_of(q) - 1;
   // The result's last bit, as a bit index of q: q's precision-th bit, or acc's smallest
   // subnormal's.
@@ -49,7 +51,8 @@ double round_scaled(const Big& q, std::int64_t e, bool sticky, Type acc) {
   double v = std::ldexp(kept.convert_to<double>(),
                         static_cast<int>(std::clamp<std::int64_t>(
                             std::max<std::int64_t>(shift, 0) + e, -2200, 2200)));
-  if (f32 && v > static_cast<double>(std::numeric_limits<float>::max()))
+  // Past acc's largest finite value, (2 - 2^(1 - precision)) * 2^(max_exp - 1): an infinity.
+  if (v > std::ldexp(2 - std::ldexp(1.0, 1 - precision), r.max_exp - 1))
     v = std::numeric_limits<double>::infinity();
   return v;
 }
@@ -94,7 +97,7 @@ Scalar exact_variance(const ExactSum& s1, Type t1, std::span<const ExactSum> s2,
   // Negative only when squares lost bits below 2^-1074 (f64 elements below about 2^-485).
   if (num <= 0) return as_acc(0.0);
   std::int64_t e = e0;
-  const int precision = acc == Type::F32 ? 24 : 53;
+  const int precision = type_row(acc).digits;
   const std::int64_t want = precision + 3;  // quotient bits: rounding needs precision + 2
   if (!root) {
     const std::int64_t s = want - (bits_of(num) - bits_of(den));

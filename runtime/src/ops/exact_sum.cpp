@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 
 namespace rdx::detail {
 namespace {
@@ -40,15 +41,21 @@ bool any_below(const std::vector<std::int64_t>& mag, std::int64_t i) {
 
 }  // namespace
 
+// From the float type's limits: the lowest bit is the least subnormal's, 2^(min_exponent -
+// digits); the digits cover up to 2^max_exponent plus 64 bits of carries (f32: 2^-149 .. 2^128,
+// 341 bits in 11 digits; f64: 2^-1074 .. 2^1024, 2162 bits in 68).
 ExactLayout exact_layout(Type in) {
-  switch (in) {
-    case Type::F32:
-      return {11, -149};  // 2^-149 .. 2^128, plus 64 bits: 341 bits in 352
-    case Type::F64:
-      return {68, -1074};  // 2^-1074 .. 2^1024, plus 64 bits: 2162 bits in 2176
-    default:
+  return visit_type(in, [](auto z) -> ExactLayout {
+    using F = decltype(z);
+    if constexpr (std::is_floating_point_v<F>) {
+      using L = std::numeric_limits<F>;
+      const int lsb = L::min_exponent - L::digits;
+      const int bits = L::max_exponent - lsb + 64;
+      return {static_cast<std::size_t>((bits + 31) / 32), lsb};
+    } else {
       throw std::logic_error("exact_layout: a float type");
-  }
+    }
+  });
 }
 
 ExactSum exact_zero(Type in) {

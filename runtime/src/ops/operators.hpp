@@ -1,8 +1,9 @@
-// Internal: the operators librdx reduces with, one descriptor each, and the single home of what
-// an operator is: its name, its identity, how two states combine on the host, and the same
-// combine as OpenCL C (which cl_definitions.cpp hands to the kernels). Every function here
-// switches over all of rdx::Op with no default branch; the build treats a missing case as an
-// error (-Werror=switch), so an operator that is not described here does not compile.
+// Internal: the operators librdx reduces with, one row each (kOpRows), and the single home of what
+// an operator is: its names, the operator on values, its identity, how two states combine on the
+// host and in OpenCL C (scalars and vectors), an optional input map, the hardware atomic that
+// combines it, and what the exact determinism levels do with it. The functions below read the
+// row; the few that switch, switch over a rule (Combine, Identity, ...) with no default branch,
+// and the build treats a missing case as an error (-Werror=switch).
 //
 // Semantics (docs/semantics.md): integer sum and product wrap modulo 2^bits of the accumulator; NaN
 // propagates through sum and product; min, max, argmin and argmax ignore NaN unless every
@@ -20,6 +21,65 @@
 
 namespace rdx::detail {
 
+// How two values combine on the host (combine_values). Floats: Add and Mul propagate NaN, Mul
+// combines marked states (float_prod.hpp: input infinities are marked one element at a time);
+// Min and Max ignore NaN unless both are NaN. Integers: Add and Mul wrap.
+enum class Combine : std::uint8_t { Add, Mul, Min, Max, And, Or, Xor };
+
+// Where a state starts (identity_value, cl_identity) and what an empty input gives
+// (rdx::identity).
+enum class Identity : std::uint8_t {
+  Zero,
+  One,
+  AllBits,  // integers: every bit set
+  Highest,  // integers: the type's maximum; floats: NaN in a state (ignored), +inf when empty
+  Lowest,   // integers: the type's minimum; floats: NaN in a state (ignored), -inf when empty
+};
+
+// The hardware atomic that combines one value into a word (cl/atomic_ops.h implements each, and
+// strategies/atomic.cpp says which a device has). On floats, Add is NVIDIA's PTX add (global
+// memory only); Min and Max are atomic_min/atomic_max of the order-preserving key, NaN skipped.
+// None: a compare-exchange loop.
+enum class Atomic : std::uint8_t { None, Add, Min, Max, And, Or, Xor };
+
+// The atomic's name: cl/atomic_ops.h's ATOMIC_FORM_<NAME>, in capitals.
+constexpr std::string_view atomic_name(Atomic a) {
+  switch (a) {
+    case Atomic::None:
+      return "none";
+    case Atomic::Add:
+      return "add";
+    case Atomic::Min:
+      return "min";
+    case Atomic::Max:
+      return "max";
+    case Atomic::And:
+      return "and";
+    case Atomic::Or:
+      return "or";
+    case Atomic::Xor:
+      return "xor";
+  }
+  return "none";
+}
+
+// What Determinism::exact and any_device do with a float accumulator.
+enum class ExactPolicy : std::uint8_t {
+  OrderFree,  // the result is the same in any order already: the ordinary plan
+  ExactSum,   // the exact sum (ops/exact_sum.hpp) of float elements
+  Refused,    // not reproducible yet: the request is refused
+};
+
+// The operator as OpenCL C on accumulator values `a` and `b` (COMBINE_VALUES), and on vectors of
+// them (VCOMBINE; empty where lanes cannot combine one by one). Integer sums and products wrap
+// through UACC/UMUL and, on vectors, AS_VACC/AS_VUACC (which a vector kernel defines).
+struct ClCombine {
+  std::string_view combine;
+  std::string_view vcombine;
+};
+
+// One operator. Every member is a constructor parameter, without defaults: a row that leaves
+// one out does not compile.
 struct OpRow {
   Op op;
   // The operator's byte in a Partial's byte form (api/partial.cpp): fixed, unlike the
@@ -28,13 +88,100 @@ struct OpRow {
   std::uint8_t wire;
   std::string_view name;   // rdx::name(op), `--op`
   std::string_view alias;  // also accepted by parse_op; empty when none
+  Op value_op;             // the operator on values (argmin/argmax: min/max)
+  bool indexed;            // the state carries an index (argmin/argmax)
+  // The result is an element's value, so the accumulator must hold every element value exactly
+  // (plan/request.cpp).
+  bool returns_element;
+  // No float form: rdx::op_allows refuses float types (tests/test_ops.cpp checks they agree).
+  bool integer_only;
+  Combine combine;    // on values
+  Identity identity;  // of a value
+  ClCombine cl_int, cl_float;
+  // OpenCL C over `x`, the element as an accumulator value, applied before it combines; empty:
+  // the element itself.
+  std::string_view input_map;
+  Atomic atomic_int, atomic_float;  // argmin/argmax: of their value pass
+  ExactPolicy exact;
+
+  constexpr OpRow(Op op_, std::uint8_t wire_, std::string_view name_, std::string_view alias_,
+                  Op value_op_, bool indexed_, bool returns_element_, bool integer_only_,
+                  Combine combine_, Identity identity_, ClCombine cl_int_, ClCombine cl_float_,
+                  std::string_view input_map_, Atomic atomic_int_, Atomic atomic_float_,
+                  ExactPolicy exact_)
+      : op(op_),
+        wire(wire_),
+        name(name_),
+        alias(alias_),
+        value_op(value_op_),
+        indexed(indexed_),
+        returns_element(returns_element_),
+        integer_only(integer_only_),
+        combine(combine_),
+        identity(identity_),
+        cl_int(cl_int_),
+        cl_float(cl_float_),
+        input_map(input_map_),
+        atomic_int(atomic_int_),
+        atomic_float(atomic_float_),
+        exact(exact_) {}
 };
 
+// The OpenCL C of each value rule, shared by the rows that combine alike.
+namespace cl_text {
+inline constexpr ClCombine kAddInt{"((ACC)((UACC)(a) + (UACC)(b)))",
+                                   "AS_VACC(AS_VUACC(a) + AS_VUACC(b))"};
+inline constexpr ClCombine kAddFloat{"((a) + (b))", "((a) + (b))"};
+inline constexpr ClCombine kMulInt{"((ACC)((UMUL)(UACC)(a) * (UMUL)(UACC)(b)))",
+                                   "AS_VACC(AS_VUACC(a) * AS_VUACC(b))"};
+// Float products combine marked states, which vector lanes cannot (cl/common.h's to_acc).
+inline constexpr ClCombine kMulFloat{"prod_combine((a), (b))", ""};
+// Floats: min/max ignore NaN; fmin/fmax do on vectors.
+inline constexpr ClCombine kMinInt{"((b) < (a) ? (b) : (a))", "min((a), (b))"};
+inline constexpr ClCombine kMinFloat{"(isnan(a) ? (b) : isnan(b) ? (a) : ((b) < (a) ? (b) : (a)))",
+                                     "fmin((a), (b))"};
+inline constexpr ClCombine kMaxInt{"((b) > (a) ? (b) : (a))", "max((a), (b))"};
+inline constexpr ClCombine kMaxFloat{"(isnan(a) ? (b) : isnan(b) ? (a) : ((b) > (a) ? (b) : (a)))",
+                                     "fmax((a), (b))"};
+inline constexpr ClCombine kAnd{"((a) & (b))", "((a) & (b))"};
+inline constexpr ClCombine kOr{"((a) | (b))", "((a) | (b))"};
+inline constexpr ClCombine kXor{"((a) ^ (b))", "((a) ^ (b))"};
+inline constexpr ClCombine kNone{"", ""};  // the floats of an integer-only operator
+// A state with an index combines one element at a time, never lane by lane.
+constexpr ClCombine scalar_only(ClCombine c) {
+  return {c.combine, ""};
+}
+}  // namespace cl_text
+
+// One row per rdx::Op, in enum order. Columns: op, wire, name, alias, value_op, indexed,
+// returns_element, integer_only, combine, identity, cl_int, cl_float, input_map, atomic_int,
+// atomic_float, exact.
 inline constexpr OpRow kOpRows[] = {
-    {Op::Sum, 0, "sum", ""}, {Op::Prod, 1, "prod", "product"}, {Op::Min, 2, "min", ""},
-    {Op::Max, 3, "max", ""}, {Op::And, 4, "and", ""},          {Op::Or, 5, "or", ""},
-    {Op::Xor, 6, "xor", ""}, {Op::ArgMin, 7, "argmin", ""},    {Op::ArgMax, 8, "argmax", ""},
+    {Op::Sum, 0, "sum", "", Op::Sum, false, false, false, Combine::Add, Identity::Zero,
+     cl_text::kAddInt, cl_text::kAddFloat, "", Atomic::Add, Atomic::Add, ExactPolicy::ExactSum},
+    {Op::Prod, 1, "prod", "product", Op::Prod, false, false, false, Combine::Mul, Identity::One,
+     cl_text::kMulInt, cl_text::kMulFloat, "", Atomic::None, Atomic::None, ExactPolicy::Refused},
+    {Op::Min, 2, "min", "", Op::Min, false, true, false, Combine::Min, Identity::Highest,
+     cl_text::kMinInt, cl_text::kMinFloat, "", Atomic::Min, Atomic::Min, ExactPolicy::OrderFree},
+    {Op::Max, 3, "max", "", Op::Max, false, true, false, Combine::Max, Identity::Lowest,
+     cl_text::kMaxInt, cl_text::kMaxFloat, "", Atomic::Max, Atomic::Max, ExactPolicy::OrderFree},
+    {Op::And, 4, "and", "", Op::And, false, false, true, Combine::And, Identity::AllBits,
+     cl_text::kAnd, cl_text::kNone, "", Atomic::And, Atomic::None, ExactPolicy::OrderFree},
+    {Op::Or, 5, "or", "", Op::Or, false, false, true, Combine::Or, Identity::Zero, cl_text::kOr,
+     cl_text::kNone, "", Atomic::Or, Atomic::None, ExactPolicy::OrderFree},
+    {Op::Xor, 6, "xor", "", Op::Xor, false, false, true, Combine::Xor, Identity::Zero,
+     cl_text::kXor, cl_text::kNone, "", Atomic::Xor, Atomic::None, ExactPolicy::OrderFree},
+    {Op::ArgMin, 7, "argmin", "", Op::Min, true, true, false, Combine::Min, Identity::Highest,
+     cl_text::scalar_only(cl_text::kMinInt), cl_text::scalar_only(cl_text::kMinFloat), "",
+     Atomic::Min, Atomic::Min, ExactPolicy::OrderFree},
+    {Op::ArgMax, 8, "argmax", "", Op::Max, true, true, false, Combine::Max, Identity::Lowest,
+     cl_text::scalar_only(cl_text::kMaxInt), cl_text::scalar_only(cl_text::kMaxFloat), "",
+     Atomic::Max, Atomic::Max, ExactPolicy::OrderFree},
 };
+
+constexpr const OpRow& op_row(Op op) {
+  return kOpRows[static_cast<std::size_t>(op)];
+}
 
 constexpr bool op_rows_follow_enum() {
   if (std::size(kOpRows) != std::size(kAllOps)) return false;
@@ -52,44 +199,56 @@ constexpr bool op_wire_codes_unique() {
 }
 static_assert(op_wire_codes_unique(), "kOpRows: two operators share a wire code");
 
+// The facts of a row that hold together: every operator combines on integers, and on floats
+// unless integer-only; an indexed operator finds a min or max value, returns an element and
+// combines one element at a time; its value operator is a row without an index that combines,
+// starts and takes atomics as it does.
+constexpr bool op_row_consistent(const OpRow& r) {
+  if (r.name.empty() || r.cl_int.combine.empty()) return false;
+  if (r.integer_only != r.cl_float.combine.empty()) return false;
+  if (r.integer_only && (!r.cl_float.vcombine.empty() || r.atomic_float != Atomic::None))
+    return false;
+  const OpRow& v = op_row(r.value_op);
+  if (v.indexed || v.combine != r.combine || v.identity != r.identity ||
+      v.atomic_int != r.atomic_int || v.atomic_float != r.atomic_float ||
+      v.cl_int.combine != r.cl_int.combine || v.cl_float.combine != r.cl_float.combine)
+    return false;
+  if (r.indexed)
+    return r.value_op != r.op && r.returns_element &&
+           (r.combine == Combine::Min || r.combine == Combine::Max) && r.cl_int.vcombine.empty() &&
+           r.cl_float.vcombine.empty() && r.exact == ExactPolicy::OrderFree;
+  return r.value_op == r.op;
+}
+
+// The kernels and the host do not apply an input map yet (cl/common.h's to_acc, input_value
+// below): an operator that has one would compute without it.
+constexpr bool op_rows_check() {
+  for (const OpRow& r : kOpRows)
+    if (!op_row_consistent(r) || !r.input_map.empty()) return false;
+  return true;
+}
+static_assert(op_rows_check(), "kOpRows: a row's facts disagree (op_row_consistent)");
+
 // The operator on values: argmin/argmax find their extreme value as min/max do.
 constexpr Op value_op(Op op) {
-  switch (op) {
-    case Op::ArgMin:
-      return Op::Min;
-    case Op::ArgMax:
-      return Op::Max;
-    case Op::Sum:
-    case Op::Prod:
-    case Op::Min:
-    case Op::Max:
-    case Op::And:
-    case Op::Or:
-    case Op::Xor:
-      return op;
-  }
-  return op;  // not an Op
+  return op_row(op).value_op;
+}
+
+// The row's OpenCL C for accumulator type `acc`.
+inline const ClCombine& cl_form(Op op, Type acc) {
+  return is_float(acc) ? op_row(op).cl_float : op_row(op).cl_int;
+}
+
+// The native atomic that combines an `acc` value with `op` (argmin/argmax: their value pass).
+inline Atomic atomic_of(Op op, Type acc) {
+  return is_float(acc) ? op_row(op).atomic_float : op_row(op).atomic_int;
 }
 
 // Whether the lanes of a vector of accumulators combine lane by lane (VCOMBINE): not for
 // argmin/argmax (an index per element) nor float products (input infinities are marked one
 // element at a time, cl/common.h's to_acc).
-constexpr bool lanes_combine(Op op, Type acc) {
-  switch (op) {
-    case Op::ArgMin:
-    case Op::ArgMax:
-      return false;
-    case Op::Prod:
-      return acc != Type::F32 && acc != Type::F64;
-    case Op::Sum:
-    case Op::Min:
-    case Op::Max:
-    case Op::And:
-    case Op::Or:
-    case Op::Xor:
-      return true;
-  }
-  return false;  // not an Op
+inline bool lanes_combine(Op op, Type acc) {
+  return !cl_form(op, acc).vcombine.empty();
 }
 
 // The index of an identity state of argmin/argmax (NO_INDEX in the kernels).
@@ -99,21 +258,20 @@ inline constexpr std::uint64_t kNoIndex = ~std::uint64_t{0};
 // kernels' semantics. Float products combine marked states (float_prod.hpp).
 template <class A>
 A combine_values(Op op, A x, A y) {
+  const Combine c = op_row(op).combine;
   if constexpr (std::is_floating_point_v<A>) {
-    switch (value_op(op)) {
-      case Op::Sum:
+    switch (c) {
+      case Combine::Add:
         return A(x + y);
-      case Op::Prod:
+      case Combine::Mul:
         return prod_combine(x, y);
-      case Op::Min:  // NaN loses
+      case Combine::Min:  // NaN loses
         return std::isnan(x) || (!std::isnan(y) && y < x) ? y : x;
-      case Op::Max:
+      case Combine::Max:
         return std::isnan(x) || (!std::isnan(y) && y > x) ? y : x;
-      case Op::And:
-      case Op::Or:
-      case Op::Xor:     // make_plan refuses bitwise operators on floats
-      case Op::ArgMin:  // value_op never gives these
-      case Op::ArgMax:
+      case Combine::And:
+      case Combine::Or:
+      case Combine::Xor:  // make_plan refuses bitwise operators on floats
         break;
     }
     return x;
@@ -122,24 +280,21 @@ A combine_values(Op op, A x, A y) {
     // Products are taken in an unsigned type never narrower than unsigned int, so that narrow
     // operands do not promote to signed int and overflow.
     using M = std::conditional_t<(sizeof(A) <= 4), std::uint32_t, std::uint64_t>;
-    switch (value_op(op)) {
-      case Op::Sum:
+    switch (c) {
+      case Combine::Add:
         return A(U(U(x) + U(y)));
-      case Op::Prod:
+      case Combine::Mul:
         return A(U(M(U(x)) * M(U(y))));
-      case Op::Min:
+      case Combine::Min:
         return y < x ? y : x;
-      case Op::Max:
+      case Combine::Max:
         return y > x ? y : x;
-      case Op::And:
+      case Combine::And:
         return A(x & y);
-      case Op::Or:
+      case Combine::Or:
         return A(x | y);
-      case Op::Xor:
+      case Combine::Xor:
         return A(x ^ y);
-      case Op::ArgMin:
-      case Op::ArgMax:
-        break;
     }
     return x;
   }
@@ -149,25 +304,20 @@ A combine_values(Op op, A x, A y) {
 // operator's). Float min/max start from NaN, which they ignore, so all-NaN input gives NaN.
 template <class A>
 A identity_value(Op op) {
-  switch (value_op(op)) {
-    case Op::Sum:
-    case Op::Or:
-    case Op::Xor:
+  switch (op_row(op).identity) {
+    case Identity::Zero:
       return A(0);
-    case Op::Prod:
+    case Identity::One:
       return A(1);
-    case Op::And:
+    case Identity::AllBits:
       if constexpr (std::is_integral_v<A>) return A(~A(0));
       return A(0);  // make_plan refuses bitwise operators on floats
-    case Op::Min:
+    case Identity::Highest:
       if constexpr (std::is_floating_point_v<A>) return std::numeric_limits<A>::quiet_NaN();
       return std::numeric_limits<A>::max();
-    case Op::Max:
+    case Identity::Lowest:
       if constexpr (std::is_floating_point_v<A>) return std::numeric_limits<A>::quiet_NaN();
       return std::numeric_limits<A>::lowest();
-    case Op::ArgMin:
-    case Op::ArgMax:
-      break;
   }
   return A(0);
 }
@@ -176,7 +326,7 @@ A identity_value(Op op) {
 template <class A>
 A input_value(Op op, A v) {
   if constexpr (std::is_floating_point_v<A>)
-    if (op == Op::Prod) return prod_input(v);
+    if (op_row(op).combine == Combine::Mul) return prod_input(v);
   return v;
 }
 
@@ -184,7 +334,7 @@ A input_value(Op op, A v) {
 template <class A>
 A public_value(Op op, A v) {
   if constexpr (std::is_floating_point_v<A>)
-    if (op == Op::Prod) return prod_public(v);
+    if (op_row(op).combine == Combine::Mul) return prod_public(v);
   return v;
 }
 
@@ -199,7 +349,7 @@ struct TypedState {
 // number, then the extreme value wins; ties go to the first index.
 template <class A>
 TypedState<A> combine_states(Op op, const TypedState<A>& a, const TypedState<A>& b) {
-  if (!is_index_op(op)) return {combine_values(op, a.value, b.value), 0};
+  if (!op_row(op).indexed) return {combine_values(op, a.value, b.value), 0};
   if (b.index == kNoIndex) return a;
   if (a.index == kNoIndex) return b;
   const A x = a.value, y = b.value;
@@ -210,8 +360,9 @@ TypedState<A> combine_states(Op op, const TypedState<A>& a, const TypedState<A>&
       return b.index < a.index ? b : a;
     }
   }
-  if (op == Op::ArgMin ? y < x : y > x) return b;
-  if (op == Op::ArgMin ? x < y : x > y) return a;
+  const bool lowest = op_row(op).combine == Combine::Min;  // else Max (op_row_consistent)
+  if (lowest ? y < x : y > x) return b;
+  if (lowest ? x < y : x > y) return a;
   return b.index < a.index ? b : a;
 }
 

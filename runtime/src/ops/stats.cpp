@@ -61,8 +61,8 @@ struct Blue {
   int tsml, tbig, ssml, sbig;  // powers of two
 };
 Blue blue(Type acc) {
-  const bool f32 = acc == Type::F32;
-  const int digits = f32 ? 24 : 53, min_exp = f32 ? -125 : -1021, max_exp = f32 ? 128 : 1024;
+  const TypeRow& r = type_row(acc);
+  const int digits = r.digits, min_exp = r.min_exp, max_exp = r.max_exp;
   auto floor_half = [](int v) { return v >= 0 ? v / 2 : -((-v + 1) / 2); };
   auto ceil_half = [](int v) { return v >= 0 ? (v + 1) / 2 : -(-v / 2); };
   return {ceil_half(min_exp - 1), floor_half(max_exp - digits + 1), -floor_half(min_exp - digits),

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 
+#include "ops/operators.hpp"
 #include "rdx/errors.hpp"
 
 namespace rdx::detail {
@@ -40,7 +41,7 @@ Type check_acc(Type type, Op op, const std::optional<Type>& requested) {
         fmt::format("accumulator {} is no wider than the element type {}: --acc widens an "
                     "integer into a wider integer or a float",
                     name(acc), name(type)));
-  if ((op == Op::Min || op == Op::Max) && !holds_every_value(acc, type)) {
+  if (op_row(op).returns_element && !holds_every_value(acc, type)) {
     std::string ok;
     for (Type t : kAllTypes)
       if (t != type && size_of(t) > size_of(type) && holds_every_value(t, type)) {
@@ -96,26 +97,21 @@ std::uint64_t max_alloc_elements(const DeviceInfo& dev, Type type) {
 
 bool exact_form(Determinism d, Type type, Type acc, Op op) {
   if (d == Determinism::RunToRun || !is_float(acc)) return false;
-  switch (op) {
-    case Op::Sum:
+  switch (op_row(op).exact) {
+    case ExactPolicy::OrderFree:
+      return false;
+    case ExactPolicy::ExactSum:
       if (!is_float(type))
         throw UnsupportedError(fmt::format(
-            "determinism {}: a float sum of {} elements is not reproducible yet (run_to_run only)",
-            name(d), name(type)));
+            "determinism {}: a float {} of {} elements is not reproducible yet (run_to_run only)",
+            name(d), name(op), name(type)));
       return true;
-    case Op::Prod:
-      throw UnsupportedError(fmt::format(
-          "determinism {}: float products are not reproducible yet (run_to_run only)", name(d)));
-    case Op::Min:
-    case Op::Max:
-    case Op::ArgMin:
-    case Op::ArgMax:
-    case Op::And:
-    case Op::Or:
-    case Op::Xor:
-      return false;
+    case ExactPolicy::Refused:
+      throw UnsupportedError(
+          fmt::format("determinism {}: a float {} is not reproducible yet (run_to_run only)",
+                      name(d), name(op)));
   }
-  return false;  // not an Op
+  return false;  // not an ExactPolicy
 }
 
 }  // namespace rdx::detail

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <string>
 
+#include "ops/operators.hpp"
 #include "rdx/errors.hpp"
 #include "strategies/registry.hpp"
 
@@ -27,25 +28,25 @@ bool has_int64_extended(const DeviceInfo& dev) {
 constexpr std::uint64_t kCasItemsPerCu = 32;
 
 // Whether combining an `acc` value with `op` (argmin/argmax: their value pass) into a global word
-// takes one hardware atomic on `dev`; the same cases as cl/atomic_ops.h's GLOBAL_NATIVE_COMBINE,
-// and a kernel built with COMBINE_NATIVE where it has none fails to compile.
+// takes one hardware atomic on `dev`: the operator row's atomic (operators.hpp, which the
+// definitions name as ATOMIC_FORM_*), where the device has it; the same cases as
+// cl/atomic_ops.h's GLOBAL_NATIVE_COMBINE, and a kernel built with COMBINE_NATIVE where it has
+// none fails to compile.
 bool atomic_native(const DeviceInfo& dev, Type acc, Op op) {
-  const bool wide = size_of(acc) == 8;
-  switch (op) {
-    case Op::Sum:
-      return !is_float(acc) || has_ptx_float_add(dev);
-    case Op::Prod:
+  const Atomic form = atomic_of(op, acc);
+  switch (form) {
+    case Atomic::None:
       return false;
-    case Op::Min:
-    case Op::Max:
-    case Op::ArgMin:
-    case Op::ArgMax:  // floats: atomic_min/atomic_max of the order-preserving key
-    case Op::And:
-    case Op::Or:
-    case Op::Xor:
-      return !wide || has_int64_extended(dev);
+    case Atomic::Add:  // 32- and 64-bit integer adds are base atomics; floats: PTX
+      return !is_float(acc) || has_ptx_float_add(dev);
+    case Atomic::Min:  // floats: atomic_min/atomic_max of the order-preserving key
+    case Atomic::Max:
+    case Atomic::And:
+    case Atomic::Or:
+    case Atomic::Xor:
+      return size_of(acc) != 8 || has_int64_extended(dev);
   }
-  throw ArgumentError(fmt::format("operator code {}", static_cast<int>(op)));  // not an Op
+  throw ArgumentError(fmt::format("atomic form {}", static_cast<int>(form)));  // not an Atomic
 }
 
 // What takes a compare-exchange loop on `dev` (atomic_native's false cases).

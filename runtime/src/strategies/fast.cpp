@@ -1,11 +1,16 @@
 // Launcher of cl/fast.cl (the strategy behind auto): one launch, one read. The kernel and its
 // scratch (partials + the last-group counter) are built once per context and plan shape, and
-// reused; a mutex keeps concurrent calls on one context from sharing them mid-call.
+// reused; a mutex keeps concurrent calls on one context from sharing them mid-call. A user's
+// reduction (run_user): the USER_STATE kernel, finished on the device; one launch per chunk of at
+// most one device allocation, each chunk's state combined with the earlier ones on the device,
+// and one read (or, for rdx::enqueue_reduce, a copy into the caller's buffer).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "core/cl_check.hpp"
+#include "exec/chunks.hpp"
 #include "strategies/fast_scratch.hpp"
 #include "strategies/fast_tuning.hpp"
 #include "strategies/registry.hpp"
@@ -18,6 +23,14 @@ struct FastSlot {
   bool ready = false;
   Kernel kernel;
   FastScratch scratch;
+};
+
+struct UserSlot {
+  std::mutex mutex;
+  bool ready = false;
+  Kernel kernel;
+  bool vector_map = false;  // the kernel runs the vector form
+  FastScratch scratch;      // part_v holds the states (part_i is part_v)
 };
 
 }  // namespace
@@ -75,6 +88,87 @@ Outcome run_fast(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   return ex.read(states, g.groups, s.result->data());
 }
 
+// A user's reduction finishes on the device, with vector_map = 1 where the blocked layout on a
+// CPU runs its vector form (ops/user_reduction.hpp, has_vector_form).
+void fast_user_plan(const DeviceInfo& dev, const Prepared& prep, Plan& p) {
+  p.params.set("host_finish", 0);  // the host cannot run the user's combine
+  const FastGrid g = fast_grid(p);
+  // CPUs only: its loads rely on the compiler's support for under-aligned vector types (clang's).
+  const bool cpu = dev.kind == DeviceKind::CPU;
+  const bool scalar = p.params.get("scalar_map").value_or(0) != 0;  // the tunable, if set
+  p.params.set("vector_map", prep.vector_form && !prep.vector_failed && cpu && g.blocked &&
+                                     g.vector_width > 1 && !scalar
+                                 ? 1
+                                 : 0);
+}
+
+// cl/fast.cl's USER_STATE kernel over every chunk; the state at part[groups] (see fast.cl).
+StateResult run_fast_user(Context& ctx, const Reduction& r, const Prepared& prep,
+                          const UserInputs& in, std::uint64_t n, Exec& ex,
+                          const AsyncTarget* target) {
+  const Plan& plan = ex.plan;
+  const StateLayout& layout = prep.layout;
+  const FastGrid g = fast_grid(plan);
+  UserChunks chunks(ex, ctx.device_info(), in, n);
+  const std::string extra = fast_build_options(plan, std::min(n, chunks.chunk));
+  const bool vector_map = plan.params.get("vector_map").value_or(0) == 1;
+  // The prepared reduction's address names it: the context keeps it as long as it lives.
+  const auto slot = ex.ctx.cached<UserSlot>(fmt::format("user {} {} vector_map={} wg={} groups={}",
+                                                        fmt::ptr(&prep), extra, vector_map,
+                                                        plan.work_group_size, g.groups));
+  std::lock_guard<std::mutex> lock(slot->mutex);
+  if (!slot->ready) {
+    try {
+      slot->vector_map = vector_map;
+      try {
+        slot->kernel =
+            ex.kernel("fast.cl", "fast_reduce", extra + (vector_map ? " -DUSER_VECTOR_MAP" : ""));
+      } catch (const BuildError&) {
+        if (!vector_map) throw;
+        // has_vector_form's rules do not catch every expression whose vector form does not
+        // compile ((uint)(a) + (int)(b): uint16 + int16 does not convert); the scalar form
+        // computes the same.
+        slot->vector_map = false;
+        prep.vector_failed = true;
+        slot->kernel = ex.kernel("fast.cl", "fast_reduce", extra);
+      }
+    } catch (const BuildError& e) {
+      rethrow_build_error(r, in.types, e);
+    }
+    slot->scratch = make_fast_scratch(ex.ctx.context, ex.queue, g.groups + 1, layout.bytes, false,
+                                      layout.bytes);
+    slot->ready = true;
+  }
+  Kernel& k = slot->kernel;
+  FastScratch& s = slot->scratch;
+  ex.note_built(k);
+  const std::uint64_t items = g.groups * k.wg;
+  // Each chunk after the first (carry = 1) combines its state with the earlier ones'; an empty
+  // input runs once, for the identity.
+  bool first = true;
+  const auto step = [&](std::uint64_t base, std::uint64_t len) {
+    ex.args(k, chunks.set(base, len), len, fast_per_item(len, items, g.vector_width), s.part_v,
+            s.part_i, s.counter, std::uint64_t{first ? 0u : 1u});
+    ex.launch(k, items, k.wg, target && first ? target->wait : nullptr);
+    first = false;
+  };
+  if (n == 0)
+    step(0, 0);
+  else
+    for_each_chunk(n, chunks.chunk, step);
+  Plan ran = plan;
+  ran.params.set("vector_map", slot->vector_map ? 1 : 0);
+  if (target) {  // the state's bytes into the caller's buffer; no host wait
+    RDX_CHECK(ex.queue.enqueueCopyBuffer(s.part_v, *target->out, g.groups * layout.bytes,
+                                         target->offset, layout.bytes, nullptr, target->done));
+    RDX_CHECK(ex.queue.flush());
+    ex.detach();
+    return {{}, ran};
+  }
+  ex.read_bytes(s.part_v, g.groups * layout.bytes, layout.bytes, s.result->data());
+  return {unpack_state(r, layout, s.result->data()), ran};
+}
+
 std::uint64_t fast_depth(const Plan& p, const DeviceInfo&) {
   const FastGrid g = fast_grid(p);
   const std::uint64_t vw = g.vector_width ? g.vector_width : 1;
@@ -92,34 +186,41 @@ std::uint64_t fast_depth(const Plan& p, const DeviceInfo&) {
 }
 
 StrategyDef strategy_fast_strided() {
-  return {{900,
-           {"fast_strided", "fast.cl",
-            "001 step 10 (multi-sequential) + ArrayFire's last-group finish; not a seed",
-            "auto on GPUs: one launch, a grid of CUs x 8 groups reading neighbouring vectors, "
-            "the last work-group to finish reduces the partials (the host does for a grid of "
-            "at most work-group-size groups)"},
-           fast_depth,
-           nullptr,
-           nullptr,
-           1,
-           kFastStridedParams,
-           tune_fast_strided},
-          run_fast};
+  StrategyDef d{
+      {900,
+       {"fast_strided", "fast.cl",
+        "001 step 10 (multi-sequential) + ArrayFire's last-group finish; not a seed",
+        "auto on GPUs: one launch, a grid of CUs x 8 groups reading neighbouring vectors, "
+        "the last work-group to finish reduces the partials (the host does for a grid of "
+        "at most work-group-size groups)"},
+       fast_depth,
+       nullptr,
+       nullptr,
+       1,
+       kFastStridedParams,
+       tune_fast_strided},
+      run_fast};
+  d.user_plan = fast_user_plan;
+  d.run_user = run_fast_user;
+  return d;
 }
 
 StrategyDef strategy_fast_blocked() {
-  return {{901,
-           {"fast_blocked", "fast.cl",
-            "001 step 10 (multi-sequential) + ArrayFire's last-group finish; not a seed",
-            "auto on CPUs: one launch, each work-item reads one contiguous range with wide "
-            "vectors (Kahan over block totals for float sums), the last group finishes"},
-           fast_depth,
-           nullptr,
-           nullptr,
-           1,
-           kFastBlockedParams,
-           tune_fast_blocked},
-          run_fast};
+  StrategyDef d{{901,
+                 {"fast_blocked", "fast.cl",
+                  "001 step 10 (multi-sequential) + ArrayFire's last-group finish; not a seed",
+                  "auto on CPUs: one launch, each work-item reads one contiguous range with wide "
+                  "vectors (Kahan over block totals for float sums), the last group finishes"},
+                 fast_depth,
+                 nullptr,
+                 nullptr,
+                 1,
+                 kFastBlockedParams,
+                 tune_fast_blocked},
+                run_fast};
+  d.user_plan = fast_user_plan;
+  d.run_user = run_fast_user;
+  return d;
 }
 
 }  // namespace rdx::detail

@@ -9,6 +9,7 @@
 #include <limits>
 #include <set>
 
+#include "ops/operators.hpp"
 #include "rdx/errors.hpp"
 #include "rdx/verify.hpp"
 
@@ -104,22 +105,27 @@ std::vector<unsigned char> make_case_data(Type type, Op op, Pattern p, std::uint
                                           std::uint64_t seed) {
   Rng rng{seed * 0x2545F4914F6CDD1Dull + static_cast<std::uint64_t>(op) * 131 +
           static_cast<std::uint64_t>(type)};
+  // The data follow the operator's combine rule (ops/operators.hpp), so an operator that
+  // multiplies gets data that keep products in range, whichever operator it is.
+  const detail::Combine rule = detail::op_row(op).combine;
+  const bool mul = rule == detail::Combine::Mul;
   return fill(type, n, [&](auto z, std::uint64_t) {
     using T = decltype(z);
     if (p == Pattern::Constant) {
-      // A float product of n copies of 1 stays exact; 3 wraps for integers and is exact for sums.
+      // A float product of n copies of 1 stays exact; 3 wraps for integers and is exact for sums;
+      // `and` of all bits set keeps every bit.
       if constexpr (std::is_floating_point_v<T>)
-        return op == Op::Prod ? T(1) : T(3);
+        return mul ? T(1) : T(3);
       else
-        return T(op == Op::And ? ~T(0) : 3);
+        return T(rule == detail::Combine::And ? ~T(0) : 3);
     }
     if (p == Pattern::Small) {
-      if (op == Op::Prod) return T(1 + rng.next() % 2);  // ones and twos: exact while it fits
+      if (mul) return T(1 + rng.next() % 2);  // ones and twos: exact while it fits
       return T(rng.next() % 16);
     }
     if constexpr (std::is_floating_point_v<T>) {
       // Products near 1 stay in range for any n; other operators get signed values in [-1, 1).
-      if (op == Op::Prod) return T(1.0 + (rng.unit() - 0.5) * 0x1.0p-10);
+      if (mul) return T(1.0 + (rng.unit() - 0.5) * 0x1.0p-10);
       return T(rng.unit() * 2 - 1);
     } else {
       return T(rng.next());  // all bits: sums and products wrap

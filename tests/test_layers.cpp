@@ -1,0 +1,127 @@
+// The folders of runtime/src/ include one another only as docs/ARCHITECTURE.md's "Folders" table
+// says: each row's "depends on" column names the folders (or single files, `folder/file.hpp`)
+// its folder may include; a folder always includes itself and the public headers (rdx/). The
+// table is read from the page, so the page and the code cannot drift apart.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The repository's root: this file is tests/test_layers.cpp.
+fs::path repo_root() {
+  return fs::path(__FILE__).parent_path().parent_path();
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// What one folder may include: whole folders, and single files of others.
+struct Allowed {
+  std::set<std::string> folders, files;
+};
+
+// The "Folders" table's rows for runtime/src/<folder>/, by folder. Each name of a source folder
+// in the "depends on" cell (alone, as `folder` or `folder/`) allows that folder; `folder/file`
+// allows that one file. Other words (the public API, MPI) allow nothing more.
+std::map<std::string, Allowed> read_table(const std::string& page,
+                                          const std::set<std::string>& folders) {
+  std::map<std::string, Allowed> table;
+  const std::size_t start = page.find("\n## Folders");
+  REQUIRE(start != std::string::npos);
+  std::istringstream lines(page.substr(start + 1));
+  std::string line;
+  std::getline(lines, line);  // the heading
+  const std::regex row(R"(^\|\s*`runtime/src/([a-z_]+)/`\s*\|.*\|([^|]*)\|\s*$)");
+  const std::regex name(R"(([a-z_]+)(/[a-z_]+\.[a-z]+)?)");
+  while (std::getline(lines, line) && line.rfind("## ", 0) != 0) {
+    std::smatch m;
+    if (!std::regex_match(line, m, row)) continue;
+    Allowed& a = table[m[1]];
+    const std::string cell = m[2];
+    for (auto it = std::sregex_iterator(cell.begin(), cell.end(), name);
+         it != std::sregex_iterator(); ++it) {
+      const std::string folder = (*it)[1];
+      if (!folders.count(folder)) continue;
+      if ((*it)[2].matched)
+        a.files.insert(folder + (*it)[2].str());
+      else
+        a.folders.insert(folder);
+    }
+  }
+  return table;
+}
+
+struct Include {
+  std::string from;  // path under runtime/src
+  std::string to;    // as written: folder/file
+};
+
+std::vector<Include> source_includes(const fs::path& src) {
+  std::vector<Include> all;
+  const std::regex inc(R"re(^\s*#\s*include\s*"([^"]+)")re");
+  for (const auto& e : fs::recursive_directory_iterator(src)) {
+    if (!e.is_regular_file()) continue;
+    const std::string ext = e.path().extension().string();
+    if (ext != ".cpp" && ext != ".hpp" && ext != ".h") continue;
+    std::istringstream lines(slurp(e.path()));
+    std::string line;
+    while (std::getline(lines, line)) {
+      std::smatch m;
+      if (std::regex_search(line, m, inc))
+        all.push_back({fs::relative(e.path(), src).generic_string(), m[1]});
+    }
+  }
+  return all;
+}
+
+std::string folder_of(const std::string& path) {
+  const std::size_t slash = path.find('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash);
+}
+
+}  // namespace
+
+TEST_CASE("layers: runtime/src's folders include only what ARCHITECTURE.md's table allows") {
+  const fs::path root = repo_root();
+  const fs::path src = root / "runtime" / "src";
+  REQUIRE(fs::is_directory(src));
+  std::set<std::string> folders;
+  for (const auto& e : fs::directory_iterator(src))
+    if (e.is_directory()) folders.insert(e.path().filename().string());
+  REQUIRE(folders.count("core"));
+  const auto table = read_table(slurp(root / "docs" / "ARCHITECTURE.md"), folders);
+  for (const std::string& f : folders) {
+    INFO("runtime/src/" << f << "/ has no row in the Folders table");
+    CHECK(table.count(f));
+  }
+  const std::vector<Include> includes = source_includes(src);
+  CHECK(includes.size() > 100);  // the walk found the sources
+  std::size_t checked = 0;
+  for (const Include& i : includes) {
+    const std::string from = folder_of(i.from), to = folder_of(i.to);
+    // Standard and third-party headers, the public API (rdx/), and a folder's own files.
+    if (to.empty() || to == "rdx" || !folders.count(to) || to == from) continue;
+    ++checked;
+    const auto row = table.find(from);
+    const bool allowed =
+        row != table.end() && (row->second.folders.count(to) || row->second.files.count(i.to));
+    INFO("runtime/src/" << i.from << " includes \"" << i.to
+                        << "\", which its row's \"depends on\" does not allow");
+    CHECK(allowed);
+  }
+  CHECK(checked > 50);
+}
