@@ -10,8 +10,11 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 # expect CODE DESCRIPTION -- command...: exit code CODE; on error exactly one line on stderr.
 expect() {
   local code=$1 what=$2; shift 3
+  local t0=${RDX_TEST_TIMES:+$(date +%s.%N)}
   "$@" >"$tmp/out" 2>"$tmp/err"
   local rc=$?
+  # RDX_TEST_TIMES=FILE: each command's seconds and description, to find the slow ones.
+  [ -n "${RDX_TEST_TIMES:-}" ] && awk -v a="$t0" -v b="$(date +%s.%N)" -v w="$what" 'BEGIN { printf "%.2f %s\n", b - a, w }' >>"$RDX_TEST_TIMES"
   if [ "$rc" != "$code" ]; then bad "$what: exit $rc, want $code; stderr: $(head -3 "$tmp/err")"; return; fi
   if [ "$code" != 0 ] && [ "$code" != "help" ]; then
     local lines; lines=$(grep -c . "$tmp/err")

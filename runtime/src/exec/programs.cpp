@@ -91,12 +91,16 @@ cl::Program ProgramCache::get(const cl::Context& ctx, const cl::Device& dev,
   if (auto it = programs_.find(key); it != programs_.end()) return it->second;
 
   const std::string src = program_source(file, definitions);
-  const std::string disk_key = binary_key(dev, src, options);
+  // -w: a build's warnings are never shown (a failed build's log shows its errors), and PoCL's
+  // compiler prints their count on the process's stderr ("8 warnings generated.": notes on its
+  // own built-ins' 16-wide vector arguments), which the library never writes to.
+  const std::string opts = options.empty() ? "-w" : options + " -w";
+  const std::string disk_key = binary_key(dev, src, opts);
   if (auto bin = disk_.load(disk_key)) {
     cl_int err = CL_SUCCESS;
     cl::Program prog(ctx, std::vector<cl::Device>{dev}, cl::Program::Binaries{*bin}, nullptr, &err);
     if (err == CL_SUCCESS &&
-        prog.build(std::vector<cl::Device>{dev}, options.c_str()) == CL_SUCCESS) {
+        prog.build(std::vector<cl::Device>{dev}, opts.c_str()) == CL_SUCCESS) {
       programs_.emplace(key, prog);
       return prog;
     }  // a stale or foreign binary: build from source below, and replace it
@@ -104,11 +108,11 @@ cl::Program ProgramCache::get(const cl::Context& ctx, const cl::Device& dev,
   cl_int err = CL_SUCCESS;
   cl::Program prog(ctx, src, false, &err);
   RDX_CHECK_OUT(err, "clCreateProgramWithSource(" + file + ")");
-  err = prog.build(std::vector<cl::Device>{dev}, options.c_str());
+  err = prog.build(std::vector<cl::Device>{dev}, opts.c_str());
   if (err != CL_SUCCESS) {
     std::string log;
     prog.getBuildInfo(dev, CL_PROGRAM_BUILD_LOG, &log);
-    throw BuildError(err, file, options, log);
+    throw BuildError(err, file, opts, log);
   }
   programs_.emplace(key, prog);
   std::vector<std::vector<unsigned char>> bins;
