@@ -249,7 +249,7 @@ inline void ptx_float_add(volatile global WORD* p, ACC x) {
 #ifdef USER_STATE
 #define ELEM_VALUE(p, k) ELEM(p, k)
 #else
-#define ELEM_VALUE(p, k) to_acc((p)[(k)])
+#define ELEM_VALUE(p, k) to_acc(LOAD_T(p, k))
 
 /* argmin/argmax: does element value v hold the extreme value `best`? (-0.0 == +0.0, as in the
  * operator's comparisons; all-NaN input: the first NaN.) */

@@ -11,18 +11,15 @@
 #ifndef RDX_COMMON_H
 #include "common.h"
 #endif
+#include "group_tree.h"
 
 kernel void dl_reduce(IN_PARAMS, ulong n, OUT_PARAMS ELEM_PARAMS) {
   local state_t sh[WG];
   const uint lid = get_local_id(0);
   const ulong i = (ulong)get_group_id(0) * (2 * WG) + lid;
-  state_t v = i < n ? LOAD(i) : st_identity();
-  if (i + WG < n) v = st_combine(v, LOAD(i + WG));
+  DUAL_LOAD(v, i);
   sh[lid] = v;
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint s = WG / 2; s > 0; s >>= 1) {
-    if (lid < s) sh[lid] = st_combine(sh[lid], sh[lid + s]);
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
+  halving_tree(sh, lid);
   if (lid == 0) STORE(get_group_id(0), sh[0]);
 }

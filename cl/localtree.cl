@@ -9,6 +9,7 @@
 #ifndef RDX_COMMON_H
 #include "common.h"
 #endif
+#include "group_tree.h"
 
 kernel void lt_reduce(IN_PARAMS, ulong n, OUT_PARAMS ELEM_PARAMS) {
   local state_t sh[WG];
@@ -16,9 +17,6 @@ kernel void lt_reduce(IN_PARAMS, ulong n, OUT_PARAMS ELEM_PARAMS) {
   const ulong gid = get_global_id(0);
   sh[lid] = gid < n ? LOAD(gid) : st_identity();
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint s = WG / 2; s > 0; s >>= 1) {
-    if (lid < s) sh[lid] = st_combine(sh[lid], sh[lid + s]);
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
+  halving_tree(sh, lid);
   if (lid == 0) STORE(get_group_id(0), sh[0]);
 }

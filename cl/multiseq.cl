@@ -12,6 +12,7 @@
 #ifndef RDX_COMMON_H
 #include "common.h"
 #endif
+#include "group_tree.h"
 
 kernel void ms_reduce(IN_PARAMS, ulong n, OUT_PARAMS ELEM_PARAMS) {
   local state_t sh[WG];
@@ -26,9 +27,6 @@ kernel void ms_reduce(IN_PARAMS, ulong n, OUT_PARAMS ELEM_PARAMS) {
   }
   sh[lid] = v;
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint s = WG / 2; s > 0; s >>= 1) {
-    if (lid < s) sh[lid] = st_combine(sh[lid], sh[lid + s]);
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
+  halving_tree(sh, lid);
   if (lid == 0) STORE(get_group_id(0), sh[0]);
 }

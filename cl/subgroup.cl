@@ -24,6 +24,7 @@
 #ifndef RDX_COMMON_H
 #include "common.h"
 #endif
+#include "group_tree.h"
 
 /* SG_PATH, chosen by the host (runtime/src/strategies/subgroup.cpp): 1 sub-group shuffles,
  * 2 the sub-group reduce built-ins (the host picks it only for the cases they cover), undefined
@@ -71,8 +72,7 @@ kernel void sg_reduce(IN_PARAMS, ulong n, OUT_PARAMS ELEM_PARAMS) {
   local state_t sh[WG];
   const uint lid = get_local_id(0);
   const ulong i = (ulong)get_group_id(0) * (2 * WG) + lid;
-  state_t v = i < n ? LOAD(i) : st_identity();
-  if (i + WG < n) v = st_combine(v, LOAD(i + WG));
+  DUAL_LOAD(v, i);
   sh[lid] = v;
   barrier(CLK_LOCAL_MEM_FENCE);
 

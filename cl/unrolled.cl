@@ -11,6 +11,7 @@
 #ifndef RDX_COMMON_H
 #include "common.h"
 #endif
+#include "group_tree.h"
 
 #if WG > 8192
 #error "unrolled.cl is written out for work-groups of at most 8192 work-items"
@@ -25,8 +26,7 @@ kernel void ur_reduce(IN_PARAMS, ulong n, OUT_PARAMS ELEM_PARAMS) {
   local state_t sh[WG];
   const uint lid = get_local_id(0);
   const ulong i = (ulong)get_group_id(0) * (2 * WG) + lid;
-  state_t v = i < n ? LOAD(i) : st_identity();
-  if (i + WG < n) v = st_combine(v, LOAD(i + WG));
+  DUAL_LOAD(v, i);
   sh[lid] = v;
   barrier(CLK_LOCAL_MEM_FENCE);
 #if WG >= 8192

@@ -1,7 +1,7 @@
 # Script mode: turn the OpenCL C files in KERNEL_DIR into a C++ table of embedded sources.
 # Usage: cmake -DKERNEL_DIR=... -DOUTPUT=... -DFILES="a.cl;b.h" -P embed_kernels.cmake
 set(body "// Generated from cl/ by cmake/embed_kernels.cmake: do not edit.\n")
-string(APPEND body "#include \"exec/embedded_sources.hpp\"\n\nnamespace rdx::detail {\n")
+string(APPEND body "#include \"core/embedded_sources.hpp\"\n\nnamespace rdx::detail {\n")
 string(APPEND body "const std::vector<EmbeddedSource>& embedded_sources() {\n")
 string(APPEND body "  static const std::vector<EmbeddedSource> table = {\n")
 foreach(f IN LISTS FILES)

@@ -72,4 +72,22 @@ for args in "f64 max f64" "f32 prod f32" "i8 xor i8" "f64 argmin f64" "u8 sum u6
   expect 0 "cold auto $args" -- env POCL_CACHE_DIR="$cold/pocl" RDX_CACHE_DIR="$cold/rdx" "$clrdx" reduce --device "$dev" --type "$1" --op "$2" --acc "$3" --generate ones --count 100000
   quiet "cold auto $args"
 done
+# The columns of an i64 array: segmented.cl's 16-wide column kernel, where PoCL's compiler counted
+# warnings on its own built-ins on stderr ("1 warning generated.") before builds passed -w.
+python3 - "$tmp/cols.npy" <<'PY'
+import struct, sys
+header = "{'descr': '<i8', 'fortran_order': False, 'shape': (64, 64), }"
+header += " " * (63 - (10 + len(header)) % 64) + "\n"
+with open(sys.argv[1], "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+    f.write(struct.pack("<4096q", *range(4096)))
+PY
+rm -rf "$cold"
+expect 0 "cold axis 0 of i64" -- env POCL_CACHE_DIR="$cold/pocl" RDX_CACHE_DIR="$cold/rdx" "$clrdx" reduce --device "$dev" --input "$tmp/cols.npy" --axis 0 --op sum --output "$tmp/cols_sum.npy"
+quiet "cold axis 0 of i64"
+python3 -c '
+import struct, sys
+b = open(sys.argv[1], "rb").read(); n = struct.unpack("<H", b[8:10])[0]
+got = struct.unpack("<64q", b[10 + n:]); want = tuple(sum(64 * r + c for r in range(64)) for c in range(64))
+assert got == want, got[:4]' "$tmp/cols_sum.npy" && ok || bad "cold axis 0 of i64: column sums"
 finish cli.semantics

@@ -193,8 +193,9 @@ TEST_CASE("a kernel that fails to build reports the log; the context stays usabl
 
 TEST_CASE("the checks can fail: a miscombining kernel is caught") {
   KernelDirCopy k;
-  // Drop the right operand of every local-tree step: results must no longer match.
-  k.replace("localtree.cl", "sh[lid] = st_combine(sh[lid], sh[lid + s]);", "sh[lid] = sh[lid];");
+  // Drop the right operand of every step of localtree's tree (cl/group_tree.h's halving_tree):
+  // results must no longer match.
+  k.replace("group_tree.h", "sh[lid] = st_combine(sh[lid], sh[lid + s]);", "sh[lid] = sh[lid];");
   Context ctx(device());
   Options o;
   o.strategy = "localtree";

@@ -4,8 +4,10 @@
 // table is read from the page, so the page and the code cannot drift apart.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <regex>
 #include <set>
@@ -124,4 +126,46 @@ TEST_CASE("layers: runtime/src's folders include only what ARCHITECTURE.md's tab
     CHECK(allowed);
   }
   CHECK(checked > 50);
+}
+
+TEST_CASE("layers: the Folders table's dependencies point one way (no cycle among the folders)") {
+  const fs::path root = repo_root();
+  const fs::path src = root / "runtime" / "src";
+  std::set<std::string> folders;
+  for (const auto& e : fs::directory_iterator(src))
+    if (e.is_directory()) folders.insert(e.path().filename().string());
+  const auto table = read_table(slurp(root / "docs" / "ARCHITECTURE.md"), folders);
+  // A folder's edges: the folders it may include, whole or one file of.
+  std::map<std::string, std::set<std::string>> edges;
+  for (const auto& [from, a] : table) {
+    for (const std::string& f : a.folders)
+      if (f != from) edges[from].insert(f);
+    for (const std::string& f : a.files)
+      if (folder_of(f) != from) edges[from].insert(folder_of(f));
+  }
+  // Depth-first search: a folder met again while it is on the path closes a cycle.
+  std::map<std::string, int> state;  // 0 unseen, 1 on the path, 2 done
+  std::vector<std::string> path;
+  std::string cycle;
+  std::function<void(const std::string&)> visit = [&](const std::string& f) {
+    state[f] = 1;
+    path.push_back(f);
+    for (const std::string& to : edges[f]) {
+      if (!cycle.empty()) break;
+      if (state[to] == 1) {
+        for (auto it = std::find(path.begin(), path.end(), to); it != path.end(); ++it)
+          cycle += *it + " -> ";
+        cycle += to;
+      } else if (state[to] == 0) {
+        visit(to);
+      }
+    }
+    path.pop_back();
+    state[f] = 2;
+  };
+  for (const auto& [f, _] : table)
+    if (state[f] == 0 && cycle.empty()) visit(f);
+  INFO("a cycle: " << cycle);
+  CHECK(cycle.empty());
+  CHECK(edges.size() >= 8);  // the table was read
 }

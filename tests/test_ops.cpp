@@ -9,10 +9,10 @@
 #include <span>
 #include <string>
 
+#include "core/type_table.hpp"
 #include "ops/cl_definitions.hpp"
 #include "ops/exact_sum.hpp"
 #include "ops/operators.hpp"
-#include "ops/type_table.hpp"
 #include "ops/user_reduction.hpp"
 #include "plan/request.hpp"
 #include "rdx/rdx.hpp"
@@ -47,7 +47,8 @@ TEST_CASE("every case's definitions name its types and operator and define what 
         CHECK(&d == &cl_definitions(t, a, op));  // built once
         CHECK(has(d, "#define OP OP_" + upper(name(op)) + "\n"));
         CHECK(has(d, "#define VALUE_OP OP_" + upper(name(value_op(op))) + "\n"));
-        CHECK(has(d, "#define T " + std::string(type_row(t).cl_name) + "\n"));
+        CHECK(has(d, "#define T " + std::string(type_row(t).cl_storage) + "\n"));
+        CHECK(has(d, "#define T_COMPUTE " + std::string(type_row(t).cl_name) + "\n"));
         CHECK(has(d, "#define ACC " + std::string(type_row(a).cl_name) + "\n"));
         CHECK(has(d, "#define ACC_BYTES " + std::to_string(size_of(a)) + "\n"));
         CHECK(has(d, "#define ACC_IS_FLOAT") == is_float(a));

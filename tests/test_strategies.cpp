@@ -2,7 +2,7 @@
 // on the device named by RDX_DEVICE (default: cpu, i.e. PoCL).
 //   RDX_TEST_SHARD=i/N      run shard i of N (strategies dealt by their number of pairs)
 //   RDX_TEST_MATRIX=full|covering|barriers   the (type, operator) pairs per strategy
-//                           (rdx::Coverage in rdx/verify.hpp; default covering)
+//                           (rdx::test::Coverage, tests/coverage.hpp; default covering)
 //   RDX_TEST_MAX_N          largest random size (default 4Mi = 2^22)
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -13,10 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "coverage.hpp"
 #include "rdx/rdx.hpp"
 #include "rdx/verify.hpp"
 
 using namespace rdx;
+using rdx::test::Coverage;
+using rdx::test::pair_in_matrix;
 
 namespace {
 

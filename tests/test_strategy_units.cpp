@@ -4,8 +4,8 @@
 #include <set>
 #include <string>
 
+#include "plan/strategy_facts.hpp"
 #include "rdx/strategies.hpp"
-#include "strategies/facts.hpp"
 
 using namespace rdx;
 using namespace rdx::detail;

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "exec/binary_cache.hpp"
+#include "core/binary_cache.hpp"
 #include "options.hpp"
 #include "rdx/rdx.hpp"
 

@@ -94,8 +94,10 @@ std::string_view dict_value(std::string_view dict, std::string_view key) {
 // The dtype codes librdx reads, without their byte order: "i1 u1 ... f8".
 std::string npy_codes() {
   std::string r;
-  for (rdx::Type t : rdx::kAllTypes)
-    r += (r.empty() ? "" : " ") + std::string(rdx::npy_descr(t).substr(1));
+  for (rdx::Type t : rdx::kAllTypes) {
+    if (!r.empty()) r += ' ';
+    r += rdx::npy_descr(t).substr(1);
+  }
   return r;
 }
 

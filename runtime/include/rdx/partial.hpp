@@ -50,7 +50,7 @@ class Partial {
   // bytes that are not one, among them an exact sum beyond what count() elements can reach.
   // Types and operators are written as fixed codes, not as the enumerators' positions, so a
   // librdx with more types or operators reads these bytes as written (the layout and the codes:
-  // runtime/src/api/partial.cpp and the rows of runtime/src/ops/type_table.hpp and operators.hpp;
+  // runtime/src/api/partial.cpp and the rows of runtime/src/core/type_table.hpp and operators.hpp;
   // tests/test_partial.cpp pins them byte for byte).
   std::vector<unsigned char> to_bytes() const;
   static Partial from_bytes(std::span<const unsigned char> bytes);

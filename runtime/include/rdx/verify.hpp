@@ -63,23 +63,6 @@ struct Case {
 std::vector<std::uint64_t> case_sizes(std::size_t wg, std::uint64_t max_n, int random_sizes,
                                       std::uint64_t seed);
 
-// Which (type, operator) pairs a strategy runs with in the test suite. Kernel builds dominate its
-// time (PoCL compiles each type x operator x strategy separately), so:
-//  - Full: every pair (what `clrdx verify` runs).
-//  - Covering: the operator and type code is shared (cl/common.h), and most strategies' own code
-//    depends on the layout of the reduction, not on the pair. Strategies whose code does depend on
-//    it run every pair: localtree (the reference tree), fast_strided and fast_blocked (auto: vector
-//    widths per type), atomic_global and atomic_local (one atomic or compare-exchange per type
-//    width and operator). The others run every type with sum, i32 and f32 with the operators that
-//    change the state's shape (argmin/argmax carry an index) or its float rules, and one more type
-//    per operator, rotated by the strategy's position (`position` in strategies()), so that across
-//    strategies every pair still runs.
-//  - Barriers: for a second PoCL work-group method, which changes how work-items are looped
-//    around barriers but nothing that depends on the type: i32 and f32 with plain, bitwise and
-//    indexed operators.
-enum class Coverage { Full, Covering, Barriers };
-bool pair_in_matrix(Coverage c, std::string_view strategy, std::size_t position, Type t, Op op);
-
 // A composite (rdx/stats.hpp) of n >= 1 random elements of `type` (seeds seed and seed + 1 for
 // dot's two inputs) run on ctx with opts (its strategy) against a long double host reference;
 // "" when it passes, else what is wrong. Exact for minmax, count and integer dot.

@@ -1,6 +1,6 @@
 // The asynchronous entry points (rdx/async.hpp): the event form runs as a user's reduction
-// (exec/run_user.cpp) whose final state is copied into the caller's buffer; the future form runs
-// rdx::reduce on a thread.
+// (dispatch/run_user.cpp) whose final state is copied into the caller's buffer; the future form
+// runs rdx::reduce on a thread.
 #include "rdx/async.hpp"
 
 #include <fmt/format.h>
@@ -8,10 +8,10 @@
 #include <algorithm>
 
 #include "core/cl_check.hpp"
+#include "dispatch/run_exact.hpp"
+#include "dispatch/run_plan.hpp"
+#include "dispatch/run_user.hpp"
 #include "exec/exec.hpp"
-#include "exec/run_exact.hpp"
-#include "exec/run_plan.hpp"
-#include "exec/run_user.hpp"
 #include "ops/user_reduction.hpp"
 
 namespace rdx {

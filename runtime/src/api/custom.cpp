@@ -1,7 +1,7 @@
 // The entry points of users' reductions (rdx/custom.hpp): check the inputs, then run_user.
 
-#include "exec/run_plan.hpp"
-#include "exec/run_user.hpp"
+#include "dispatch/run_plan.hpp"
+#include "dispatch/run_user.hpp"
 #include "ops/user_reduction.hpp"
 
 namespace rdx {

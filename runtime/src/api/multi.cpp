@@ -12,8 +12,8 @@
 #include <future>
 #include <string>
 
-#include "api/partial_access.hpp"
-#include "exec/run_plan.hpp"
+#include "dispatch/partial_access.hpp"
+#include "dispatch/run_plan.hpp"
 #include "exec/wait_gate.hpp"
 #include "rdx/partial.hpp"
 

@@ -9,9 +9,9 @@
 
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
+#include "dispatch/run_exact.hpp"
+#include "dispatch/run_plan.hpp"
 #include "exec/exec.hpp"
-#include "exec/run_exact.hpp"
-#include "exec/run_plan.hpp"
 #include "exec/wait_gate.hpp"
 
 namespace rdx {
@@ -24,7 +24,7 @@ using detail::is_exact;
 using detail::max_alloc_elements;
 using detail::run_plan;
 
-// A float sum under Determinism AnyDevice or Exact: exact_total (exec/run_exact.hpp), rounded.
+// A float sum under Determinism AnyDevice or Exact: exact_total (dispatch/run_exact.hpp), rounded.
 Result exact_result(Context& ctx, const Plan& plan, const void* host, const cl::Buffer* device,
                     std::uint64_t n, bool profile) {
   double seconds = 0;

@@ -5,7 +5,7 @@
 #include "api/segmented_host.hpp"
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
-#include "exec/run_plan.hpp"
+#include "dispatch/run_plan.hpp"
 #include "exec/run_segmented.hpp"
 #include "rdx/errors.hpp"
 #include "rdx/segmented.hpp"

@@ -13,8 +13,8 @@
 
 #include "api/segmented_host.hpp"
 #include "core/cl_check.hpp"
+#include "dispatch/run_plan.hpp"
 #include "exec/chunks.hpp"
-#include "exec/run_plan.hpp"
 #include "ops/operators.hpp"
 #include "rdx/errors.hpp"
 

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "exec/run_user.hpp"
+#include "dispatch/run_user.hpp"
 
 namespace rdx {
 namespace {

@@ -5,7 +5,7 @@
 #include <mutex>
 #include <string>
 
-#include "exec/programs.hpp"
+#include "core/programs.hpp"
 #include "rdx/rdx.hpp"
 
 namespace rdx {

@@ -1,4 +1,4 @@
-// Names, parsing and host-side properties of the element types (read from ops/type_table.hpp).
+// Names, parsing and host-side properties of the element types (read from core/type_table.hpp).
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/text.hpp"
-#include "ops/type_table.hpp"
+#include "core/type_table.hpp"
 #include "rdx/errors.hpp"
 #include "rdx/types.hpp"
 

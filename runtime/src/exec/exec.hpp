@@ -26,11 +26,11 @@ struct Outcome {
   std::vector<unsigned char> state = {};
 };
 
-// A user's reduction run by a strategy's kernels (exec/run_user.cpp): their definitions, the
+// A user's reduction run by a strategy's kernels (dispatch/run_user.cpp): their definitions, the
 // state's size, and the arguments that end the parameters of every kernel that reads input
 // elements (ELEM_PARAMS, cl/common.h), which Exec::args appends.
 struct UserRun {
-  const std::string* definitions = nullptr;  // kept by the context (exec/run_user.cpp)
+  const std::string* definitions = nullptr;  // kept by the context (exec/user_inputs.cpp)
   std::size_t state_bytes = 0;
   std::uint64_t base = 0;          // the index of the current chunk's first element
   std::vector<cl::Buffer> inputs;  // the further inputs (the kernels' rdx_in1, ...), this chunk's

@@ -1,4 +1,4 @@
-// The kernels' definitions for one case, generated from ops/type_table.hpp and
+// The kernels' definitions for one case, generated from core/type_table.hpp and
 // ops/operators.hpp (see cl/common.h for what each name means).
 #include "ops/cl_definitions.hpp"
 
@@ -8,9 +8,9 @@
 #include <cctype>
 #include <mutex>
 
+#include "core/type_table.hpp"
 #include "ops/float_prod.hpp"
 #include "ops/operators.hpp"
-#include "ops/type_table.hpp"
 
 namespace rdx::detail {
 namespace {

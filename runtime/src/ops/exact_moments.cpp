@@ -8,7 +8,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "ops/type_table.hpp"
+#include "core/type_table.hpp"
 
 namespace rdx::detail {
 namespace {

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/text.hpp"
-#include "ops/type_table.hpp"
+#include "core/type_table.hpp"
 #include "rdx/errors.hpp"
 #include "rdx/rdx.hpp"
 

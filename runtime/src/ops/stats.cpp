@@ -7,8 +7,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/type_table.hpp"
 #include "ops/exact_moments.hpp"
-#include "ops/type_table.hpp"
 
 namespace rdx {
 namespace {

@@ -15,8 +15,8 @@
 #include <set>
 #include <sstream>
 
+#include "core/type_table.hpp"
 #include "ops/operators.hpp"
-#include "ops/type_table.hpp"
 
 namespace rdx {
 
@@ -602,8 +602,10 @@ std::optional<VectorForm> vector_form(const Reduction& r, std::span<const Type> 
   const Field& f = r.fields[0];
   const TypeRow& t = type_row(f.type);
   if (t.size < 4) return std::nullopt;  // char and short arithmetic promotes to int on scalars
+  // Inputs of the field's type, stored as they are computed (a vector of stored bits is no vector
+  // of values).
   for (Type in : inputs)
-    if (in != f.type) return std::nullopt;
+    if (in != f.type || type_row(in).cl_storage != type_row(in).cl_name) return std::nullopt;
   std::set<std::string> map_names = {"x"};
   for (std::size_t k = 0; k < inputs.size(); ++k)
     map_names.insert(fmt::format("x{}", k));
@@ -690,8 +692,13 @@ std::string user_definitions(const Reduction& r, std::span<const Type> inputs,
        "#define RDX_DEFINITIONS 1\n#define USER_STATE 1\n";
   // OP_SUM ... are left undefined (0 in #if): OP is none of them.
   s << "#define OP_USER 255\n#define OP OP_USER\n#define VALUE_OP OP_USER\n";
-  for (std::size_t k = 0; k < inputs.size(); ++k)
-    s << fmt::format("#define T{} {}\n", k, type_row(inputs[k]).cl_name);
+  // Input k: stored as T<k> (what its pointer points to), computed as T<k>_COMPUTE (what the map
+  // takes), converted by T<k>_VALUE (ops/type_table.hpp's storage conversion).
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    const TypeRow& in = type_row(inputs[k]);
+    s << fmt::format("#define T{0} {1}\n#define T{0}_COMPUTE {2}\n#define T{0}_VALUE(x) {3}\n", k,
+                     in.cl_storage, in.cl_name, in.cl_value.empty() ? "(x)" : in.cl_value);
+  }
   s << "#define T T0\n";
   if (fp64) s << "#define NEEDS_FP64 1\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
 
@@ -747,8 +754,8 @@ std::string user_definitions(const Reduction& r, std::span<const Type> inputs,
 
   s << "inline rdx_state rdx_map(";
   for (std::size_t k = 0; k < inputs.size(); ++k)
-    s << fmt::format("T{} x{}, ", k, k);
-  s << "ulong i) {\n  const T0 x = x0;\n  rdx_state r;\n" << zero_pad;
+    s << fmt::format("T{}_COMPUTE x{}, ", k, k);
+  s << "ulong i) {\n  const T0_COMPUTE x = x0;\n  rdx_state r;\n" << zero_pad;
   for (std::size_t f = 0; f < r.fields.size(); ++f)
     s << fmt::format("  r.{} = ({}){};\n", r.fields[f].name, type_row(r.fields[f].type).cl_name,
                      expr("map", f, r.fields[f].map));
@@ -760,13 +767,13 @@ std::string user_definitions(const Reduction& r, std::span<const Type> inputs,
   // vector lanes): the first input is the kernel's own pointer `p` (fast.cl: `in`), the others
   // the kernel's trailing parameters. `rdx_base`: the index of the chunk's first element (the
   // map's i counts from the input's start).
-  std::string params = ", ulong rdx_base", args = ", rdx_base", from = "rdx_map((p)[(k)], ", load,
-              lane = "rdx_map(e0_[(j)], ";
+  std::string params = ", ulong rdx_base", args = ", rdx_base",
+              from = "rdx_map(T0_VALUE((p)[(k)]), ", load, lane = "rdx_map(T0_VALUE(e0_[(j)]), ";
   for (std::size_t k = 1; k < inputs.size(); ++k) {
     params += fmt::format(", global const T{0}* restrict rdx_in{0}", k);
     args += fmt::format(", rdx_in{}", k);
-    from += fmt::format("rdx_in{}[(k)], ", k);
-    lane += fmt::format("e{}_[(j)], ", k);
+    from += fmt::format("T{0}_VALUE(rdx_in{0}[(k)]), ", k);
+    lane += fmt::format("T{0}_VALUE(e{0}_[(j)]), ", k);
   }
   for (std::size_t k = 0; k < inputs.size(); ++k)
     load += fmt::format(" T{0} e{0}_[VW]; CAT(vstore, VW)(CAT(vload, VW)((k), {1}), 0, e{0}_);", k,
@@ -891,7 +898,7 @@ std::string identity_probe_kernel(const Reduction& r, std::span<const Type> inpu
   if (maps_probed(r)) {
     std::string args;
     for (std::size_t k = 0; k < inputs.size(); ++k)
-      args += fmt::format("(T{})(v + k), ", k);
+      args += fmt::format("(T{}_COMPUTE)(v + k), ", k);
     s += fmt::format(
         "  for (ulong k = 0; k < {}; ++k) {{\n"
         "    const rdx_state p = rdx_map({}v + k);\n"

@@ -73,16 +73,16 @@ bool has_vector_form(const Reduction& r, std::span<const Type> inputs);
 enum class FieldSums { FloatSums, NoFloats, Other };
 FieldSums field_sums(const Reduction& r);
 
-// The check that r's identity is neutral, run once per context and reduction (exec/run_user.cpp):
-// identity_probe_kernel is a kernel, rdx_identity_probe(global rdx_state* out, ulong v), to
-// append to user_definitions(r, inputs); run with v = 0 it writes identity_probe_states(r)
-// states: e (the identity), combine(e, e), then, unless a map or combine divides (/ or %: an
-// integer division by zero would stop some devices), for each of kIdentityProbes elements k
-// (every input k, index k) p = map, combine(e, p), combine(p, e), combine(p, p).
-// check_identity throws ArgumentError, naming the identity, the combine and the value they gave,
-// when combine(e, e) is not e or a combine of e and a p (not NaN) is neither p nor combine(p, p)
-// (a combine that normalises its operands, fmax(fabs(a), fabs(b))). Values compare as ==
-// compares them (+0 matches -0), NaN matching NaN; integers bit for bit.
+// The check that r's identity is neutral, run once per context and reduction
+// (exec/user_inputs.cpp): identity_probe_kernel is a kernel, rdx_identity_probe(global rdx_state*
+// out, ulong v), to append to user_definitions(r, inputs); run with v = 0 it writes
+// identity_probe_states(r) states: e (the identity), combine(e, e), then, unless a map or combine
+// divides (/ or %: an integer division by zero would stop some devices), for each of
+// kIdentityProbes elements k (every input k, index k) p = map, combine(e, p), combine(p, e),
+// combine(p, p). check_identity throws ArgumentError, naming the identity, the combine and the
+// value they gave, when combine(e, e) is not e or a combine of e and a p (not NaN) is neither p nor
+// combine(p, p) (a combine that normalises its operands, fmax(fabs(a), fabs(b))). Values compare as
+// == compares them (+0 matches -0), NaN matching NaN; integers bit for bit.
 inline constexpr std::size_t kIdentityProbes = 2;
 std::size_t identity_probe_states(const Reduction& r);
 std::string identity_probe_kernel(const Reduction& r, std::span<const Type> inputs);

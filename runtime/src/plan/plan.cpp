@@ -6,9 +6,9 @@
 
 #include "ops/exact_sum.hpp"  // kExactSum
 #include "plan/request.hpp"
+#include "plan/strategy_facts.hpp"
 #include "rdx/errors.hpp"
 #include "rdx/plan.hpp"
-#include "strategies/facts.hpp"
 
 namespace rdx {
 namespace {

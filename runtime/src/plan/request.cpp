@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 #include "ops/operators.hpp"
@@ -112,6 +113,13 @@ bool exact_form(Determinism d, Type type, Type acc, Op op) {
                       name(d), name(op)));
   }
   return false;  // not an ExactPolicy
+}
+
+std::uint64_t byte_size(Type type, std::uint64_t n) {
+  if (n > std::numeric_limits<std::uint64_t>::max() / size_of(type))
+    throw ArgumentError(
+        fmt::format("{} elements of {} overflow a 64-bit byte count", n, name(type)));
+  return n * size_of(type);
 }
 
 }  // namespace rdx::detail

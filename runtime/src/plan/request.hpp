@@ -27,6 +27,9 @@ std::size_t checked_work_group(const DeviceInfo& dev, std::size_t requested);
 // multiple of 4096: host inputs beyond it are reduced in passes.
 std::uint64_t max_alloc_elements(const DeviceInfo& dev, Type type);
 
+// n * size_of(type), or ArgumentError when that overflows 64 bits.
+std::uint64_t byte_size(Type type, std::uint64_t n);
+
 // What Options::determinism makes of an operator on `type` elements into `acc`: true for a
 // float sum of float elements under AnyDevice or Exact (the exact accumulator, cl/exact_sum.cl);
 // false where the level needs nothing more (RunToRun, and operators whose result does not depend

@@ -1,5 +1,5 @@
 // Internal: the device scratch of a cl/fast.cl launch, which the built-in launcher (fast.cpp) and
-// users' reductions (exec/run_user.cpp) each keep per context and plan shape.
+// users' reductions (dispatch/run_user.cpp) each keep per context and plan shape.
 #pragma once
 #include <cstddef>
 #include <memory>

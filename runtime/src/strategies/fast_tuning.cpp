@@ -130,7 +130,7 @@ void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTab
                  // A grid whose partials the last group would combine at one per work-item or
                  // fewer hands them to the host instead (cl/fast.cl, HOST_FINISH).
                  .set("host_finish", groups <= p.work_group_size ? 1 : 0);
-  // For users' reductions (exec/run_user.cpp reads it), only where Options or the table set it.
+  // For users' reductions (dispatch/run_user.cpp reads it), only where Options or the table set it.
   if (t("scalar_map")) p.params.set("scalar_map", 1);
 }
 

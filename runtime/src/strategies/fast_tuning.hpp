@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "strategies/facts.hpp"
+#include "plan/strategy_facts.hpp"
 
 namespace rdx::detail {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "exec/exec.hpp"
-#include "strategies/facts.hpp"
+#include "plan/strategy_facts.hpp"
 
 namespace rdx::detail {
 

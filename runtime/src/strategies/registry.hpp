@@ -9,8 +9,8 @@
 #include <string_view>
 
 #include "exec/exec.hpp"
-#include "exec/run_user.hpp"
-#include "strategies/facts.hpp"
+#include "exec/user_inputs.hpp"
+#include "plan/strategy_facts.hpp"
 #include "strategies/list.hpp"
 
 namespace rdx::detail {
@@ -18,9 +18,9 @@ namespace rdx::detail {
 struct StrategyDef : StrategyFacts {
   // Reduces n >= 1 elements of plan.type in `in` (never written) and returns the state.
   Outcome (*run)(Exec& ex, const cl::Buffer& in, std::uint64_t n) = nullptr;
-  // A user's reduction (exec/run_user.cpp). user_plan: the strategy's changes to its plan for one
-  // (null: none). run_user: runs it over every chunk of the inputs itself, and with `target` only
-  // enqueues it (rdx::enqueue_reduce); null: `run` per chunk, the chunks' states folded on the
+  // A user's reduction (dispatch/run_user.cpp). user_plan: the strategy's changes to its plan for
+  // one (null: none). run_user: runs it over every chunk of the inputs itself, and with `target`
+  // only enqueues it (rdx::enqueue_reduce); null: `run` per chunk, the chunks' states folded on the
   // device (Exec::fold), and no asynchronous form.
   void (*user_plan)(const DeviceInfo& dev, const Prepared& prep, Plan& plan) = nullptr;
   StateResult (*run_user)(Context& ctx, const Reduction& r, const Prepared& prep,

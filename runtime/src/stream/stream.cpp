@@ -15,11 +15,12 @@
 #include <optional>
 #include <thread>
 
-#include "api/partial_access.hpp"
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
-#include "exec/run_exact.hpp"
-#include "exec/run_plan.hpp"
+#include "dispatch/partial_access.hpp"
+#include "dispatch/run_exact.hpp"
+#include "dispatch/run_plan.hpp"
+#include "exec/chunks.hpp"
 #include "ops/exact_sum.hpp"
 #include "stream/chunk_combiner.hpp"
 
@@ -212,18 +213,20 @@ void Stream::push(const void* data, std::uint64_t n) {
   detail::byte_size(s.type, n);  // throws when n elements overflow a byte count
   try {
     const auto* p = static_cast<const unsigned char*>(data);
-    while (n) {
+    // Pieces that fill the slots: the first what is left of the slot being filled.
+    const std::uint64_t room =
+        s.filling < 0 ? s.slot_elems
+                      : s.slot_elems - s.slots[static_cast<std::size_t>(s.filling)].fill;
+    detail::for_each_chunk(n, room, s.slot_elems, [&](std::uint64_t base, std::uint64_t m) {
       if (s.filling < 0) s.acquire();
       Impl::Slot& slot = s.slots[static_cast<std::size_t>(s.filling)];
-      const std::uint64_t m = std::min(n, s.slot_elems - slot.fill);
       // Blocking: the caller may reuse its memory when push() returns.
-      RDX_CHECK(s.writes.enqueueWriteBuffer(slot.buf, CL_TRUE, slot.fill * s.es, m * s.es, p));
+      RDX_CHECK(s.writes.enqueueWriteBuffer(slot.buf, CL_TRUE, slot.fill * s.es, m * s.es,
+                                            p + base * s.es));
       slot.fill += m;
       s.pushed += m;
-      p += m * s.es;
-      n -= m;
       if (slot.fill == s.slot_elems) s.submit();
-    }
+    });
   } catch (...) {
     s.failed = std::current_exception();
     throw;

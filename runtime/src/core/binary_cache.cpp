@@ -1,4 +1,4 @@
-#include "exec/binary_cache.hpp"
+#include "core/binary_cache.hpp"
 
 #include <fmt/format.h>
 #include <sys/stat.h>

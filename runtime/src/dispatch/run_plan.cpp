@@ -1,6 +1,6 @@
 // Runs a plan on a device buffer and shapes its result (see run_plan.hpp): the layer under both
 // rdx::reduce and rdx::Stream.
-#include "exec/run_plan.hpp"
+#include "dispatch/run_plan.hpp"
 
 #include <fmt/format.h>
 
@@ -41,13 +41,6 @@ Result empty_result(const Plan& plan) {
   if (is_index_op(plan.op))
     throw ArgumentError(fmt::format("{} of an empty input has no result", name(plan.op)));
   return {identity(plan.op, plan.acc), std::nullopt, plan};
-}
-
-std::uint64_t byte_size(Type type, std::uint64_t n) {
-  if (n > std::numeric_limits<std::uint64_t>::max() / size_of(type))
-    throw ArgumentError(
-        fmt::format("{} elements of {} overflow a 64-bit byte count", n, name(type)));
-  return n * size_of(type);
 }
 
 void check_device_input(Context& ctx, const cl::Buffer& buf, Type type, std::uint64_t n,

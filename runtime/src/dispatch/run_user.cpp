@@ -4,173 +4,27 @@
 // itself. Every other strategy that can (StrategyFacts::user_unsupported): its own launcher per
 // chunk of at most one device allocation, each chunk's state read back and the chunks' states
 // folded on the device (Exec::fold).
-#include "exec/run_user.hpp"
+#include "dispatch/run_user.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <iterator>
 #include <memory>
-#include <mutex>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
+#include "dispatch/run_exact.hpp"
+#include "dispatch/run_plan.hpp"
 #include "exec/chunks.hpp"
 #include "exec/exec.hpp"
-#include "exec/run_exact.hpp"
-#include "exec/run_plan.hpp"
 #include "ops/user_reduction.hpp"
 #include "strategies/registry.hpp"
 
 namespace rdx::detail {
-namespace {
-
-// The reduction's texts and the inputs' types, each text length-prefixed (unambiguous); not its
-// name (reductions that differ only in their names share their definitions and programs).
-std::string reduction_key(const Reduction& r, std::span<const Type> inputs) {
-  std::string k = "reduction";
-  auto out = std::back_inserter(k);
-  for (Type t : inputs)
-    fmt::format_to(out, " {}", name(t));
-  for (const Field& f : r.fields) {
-    fmt::format_to(out, " {}", name(f.type));
-    for (const std::string* text : {&f.name, &f.identity, &f.map, &f.combine})
-      fmt::format_to(out, " {}:{}", text->size(), *text);
-  }
-  return k;
-}
-
-// Whether r over inputs of these types needs fp64, which this device lacks (user_plan's
-// UnsupportedError says so later).
-bool lacks_fp64(const Context& ctx, const Reduction& r, std::span<const Type> inputs) {
-  if (ctx.device_info().fp64) return false;
-  for (Type t : inputs)
-    if (t == Type::F64) return true;
-  for (const Field& f : r.fields)
-    if (f.type == Type::F64) return true;
-  return false;
-}
-
-// check_identity (ops/user_reduction.hpp) on the device: the probe kernel built with the
-// reduction's definitions (and cached on disk like every program), run on a queue of its own so
-// that it never waits behind the app's commands on the context's queue.
-void probe_identity(const Context& ctx, const Reduction& r, std::span<const Type> inputs,
-                    const std::string& definitions, const StateLayout& layout) {
-  if (lacks_fp64(ctx, r, inputs)) return;
-  auto& impl = impl_of(ctx);
-  cl::Program program;
-  try {
-    program = impl.programs.get(impl.context, impl.device, "fold.cl",
-                                definitions + identity_probe_kernel(r, inputs), "-DWG=1");
-  } catch (const BuildError& e) {
-    rethrow_build_error(r, inputs, e);
-  }
-  cl_int err = CL_SUCCESS;
-  cl::Kernel k(program, "rdx_identity_probe", &err);
-  RDX_CHECK_OUT(err, "clCreateKernel(rdx_identity_probe)");
-  const std::size_t bytes = identity_probe_states(r) * layout.bytes;
-  cl::Buffer out(impl.context, CL_MEM_WRITE_ONLY, bytes, nullptr, &err);
-  RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of identity probes)", bytes));
-  cl::CommandQueue queue(impl.context, impl.device, 0, &err);
-  RDX_CHECK_OUT(err, "clCreateCommandQueue(identity probe)");
-  RDX_CHECK(k.setArg(0, out));
-  RDX_CHECK(k.setArg(1, cl_ulong{0}));
-  RDX_CHECK(queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(1), cl::NDRange(1)));
-  std::vector<unsigned char> states(bytes);
-  RDX_CHECK(queue.enqueueReadBuffer(out, CL_TRUE, 0, bytes, states.data()));
-  check_identity(r, layout, states.data());
-}
-
-}  // namespace
-
-std::shared_ptr<const Prepared> prepare(const Context& ctx, const Reduction& r,
-                                        std::span<const Type> inputs) {
-  const std::string key = reduction_key(r, inputs);
-  auto p = impl_of(ctx).cached<Prepared>(key);
-  std::lock_guard<std::mutex> lock(p->mutex);
-  if (!p->ready) {
-    try {
-      validate(r, inputs.size());
-      p->definitions = user_definitions(r, inputs);
-      p->layout = state_layout(r);
-      probe_identity(ctx, r, inputs, p->definitions, p->layout);
-    } catch (...) {
-      impl_of(ctx).forget(key);  // the context keeps only reductions that are valid
-      throw;
-    }
-    p->vector_form = has_vector_form(r, inputs);
-    p->ready = true;
-  }
-  return p;
-}
-
-UserInputs host_inputs(std::span<const Array> inputs, std::uint64_t n, std::string_view caller) {
-  UserInputs in;
-  for (const Array& a : inputs) {
-    if (!a.data && n > 0)
-      throw ArgumentError(fmt::format("{}: input {} is null but n > 0", caller, in.types.size()));
-    byte_size(a.type, n);  // throws when n elements overflow a byte count
-    in.types.push_back(a.type);
-    in.host.push_back(a.data);
-  }
-  return in;
-}
-
-UserInputs device_inputs(const Context& ctx, std::span<const DeviceArray> inputs, std::uint64_t n,
-                         std::string_view caller) {
-  UserInputs in;
-  for (const DeviceArray& a : inputs) {
-    const std::size_t k = in.types.size();
-    if (a.buffer() == nullptr) throw ArgumentError(fmt::format("{}: input {} is null", caller, k));
-    std::size_t size = 0;
-    RDX_CHECK(a.buffer.getInfo(CL_MEM_SIZE, &size));
-    if (byte_size(a.type, n) > size)
-      throw ArgumentError(
-          fmt::format("{}: input {}: {} elements of {} need {} bytes, the buffer "
-                      "has {}",
-                      caller, k, n, name(a.type), byte_size(a.type, n), size));
-    cl::Context owner;
-    RDX_CHECK(a.buffer.getInfo(CL_MEM_CONTEXT, &owner));
-    if (owner() != ctx.cl_context()())
-      throw ArgumentError(fmt::format(
-          "{}: input {} belongs to another OpenCL context than rdx::Context", caller, k));
-    in.types.push_back(a.type);
-    in.device.push_back(a.buffer);
-  }
-  return in;
-}
-
-UserChunks::UserChunks(Exec& ex, const DeviceInfo& dev, const UserInputs& in, std::uint64_t n)
-    : ex_(ex), in_(in) {
-  chunk = n ? n : 1;
-  if (in.host.empty()) return;
-  for (Type t : in.types)
-    chunk = std::min(chunk, max_alloc_elements(dev, t));
-  for (Type t : in.types)
-    staged_.push_back(ex.buffer(byte_size(t, chunk)));
-}
-
-const cl::Buffer& UserChunks::at(std::size_t j, std::uint64_t base, std::uint64_t len) {
-  if (in_.host.empty()) return in_.device[j];
-  if (const std::uint64_t bytes = byte_size(in_.types[j], len))
-    RDX_CHECK(ex_.queue.enqueueWriteBuffer(
-        staged_[j], CL_TRUE, 0, bytes,
-        static_cast<const unsigned char*>(in_.host[j]) + byte_size(in_.types[j], base)));
-  return staged_[j];
-}
-
-const cl::Buffer& UserChunks::set(std::uint64_t base, std::uint64_t len) {
-  ex_.user->base = base;
-  ex_.user->inputs.clear();
-  for (std::size_t j = 1; j < in_.types.size(); ++j)
-    ex_.user->inputs.push_back(at(j, base, len));
-  return at(0, base, len);
-}
-
 namespace {
 
 // UnsupportedError for f64 inputs or fields on a device without fp64.

@@ -1,5 +1,5 @@
-// Internal: running a user's reduction (rdx/custom.hpp) on the device: the layer under the
-// custom and composite entry points.
+// Internal: a user's reduction (rdx/custom.hpp) prepared for a context, and its inputs: what a
+// strategy's user hook (strategies/registry.hpp) and the dispatch (dispatch/run_user.hpp) share.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -77,22 +77,5 @@ class UserChunks {
   const UserInputs& in_;
   std::vector<cl::Buffer> staged_;
 };
-
-// Reduces n elements of every input with r (see rdx::reduce in rdx/custom.hpp). With `target`
-// (device inputs only) it enqueues the reduction and the write of its state and returns without
-// waiting: the result's fields are empty.
-StateResult run_user(Context& ctx, const Reduction& r, const UserInputs& in, std::uint64_t n,
-                     const Options& opts, const AsyncTarget* target = nullptr);
-
-// The exact sums (Determinism AnyDevice and Exact) of every field of r, a float sum each
-// (field_sums(r) == FloatSums), unrounded: the exact_sum plan that ran them, and with
-// opts.profile the kernels' time.
-struct ExactFields {
-  std::vector<ExactSum> sums;  // one per field, in the field's type's layout
-  Plan plan;
-  double device_seconds = 0;
-};
-ExactFields exact_fields(Context& ctx, const Reduction& r, const UserInputs& in, std::uint64_t n,
-                         const Options& opts);
 
 }  // namespace rdx::detail

@@ -1,4 +1,4 @@
-#include "exec/programs.hpp"
+#include "core/programs.hpp"
 
 #include <cstdlib>
 #include <fstream>
@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/cl_check.hpp"
-#include "exec/embedded_sources.hpp"
+#include "core/embedded_sources.hpp"
 
 namespace rdx::detail {
 
@@ -99,8 +99,7 @@ cl::Program ProgramCache::get(const cl::Context& ctx, const cl::Device& dev,
   if (auto bin = disk_.load(disk_key)) {
     cl_int err = CL_SUCCESS;
     cl::Program prog(ctx, std::vector<cl::Device>{dev}, cl::Program::Binaries{*bin}, nullptr, &err);
-    if (err == CL_SUCCESS &&
-        prog.build(std::vector<cl::Device>{dev}, opts.c_str()) == CL_SUCCESS) {
+    if (err == CL_SUCCESS && prog.build(std::vector<cl::Device>{dev}, opts.c_str()) == CL_SUCCESS) {
       programs_.emplace(key, prog);
       return prog;
     }  // a stale or foreign binary: build from source below, and replace it

@@ -3,7 +3,7 @@
 #pragma once
 #include <cstdint>
 
-#include "plan/request.hpp"  // max_alloc_elements
+#include "plan/request.hpp"  // max_alloc_elements, byte_size
 #include "rdx/reduce.hpp"
 
 namespace rdx::detail {
@@ -21,9 +21,6 @@ Result publish(Result r);
 
 // The result of an empty input: the identity; ArgumentError for argmin/argmax.
 Result empty_result(const Plan& plan);
-
-// n * size_of(type), or ArgumentError when that overflows 64 bits.
-std::uint64_t byte_size(Type type, std::uint64_t n);
 
 // ArgumentError unless `buf` is a buffer of ctx's OpenCL context that holds n elements of type;
 // `who` names the caller in the message.

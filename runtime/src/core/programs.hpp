@@ -5,7 +5,7 @@
 #include <string>
 #include <tuple>
 
-#include "exec/binary_cache.hpp"
+#include "core/binary_cache.hpp"
 #include "rdx/rdx.hpp"
 
 namespace rdx::detail {

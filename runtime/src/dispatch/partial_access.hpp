@@ -1,7 +1,9 @@
 // Internal: how the library makes rdx::Partial states (rdx/partial.hpp) from what ran: a published
-// Result, an exact sum, or nothing. reduce_partial, Stream::finish_partial and the device group.
+// Result, an exact sum, or nothing. reduce_partial, Stream::finish_partial and the device group
+// (dispatch/partial_state.cpp).
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "ops/exact_sum.hpp"
 #include "rdx/partial.hpp"
@@ -24,5 +26,9 @@ struct PartialAccess {
 
 // UnsupportedError for a plan whose state a Partial does not keep (float products).
 void check_partial_op(const Plan& plan);
+
+// Whether exact digits of elements of `type` (F32 or F64) hold no more than `count` elements can
+// sum to (dispatch/partial_state.cpp): what combine and from_bytes check.
+bool exact_within(const std::vector<std::int64_t>& digits, Type type, std::uint64_t count);
 
 }  // namespace rdx::detail
