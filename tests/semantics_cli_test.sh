@@ -60,15 +60,15 @@ if [ -n "${RDX_TEST_NO_COLD:-}" ]; then
   finish cli.semantics
   exit
 fi
+# One pair of cold caches for them all: each builds programs no other run here builds.
 cold="$tmp/cold"
+rm -rf "$cold"
 for s in $("$clrdx" strategies --json | python3 -c 'import json, sys; print(" ".join(r["name"] for r in json.load(sys.stdin)))'); do
-  rm -rf "$cold"
   expect 0 "cold $s f32 sum" -- env POCL_CACHE_DIR="$cold/pocl" RDX_CACHE_DIR="$cold/rdx" "$clrdx" reduce --device "$dev" --strategy "$s" --type f32 --op sum --generate ones --count 1000
   quiet "cold $s f32 sum"
 done
 for args in "f64 max f64" "f32 prod f32" "i8 xor i8" "f64 argmin f64" "u8 sum u64" "i16 sum f64"; do
   set -- $args
-  rm -rf "$cold"
   expect 0 "cold auto $args" -- env POCL_CACHE_DIR="$cold/pocl" RDX_CACHE_DIR="$cold/rdx" "$clrdx" reduce --device "$dev" --type "$1" --op "$2" --acc "$3" --generate ones --count 100000
   quiet "cold auto $args"
 done
@@ -82,7 +82,6 @@ with open(sys.argv[1], "wb") as f:
     f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
     f.write(struct.pack("<4096q", *range(4096)))
 PY
-rm -rf "$cold"
 expect 0 "cold axis 0 of i64" -- env POCL_CACHE_DIR="$cold/pocl" RDX_CACHE_DIR="$cold/rdx" "$clrdx" reduce --device "$dev" --input "$tmp/cols.npy" --axis 0 --op sum --output "$tmp/cols_sum.npy"
 quiet "cold axis 0 of i64"
 python3 -c '
