@@ -1,10 +1,14 @@
 /* exact_digits.h: the exact sum's fixed-point integer (cl/exact_sum.cl's header has the scheme):
  * DIGITS digits of 32 bits, each held in a signed 64-bit word with its carries pending, digit k
- * worth 2^(32k + LSB), LSB the smallest subnormal's exponent of EXACT_T (float, or double with
- * EXACT_F64); the flags for NaN, the infinities and "an element other than -0"; adding an
- * element or a scaled integer, carrying, the double windows (EXACT_FOLD: cl/exact_sum.cl's header
- * describes them), (exact_round, with EXACT_ROUND) the correctly rounded value, and AT(k), how
- * both kernels read an element.
+ * worth 2^(32k + LSB), LSB the smallest subnormal's exponent of EXACT_T; the flags for NaN, the
+ * infinities and "an element other than -0"; adding an element or a scaled integer, carrying,
+ * the double windows (EXACT_FOLD: cl/exact_sum.cl's header describes them), (exact_round, with
+ * EXACT_ROUND) the correctly rounded value, and AT(k), how both kernels read an element.
+ * The host passes the layout as build options generated from the type rows
+ * (runtime/src/ops/exact_sum.cpp's exact_cl_options): EXACT_T (the element's float type), BITS_T
+ * (the unsigned integer of its bits), DIGITS, MANT_BITS, EXP_ONES (the exponent field's all-ones
+ * value), BIAS, LSB, SIGN_SHIFT; with EXACT_ROUND, the rounded type's R_T, R_BITS_T, R_PREC,
+ * R_LSB, R_BIAS, R_EXP_ONES.
  * runtime/src/ops/exact_sum.cpp has the same layout and flags on the host. Included by
  * cl/exact_sum.cl and cl/exact_segments.cl. */
 #ifndef RDX_EXACT_DIGITS_H
@@ -19,29 +23,20 @@
 #define AT(k) LOAD_T(in, k)
 #endif
 
-/* DIGITS: an addition touches digits k .. k + 2 with k + 2 < DIGITS (the highest position it
- * starts at, 2070 with f64's bins or 253 with f32's, is in digit 64 or 7). */
-#ifdef EXACT_F64
-#define EXACT_T double
-#define DIGITS 68
-#define MANT_BITS 52
-#define EXP_ONES 0x7FF
-#define BIAS 1023
-#define LSB (-1074)
-#define BITS_T ulong
-#define AS_BITS as_ulong
-#define SIGN_SHIFT 63
-#else
-#define EXACT_T float
-#define DIGITS 11
-#define MANT_BITS 23
-#define EXP_ONES 0xFF
-#define BIAS 127
-#define LSB (-149)
-#define BITS_T uint
-#define AS_BITS as_uint
-#define SIGN_SHIFT 31
+#if !defined(EXACT_T) || !defined(BITS_T) || !defined(DIGITS) || !defined(MANT_BITS) || \
+    !defined(EXP_ONES) || !defined(BIAS) || !defined(LSB) || !defined(SIGN_SHIFT)
+#error "exact_digits.h: the layout's build options are missing (ops/exact_sum.cpp)"
 #endif
+/* DIGITS (exact_layout): an addition touches digits k .. k + 2 with k + 2 < DIGITS (the highest
+ * position it starts at, 2070 with f64's bins or 253 with f32's, is in digit 64 or 7).
+ * EXACT_WIDE: a significand shifted by up to 31 bits passes 64 bits (f64), so an element reaches
+ * three digits, and the bins (cl/exact_sum.cl) hold 8 positions each. */
+#if MANT_BITS > 32
+#define EXACT_WIDE
+#endif
+#define RDX_AS_(t, x) as_##t(x)
+#define RDX_AS(t, x) RDX_AS_(t, x)
+#define AS_BITS(x) RDX_AS(BITS_T, x)
 #define F_NAN 1u
 #define F_POS_INF 2u
 #define F_NEG_INF 4u
@@ -92,20 +87,20 @@ inline void exact_add(digits_t* a, EXACT_T x, uint* flags) {
   const uint k = pos >> 5, s = pos & 31;
   const ulong lo = m << s;
   long d0 = (long)(lo & 0xFFFFFFFFul), d1 = (long)(lo >> 32);
-#ifdef EXACT_F64
+#ifdef EXACT_WIDE
   long d2 = s ? (long)(m >> (64 - s)) : 0;
 #endif
   if (neg) {
     d0 = -d0;
     d1 = -d1;
-#ifdef EXACT_F64
+#ifdef EXACT_WIDE
     d2 = -d2;
 #endif
   }
   touch(a, (int)k, (int)k + 2); /* k + 2 < DIGITS: see DIGITS */
   a->d[k] += d0;
   a->d[k + 1] += d1;
-#ifdef EXACT_F64
+#ifdef EXACT_WIDE
   a->d[k + 2] += d2;
 #endif
 }
@@ -208,23 +203,13 @@ inline BITS_T window_low_bits(const window_t* w) {
 #endif
 
 #ifdef EXACT_ROUND
-/* The rounded result's type R_T (EXACT_ACC_F64: double, else float): precision, smallest
- * subnormal's exponent, bias and all-ones exponent field. */
-#ifdef EXACT_ACC_F64
-#define R_T double
-#define R_PREC 53
-#define R_LSB (-1074)
-#define R_BIAS 1023
-#define R_EXP_ONES 2047ul
-#define R_AS as_double
-#else
-#define R_T float
-#define R_PREC 24
-#define R_LSB (-149)
-#define R_BIAS 127
-#define R_EXP_ONES 255ul
-#define R_AS(b) as_float((uint)(b))
+/* The rounded result's type R_T: precision R_PREC, smallest subnormal's exponent R_LSB, bias
+ * R_BIAS and all-ones exponent field R_EXP_ONES (ulong), from the build options. */
+#if !defined(R_T) || !defined(R_BITS_T) || !defined(R_PREC) || !defined(R_LSB) || \
+    !defined(R_BIAS) || !defined(R_EXP_ONES)
+#error "exact_digits.h: EXACT_ROUND without the rounded type's build options (ops/exact_sum.cpp)"
 #endif
+#define R_AS(b) RDX_AS(R_T, (R_BITS_T)(b))
 
 /* Bit i of a magnitude whose digits [lo, hi] are in [0, 2^32) (the others 0), i below 32 * (hi +
  * 1). */

@@ -20,8 +20,8 @@
  * group g takes segment g * (WG / LANES) + l / LANES as lane l % LANES (LANES a power of two at
  * most WG; a group smaller than the plan's runs WG lanes). Segment r's value (R_T) goes to byte
  * r * out_stride + out_offset of out: a value array, or a field of a user's states.
- * EXACT_F64: double elements; EXACT_ACC_F64: double results (R_T, cl/exact_digits.h); EXACT_FOLD:
- * the windows. */
+ * The build options (runtime/src/ops/exact_sum.cpp's exact_cl_options) give the elements' layout
+ * and the result type R_T (cl/exact_digits.h), with EXACT_ROUND; EXACT_FOLD: the windows. */
 #ifndef RDX_COMMON_H
 #include "common.h"
 #endif
@@ -30,7 +30,9 @@
 #endif
 #pragma OPENCL FP_CONTRACT OFF
 
-#define EXACT_ROUND
+#ifndef EXACT_ROUND
+#error "exact_segments.cl rounds every segment: EXACT_ROUND and R_T come with the layout's options"
+#endif
 #include "exact_digits.h"
 
 #ifdef EXACT_FOLD

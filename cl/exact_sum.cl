@@ -1,7 +1,7 @@
-/* exact_sum.cl: the exact sum of float elements (T float, or double with EXACT_F64) as a
- * fixed-point integer: DIGITS digits of 32 bits, each held in a signed 64-bit word with its
- * carries pending, digit k worth 2^(32k + LSB), LSB the smallest subnormal's exponent (-149,
- * -1074), and flags for NaN, the infinities and "an element other than -0". Integer additions do
+/* exact_sum.cl: the exact sum of float elements (EXACT_T: float or double, the layout's build
+ * options of cl/exact_digits.h) as a fixed-point integer: DIGITS digits of 32 bits, each held in
+ * a signed 64-bit word with its carries pending, digit k worth 2^(32k + LSB), LSB the smallest
+ * subnormal's exponent (-149, -1074), and flags for NaN, the infinities and "an element other than -0". Integer additions do
  * not depend on their order, so every device, grid and chunking gives the same digits; the host
  * rounds them once (runtime/src/ops/exact_sum.cpp has the layout and the flags' values).
  *
@@ -62,7 +62,7 @@
 #define V 16
 #define BLOCK 1024 /* elements: 64 vectors, so k = 6 */
 #define BLOCK_LOG_VECTORS 6
-#elif defined(EXACT_F64)
+#elif defined(EXACT_WIDE)
 #define V 4
 #else
 #define V 8
@@ -111,7 +111,7 @@ inline VE load_vector(global const T* in, ulong s USER_INPUT_PARAMS) {
     lane[j] = AT(s + j);
   return VLOAD(0, lane);
 #else
-  return VLOAD(0, in + s);
+  return T_VALUES(V, VLOAD(0, in + s));
 #endif
 }
 
@@ -139,22 +139,24 @@ inline void window_flush(digits_t* acc, const window_t* w, VD a1, VD a2) {
 #endif
 
 #ifdef EXACT_BINS
-#ifdef EXACT_F64
-/* Elements [i, e) into 256 bins of 8 bit positions: an element at position pos (as exact_add's)
- * goes to bin pos / 8 as its significand shifted by pos % 8 (under 2^60), its high and low 30
- * bits apart; bin 256 takes the infinities' and NaNs', and is not read. */
+#define ONE_BIT(k) (((BITS_T)1) << (k))
+#ifdef EXACT_WIDE
+/* Elements [i, e) into WIDE_BINS bins of 8 bit positions: an element at position pos (as
+ * exact_add's) goes to bin pos / 8 as its significand shifted by pos % 8 (f64: under 2^60), its
+ * high and low 30 bits apart; bin WIDE_BINS takes the infinities' and NaNs', and is not read. */
+#define WIDE_BINS ((EXP_ONES + 6) / 8) /* positions 0 .. EXP_ONES - 2: f64's 256 */
 inline void bins_range(global const T* in, ulong i, ulong e, long* hi, long* lo, uint* f,
                        uint* not_neg_zero USER_INPUT_PARAMS) {
   for (; i < e; ++i) {
-    const ulong bits = as_ulong(AT(i));
-    const uint ex = (uint)(bits >> 52) & 0x7FF;
-    const ulong frac = bits & 0xFFFFFFFFFFFFFul;
-    *not_neg_zero |= bits != 0x8000000000000000ul;
-    *f |= ex == EXP_ONES ? (frac ? F_NAN : (bits >> 63) ? F_NEG_INF : F_POS_INF) : 0u;
+    const BITS_T bits = AS_BITS(AT(i));
+    const uint ex = (uint)(bits >> MANT_BITS) & EXP_ONES;
+    const BITS_T frac = bits & (ONE_BIT(MANT_BITS) - 1);
+    *not_neg_zero |= bits != ONE_BIT(SIGN_SHIFT);
+    *f |= ex == EXP_ONES ? (frac ? F_NAN : (bits >> SIGN_SHIFT) ? F_NEG_INF : F_POS_INF) : 0u;
     const uint pos = ex ? ex - 1 : 0;
-    const uint j = ex == EXP_ONES ? 256 : pos >> 3;
-    const ulong m = (ex ? frac | 0x10000000000000ul : frac) << (pos & 7);
-    const long sign = (bits >> 63) ? -1 : 1;
+    const uint j = ex == EXP_ONES ? WIDE_BINS : pos >> 3;
+    const ulong m = (ulong)(ex ? frac | ONE_BIT(MANT_BITS) : frac) << (pos & 7);
+    const long sign = (bits >> SIGN_SHIFT) ? -1 : 1;
     hi[j] += sign * (long)(m >> 30);
     lo[j] += sign * (long)(m & 0x3FFFFFFFul);
   }
@@ -162,14 +164,16 @@ inline void bins_range(global const T* in, ulong i, ulong e, long* hi, long* lo,
 #else
 /* Elements [i, e) into four banks of a bin per exponent, element i into bank i % 4; bin EXP_ONES
  * takes the infinities' and NaNs' significands, and is not read. */
-#define EXACT_BIN(bank, x)                                                                \
-  do {                                                                                    \
-    const uint bits_ = as_uint(x);                                                        \
-    const uint ex_ = (bits_ >> 23) & 0xFF, frac_ = bits_ & 0x7FFFFF;                      \
-    *not_neg_zero |= bits_ != 0x80000000u;                                                \
-    *f |= ex_ == EXP_ONES ? (frac_ ? F_NAN : (bits_ >> 31) ? F_NEG_INF : F_POS_INF) : 0u; \
-    const long m_ = (long)(ex_ ? frac_ | 0x800000u : frac_);                              \
-    bank[ex_] += (bits_ >> 31) ? -m_ : m_;                                                \
+#define EXACT_BIN(bank, x)                                                                     \
+  do {                                                                                         \
+    const BITS_T bits_ = AS_BITS(x);                                                           \
+    const uint ex_ = (uint)(bits_ >> MANT_BITS) & EXP_ONES;                                    \
+    const BITS_T frac_ = bits_ & (ONE_BIT(MANT_BITS) - 1);                                     \
+    *not_neg_zero |= bits_ != ONE_BIT(SIGN_SHIFT);                                             \
+    *f |= ex_ == EXP_ONES ? (frac_ ? F_NAN : (bits_ >> SIGN_SHIFT) ? F_NEG_INF : F_POS_INF)   \
+                          : 0u;                                                                \
+    const long m_ = (long)(ex_ ? frac_ | ONE_BIT(MANT_BITS) : frac_);                          \
+    bank[ex_] += (bits_ >> SIGN_SHIFT) ? -m_ : m_;                                             \
   } while (0)
 inline void bins_range(global const T* in, ulong i, ulong e, long* b0, long* b1, long* b2, long* b3,
                        uint* f, uint* not_neg_zero USER_INPUT_PARAMS) {
@@ -206,9 +210,9 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_partial(
 #endif
 #ifdef EXACT_BINS
   uint not_neg_zero = 0;
-#ifdef EXACT_F64
-  long hi[257], lo[257];
-  for (int k = 0; k < 257; ++k)
+#ifdef EXACT_WIDE
+  long hi[WIDE_BINS + 1], lo[WIDE_BINS + 1];
+  for (int k = 0; k <= WIDE_BINS; ++k)
     hi[k] = lo[k] = 0;
 #define BINS hi, lo
 #else
@@ -249,8 +253,8 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_partial(
   }
 #endif
   bins_range(in, i, e, BINS, &f, &not_neg_zero USER_INPUT_ARGS);
-#ifdef EXACT_F64
-  for (uint j = 0; j < 256; ++j) {
+#ifdef EXACT_WIDE
+  for (uint j = 0; j < WIDE_BINS; ++j) {
     exact_add_scaled(acc, lo[j], 8 * j);
     exact_add_scaled(acc, hi[j], 8 * j + 30);
   }
@@ -397,7 +401,7 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_finish(global 
 
 #ifdef EXACT_ROUND
 /* enqueue_reduce: one work-item rounds exact_finish's digits and flags (`sums`, DIGITS + 1
- * words) of `count` elements into result[index] (R_T: float, or double with EXACT_ACC_F64). */
+ * words) of `count` elements into result[index] (R_T: the rounded type's option). */
 kernel void exact_round_out(global const long* sums, ulong count, global R_T* result, ulong index) {
   digits_t a;
   a.lo = 0;

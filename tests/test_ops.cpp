@@ -219,6 +219,23 @@ TEST_CASE("the exact sum's layout follows from the float type's limits") {
   CHECK_THROWS_AS(exact_layout(Type::I32), std::logic_error);
 }
 
+TEST_CASE("the exact kernels' layout options are IEEE 754's binary32 and binary64 fields") {
+  // The formats' field widths (IEEE 754-2008, table 3.5): binary32 8 exponent bits, 23 fraction
+  // bits, bias 127; binary64 11, 52, 1023. The digits and lsb as the test above.
+  CHECK(exact_cl_options(Type::F32, std::nullopt) ==
+        "-DEXACT_T=float -DBITS_T=uint -DDIGITS=11 -DMANT_BITS=23 -DEXP_ONES=255 -DBIAS=127 "
+        "-DLSB=-149 -DSIGN_SHIFT=31");
+  CHECK(exact_cl_options(Type::F64, Type::F32) ==
+        "-DEXACT_T=double -DBITS_T=ulong -DDIGITS=68 -DMANT_BITS=52 -DEXP_ONES=2047 -DBIAS=1023 "
+        "-DLSB=-1074 -DSIGN_SHIFT=63 -DEXACT_ROUND -DR_T=float -DR_BITS_T=uint -DR_PREC=24 "
+        "-DR_LSB=-149 -DR_BIAS=127 -DR_EXP_ONES=255ul");
+  CHECK(exact_cl_options(Type::F32, Type::F64)
+            .ends_with("-DR_T=double -DR_BITS_T=ulong -DR_PREC=53 -DR_LSB=-1074 -DR_BIAS=1023 "
+                       "-DR_EXP_ONES=2047ul"));
+  CHECK_THROWS_AS(exact_cl_options(Type::U16, std::nullopt), std::logic_error);
+  CHECK_THROWS_AS(exact_cl_options(Type::F32, Type::I64), std::logic_error);
+}
+
 TEST_CASE("users' definitions: the line recorded for each expression holds it") {
   // NVIDIA's compiler reports physical lines (it ignores #line): rethrow_build_error maps a
   // message to its expression by these lines.

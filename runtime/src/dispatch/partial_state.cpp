@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <vector>
 
+#include "core/type_table.hpp"
 #include "dispatch/run_exact.hpp"
 #include "dispatch/run_plan.hpp"
 #include "ops/exact_sum.hpp"
@@ -57,12 +59,8 @@ bool exact_within(const std::vector<std::int64_t>& digits, Type type, std::uint6
       d = -d;
     normalised(mag);
   }
-  const bool f32 = type == Type::F32;
-  const int precision =
-      f32 ? std::numeric_limits<float>::digits : std::numeric_limits<double>::digits;
-  const int top_exp =
-      (f32 ? std::numeric_limits<float>::max_exponent : std::numeric_limits<double>::max_exponent) -
-      1;
+  const int precision = type_row(type).digits;
+  const int top_exp = type_row(type).max_exp - 1;
   // The largest finite value is (2^precision - 1) * 2^low, low counted from the digits' lsb.
   const int low = top_exp - (precision - 1) - exact_layout(type).lsb;
   std::vector<std::int64_t> bound(mag.size(), 0);

@@ -40,12 +40,10 @@ std::shared_ptr<ExactSlot> exact_slot(Exec& ex, std::uint64_t n, Type value,
   const ExactLayout layout = exact_layout(value);
   groups = plan.params.get("groups").value_or(1);
   const bool blocked = plan.params.get("blocked").value_or(0) != 0;
-  std::string opts = value == Type::F64 ? "-DEXACT_F64" : "";
+  std::string opts = exact_cl_options(value, round_into);
   if (blocked) opts += " -DBLOCKED";
   if (plan.params.get("fold").value_or(0)) opts += " -DEXACT_FOLD";
   if (ex.user) opts += " -DEXACT_FIELD=" + field;
-  if (round_into)
-    opts += *round_into == Type::F64 ? " -DEXACT_ROUND -DEXACT_ACC_F64" : " -DEXACT_ROUND";
   // A user's reduction: its definitions' address names them (the context keeps them).
   auto slot = ex.ctx.cached<ExactSlot>(
       fmt::format("exact {} {} {}", ex.defines(plan.work_group_size), opts,

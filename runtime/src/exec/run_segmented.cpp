@@ -10,6 +10,7 @@
 
 #include "core/cl_check.hpp"
 #include "exec/exec.hpp"
+#include "ops/exact_sum.hpp"
 #include "ops/operators.hpp"
 #include "rdx/errors.hpp"
 #include "rdx/reduce.hpp"
@@ -37,8 +38,7 @@ Scalar empty_value(const SegmentedPlan& p) {
 
 std::string build_options(const SegmentedPlan& p, bool checked) {
   if (p.exact)
-    return fmt::format("-DLANES={}{}{}{}{}{}", p.lanes, p.type == Type::F64 ? " -DEXACT_F64" : "",
-                       p.acc == Type::F64 ? " -DEXACT_ACC_F64" : "",
+    return fmt::format("-DLANES={} {}{}{}{}", p.lanes, exact_cl_options(p.type, p.acc),
                        p.by_offsets ? " -DOFFSETS" : "", checked ? " -DCHECKED" : "",
                        p.fold ? " -DEXACT_FOLD" : "");
   std::string o = fmt::format("-DLANES={} -DPARTS={} -DSEG_UNROLL={} -DSEG_VEC={}", p.lanes,

@@ -1,11 +1,15 @@
 // The exact sum's host side (exact_sum.hpp): carries, negation and rounding on 32-bit digits.
 #include "ops/exact_sum.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
-#include <type_traits>
+#include <string>
+
+#include "core/type_table.hpp"
 
 namespace rdx::detail {
 namespace {
@@ -39,23 +43,49 @@ bool any_below(const std::vector<std::int64_t>& mag, std::int64_t i) {
   return false;
 }
 
+const TypeRow& float_row(Type t, const char* what) {
+  const TypeRow& r = type_row(t);
+  if (!r.is_float) throw std::logic_error(std::string(what) + ": a float type");
+  return r;
+}
+
+// The unsigned integer OpenCL C type of a float type's bits: the unsigned row of its size.
+std::string_view bits_type(const TypeRow& f) {
+  for (const TypeRow& r : kTypeRows)
+    if (!r.is_float && !r.is_signed && r.size == f.size) return r.cl_name;
+  throw std::logic_error("exact_cl_options: no unsigned type of a float's size");
+}
+
 }  // namespace
 
-// From the float type's limits: the lowest bit is the least subnormal's, 2^(min_exponent -
-// digits); the digits cover up to 2^max_exponent plus 64 bits of carries (f32: 2^-149 .. 2^128,
-// 341 bits in 11 digits; f64: 2^-1074 .. 2^1024, 2162 bits in 68).
+// From the float type's row: the lowest bit is the least subnormal's, 2^(min_exp - digits); the
+// digits cover up to 2^max_exp plus 64 bits of carries (f32: 2^-149 .. 2^128, 341 bits in 11
+// digits; f64: 2^-1074 .. 2^1024, 2162 bits in 68).
 ExactLayout exact_layout(Type in) {
-  return visit_type(in, [](auto z) -> ExactLayout {
-    using F = decltype(z);
-    if constexpr (std::is_floating_point_v<F>) {
-      using L = std::numeric_limits<F>;
-      const int lsb = L::min_exponent - L::digits;
-      const int bits = L::max_exponent - lsb + 64;
-      return {static_cast<std::size_t>((bits + 31) / 32), lsb};
-    } else {
-      throw std::logic_error("exact_layout: a float type");
-    }
-  });
+  const TypeRow& r = float_row(in, "exact_layout");
+  const int lsb = r.min_exp - r.digits;
+  const int bits = r.max_exp - lsb + 64;
+  return {static_cast<std::size_t>((bits + 31) / 32), lsb};
+}
+
+std::string exact_cl_options(Type in, std::optional<Type> round_into) {
+  const TypeRow& r = float_row(in, "exact_cl_options");
+  const ExactLayout layout = exact_layout(in);
+  // The exponent field's width: max_exp = 2^(width - 1) (IEEE 754's binary formats).
+  const int exp_ones = 2 * r.max_exp - 1;
+  std::string s = fmt::format(
+      "-DEXACT_T={} -DBITS_T={} -DDIGITS={} -DMANT_BITS={} -DEXP_ONES={} -DBIAS={} -DLSB={} "
+      "-DSIGN_SHIFT={}",
+      r.cl_name, bits_type(r), layout.digits, r.digits - 1, exp_ones, r.max_exp - 1, layout.lsb,
+      8 * r.size - 1);
+  if (round_into) {
+    const TypeRow& a = float_row(*round_into, "exact_cl_options");
+    s += fmt::format(
+        " -DEXACT_ROUND -DR_T={} -DR_BITS_T={} -DR_PREC={} -DR_LSB={} -DR_BIAS={} "
+        "-DR_EXP_ONES={}ul",
+        a.cl_name, bits_type(a), a.digits, a.min_exp - a.digits, a.max_exp - 1, 2 * a.max_exp - 1);
+  }
+  return s;
 }
 
 ExactSum exact_zero(Type in) {
@@ -100,8 +130,9 @@ Scalar round_exact(const ExactSum& s, Type in, Type acc, std::uint64_t count) {
     const bool neg_zero = count > 0 && !(s.flags & kExactNotNegZero);
     return as_acc(neg_zero ? -0.0 : 0.0);
   }
-  const int precision = f32 ? 24 : 53;
-  const int acc_lsb = f32 ? -149 : -1074;
+  const TypeRow& a = float_row(acc, "round_exact");
+  const int precision = a.digits;
+  const int acc_lsb = a.min_exp - a.digits;
   const int lsb = exact_layout(in).lsb;
   // The result's last bit, as a bit index of mag: the top's precision-th bit, or the acc's
   // smallest subnormal's.
@@ -116,7 +147,7 @@ Scalar round_exact(const ExactSum& s, Type in, Type acc, std::uint64_t count) {
   }
   double v =
       std::ldexp(static_cast<double>(q), static_cast<int>(std::max<std::int64_t>(shift, 0) + lsb));
-  if (f32 && v > static_cast<double>(std::numeric_limits<float>::max())) v = inf;
+  if (v >= std::ldexp(1.0, a.max_exp)) v = inf;  // past acc's range (f64: ldexp is inf)
   return as_acc(negative ? -v : v);
 }
 

@@ -4,6 +4,8 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "rdx/plan.hpp"
@@ -19,13 +21,20 @@ inline bool is_exact(const Plan& p) {
   return p.strategy == kExactSum;
 }
 
-// The layout for elements of `in` (F32 or F64): digit k is worth 2^(32k + lsb), lsb the smallest
-// subnormal's exponent (-149, -1074); `digits` leave 64 bits of headroom above the largest value.
+// The layout for elements of `in` (a float type), from its type row: digit k is worth
+// 2^(32k + lsb), lsb the smallest subnormal's exponent (f32 -149, f64 -1074); `digits` leave 64
+// bits of headroom above the largest value.
 struct ExactLayout {
   std::size_t digits = 0;
   int lsb = 0;
 };
 ExactLayout exact_layout(Type in);
+
+// The build options of cl/exact_sum.cl and cl/exact_segments.cl for elements of `in`, from its
+// type row and exact_layout: EXACT_T, BITS_T (the unsigned integer of its bits), DIGITS,
+// MANT_BITS, EXP_ONES, BIAS, LSB, SIGN_SHIFT (cl/exact_digits.h); with `round_into`, EXACT_ROUND
+// and the rounded type's R_T, R_BITS_T, R_PREC, R_LSB, R_BIAS, R_EXP_ONES.
+std::string exact_cl_options(Type in, std::optional<Type> round_into);
 
 // The flags the kernels OR together (cl/exact_sum.cl has the same values).
 inline constexpr std::uint32_t kExactNaN = 1, kExactPosInf = 2, kExactNegInf = 4,
