@@ -1,6 +1,9 @@
 #include "coverage.hpp"
 
+#include <cstdlib>
 #include <iterator>
+#include <stdexcept>
+#include <string>
 
 #include "rdx/types.hpp"
 
@@ -26,6 +29,14 @@ bool pair_in_matrix(Coverage c, std::string_view strategy, std::size_t position,
   while (!op_allows(op, kAllTypes[k]))
     k = (k + 1) % nt;
   return kAllTypes[k] == t;
+}
+
+bool quick_tier() {
+  const char* v = std::getenv("RDX_TEST_TIER");
+  const std::string tier = v ? v : "";
+  if (tier != "" && tier != "quick" && tier != "full")
+    throw std::invalid_argument("RDX_TEST_TIER is quick or full, not " + tier);
+  return tier == "quick";
 }
 
 }  // namespace rdx::test

@@ -27,4 +27,10 @@ namespace rdx::test {
 enum class Coverage { Full, Covering, Barriers };
 bool pair_in_matrix(Coverage c, std::string_view strategy, std::size_t position, Type t, Op op);
 
+// Whether this run is the quick tier's (RDX_TEST_TIER=quick, set by its entries in
+// tests/CMakeLists.txt): the API tests whose cross products build the most kernels then run a
+// part that still reaches every strategy and form, and an entry of the full tier runs them
+// whole (docs/testing.md lists which). Unset: whole.
+bool quick_tier();
+
 }  // namespace rdx::test
