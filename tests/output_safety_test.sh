@@ -153,6 +153,12 @@ expect 2 "--output-indices onto the input" -- "$clrdx" "${seg[@]}" --op minmax \
 expect 2 "--output-indices onto --output" -- "$clrdx" "${seg[@]}" --op minmax \
   --output "$tmp/mm.npy" --output-indices "$tmp/dir/../mm.npy"
 [ ! -e "$tmp/mm.npy" ] && ok || bad "a refused minmax wrote $tmp/mm.npy"
+# A dangling link and the new file it names: one file, though neither exists yet.
+ln -s ../real/both.npy "$tmp/links/both.npy"
+expect 2 "--output-indices onto --output's dangling link" -- "$clrdx" "${seg[@]}" --op minmax \
+  --output "$tmp/links/both.npy" --output-indices "$tmp/real/both.npy"
+says "is the same file as --output" "--output-indices onto --output's dangling link"
+[ ! -e "$tmp/real/both.npy" ] && ok || bad "a refused minmax wrote $tmp/real/both.npy"
 expect 2 "--output onto the tuning file" -- env RDX_TUNING_FILE="$tmp/real/tune.json" \
   "$clrdx" "${seg[@]}" --op sum --output "$tmp/links/tune.json"
 for f in m.npy off.npy x2.npy; do

@@ -138,9 +138,12 @@ void check_outputs_apart(const ReduceArgs& a) {
             out_name, out, in_name, in));
   }
   if (a.output_indices.empty()) return;
+  // Where each write lands, links followed to their end: a dangling link and the new file it
+  // names are one file before either exists.
   std::error_code ec1, ec2;
-  const auto out = std::filesystem::weakly_canonical(a.output, ec1);
-  const auto idx = std::filesystem::weakly_canonical(a.output_indices, ec2);
+  const auto out = std::filesystem::weakly_canonical(rdx::detail::link_target(a.output), ec1);
+  const auto idx =
+      std::filesystem::weakly_canonical(rdx::detail::link_target(a.output_indices), ec2);
   if (rdx::detail::same_file(a.output, a.output_indices) || (!ec1 && !ec2 && out == idx))
     throw rdx::ArgumentError(
         fmt::format("--output-indices {} is the same file as --output {}: name another file",

@@ -48,8 +48,8 @@ const char* kind_of(mode_t mode) {
       kind_of(mode)));
 }
 
-// The file a write of `path` replaces: `path`, or the end of its chain of symbolic links (a
-// relative link read from its own folder).
+}  // namespace
+
 std::string link_target(const std::string& path) {
   std::string p = path;
   for (int hop = 0; hop < 40; ++hop) {
@@ -67,6 +67,8 @@ std::string link_target(const std::string& path) {
   }
   throw ArgumentError(fmt::format("cannot write {}: {}", path, reason(ELOOP)));
 }
+
+namespace {
 
 // For Existing::follow: the file to replace (links followed) and its mode (0644 when new).
 // Throws ArgumentError for what is never replaced, Error for a path that cannot be looked at.

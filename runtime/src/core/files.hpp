@@ -31,6 +31,11 @@ void write_file_atomically(const std::string& path, std::string_view bytes,
 // writes in exists and takes new files. Throws rdx::ArgumentError "cannot write PATH: reason".
 void check_writable(const std::string& path);
 
+// The file a write of `path` (Existing::follow) replaces: `path`, or the end of its chain of
+// symbolic links, a relative link read from its own folder; the end may not exist yet (a dangling
+// link). Throws rdx::ArgumentError for a loop of links.
+std::string link_target(const std::string& path);
+
 // Whether `a` and `b` are one file (the same device and inode, links followed); false when
 // either does not exist.
 bool same_file(const std::string& a, const std::string& b);
