@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <optional>
 #include <vector>
 
@@ -20,23 +19,6 @@
 
 namespace rdx::detail {
 namespace {
-
-constexpr std::int64_t kDigitBase = std::int64_t{1} << 32;
-
-// Every digit but the last into [0, 2^32), its carry into the next (as ops/exact_sum.cpp
-// propagates them); false when a carry would overflow its word.
-bool normalised(std::vector<std::int64_t>& d) {
-  constexpr std::int64_t lo = std::numeric_limits<std::int64_t>::min();
-  constexpr std::int64_t hi = std::numeric_limits<std::int64_t>::max();
-  for (std::size_t k = 0; k + 1 < d.size(); ++k) {
-    const std::int64_t low = d[k] & (kDigitBase - 1);
-    const std::int64_t carry = (d[k] - low) / kDigitBase;
-    if (carry > 0 ? d[k + 1] > hi - carry : d[k + 1] < lo - carry) return false;
-    d[k] = low;
-    d[k + 1] += carry;
-  }
-  return true;
-}
 
 // 2^bit (or -2^bit) added to digits whose digit k is worth 2^(32k).
 void add_power(std::vector<std::int64_t>& d, int bit, std::int64_t sign) {
@@ -51,13 +33,13 @@ void add_power(std::vector<std::int64_t>& d, int bit, std::int64_t sign) {
 // inside the digits' 64 bits of headroom, so adding them cannot overflow a word.
 bool exact_within(const std::vector<std::int64_t>& digits, Type type, std::uint64_t count) {
   std::vector<std::int64_t> mag = digits;
-  if (mag.empty() || !normalised(mag)) return false;
+  if (mag.empty() || !propagate_carries(mag)) return false;
   // Far above any bound (whose top digit is below 2^22), and safe to negate.
-  if (mag.back() > kDigitBase || mag.back() < -kDigitBase) return false;
+  if (mag.back() > kExactDigitBase || mag.back() < -kExactDigitBase) return false;
   if (mag.back() < 0) {
     for (std::int64_t& d : mag)
       d = -d;
-    normalised(mag);
+    propagate_carries(mag);
   }
   const int precision = type_row(type).digits;
   const int top_exp = type_row(type).max_exp - 1;
@@ -69,7 +51,7 @@ bool exact_within(const std::vector<std::int64_t>& digits, Type type, std::uint6
       add_power(bound, low + precision + b, 1);
       add_power(bound, low + b, -1);
     }
-  normalised(bound);
+  propagate_carries(bound);
   for (std::size_t k = mag.size(); k-- > 0;)
     if (mag[k] != bound[k]) return mag[k] < bound[k];
   return true;

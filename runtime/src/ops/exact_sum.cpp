@@ -14,16 +14,11 @@
 namespace rdx::detail {
 namespace {
 
-constexpr std::int64_t kBase = std::int64_t{1} << 32;
+constexpr std::int64_t kBase = kExactDigitBase;
 
-// Every digit but the last in [0, 2^32), the last signed: the same value.
+// propagate_carries where no word can overflow: digits a kernel or add_exact made.
 void propagate(std::vector<std::int64_t>& d) {
-  for (std::size_t k = 0; k + 1 < d.size(); ++k) {
-    const std::int64_t low = d[k] & (kBase - 1);
-    const std::int64_t carry = (d[k] - low) / kBase;  // exact: d[k] - low is a multiple
-    d[k] = low;
-    d[k + 1] += carry;
-  }
+  if (!propagate_carries(d)) throw std::logic_error("exact sum: a carry overflows its digit");
 }
 
 bool bit(const std::vector<std::int64_t>& mag, std::int64_t i) {
@@ -57,6 +52,19 @@ std::string_view bits_type(const TypeRow& f) {
 }
 
 }  // namespace
+
+bool propagate_carries(std::vector<std::int64_t>& d) {
+  constexpr std::int64_t lo = std::numeric_limits<std::int64_t>::min();
+  constexpr std::int64_t hi = std::numeric_limits<std::int64_t>::max();
+  for (std::size_t k = 0; k + 1 < d.size(); ++k) {
+    const std::int64_t low = d[k] & (kBase - 1);
+    const std::int64_t carry = (d[k] - low) / kBase;  // exact: d[k] - low is a multiple
+    if (carry > 0 ? d[k + 1] > hi - carry : d[k + 1] < lo - carry) return false;
+    d[k] = low;
+    d[k + 1] += carry;
+  }
+  return true;
+}
 
 // From the float type's row: the lowest bit is the least subnormal's, 2^(min_exp - digits); the
 // digits cover up to 2^max_exp plus 64 bits of carries (f32: 2^-149 .. 2^128, 341 bits in 11

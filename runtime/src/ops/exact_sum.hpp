@@ -36,6 +36,14 @@ ExactLayout exact_layout(Type in);
 // and the rounded type's R_T, R_BITS_T, R_PREC, R_LSB, R_BIAS, R_EXP_ONES.
 std::string exact_cl_options(Type in, std::optional<Type> round_into);
 
+// A digit's base: digit k + 1 is worth 2^32 times digit k.
+inline constexpr std::int64_t kExactDigitBase = std::int64_t{1} << 32;
+
+// Every digit but the last into [0, 2^32), its carry into the next, the last signed: the same
+// value. False, with d partly carried, when a carry would overflow its word (digits from outside,
+// such as a Partial's bytes).
+bool propagate_carries(std::vector<std::int64_t>& d);
+
 // The flags the kernels OR together (cl/exact_sum.cl has the same values).
 inline constexpr std::uint32_t kExactNaN = 1, kExactPosInf = 2, kExactNegInf = 4,
                                kExactNotNegZero = 8;  // an element other than -0
