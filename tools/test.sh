@@ -3,8 +3,9 @@
 #   tools/test.sh [--full] [ctest arguments]
 # The quick tier by default: every feature, every strategy under one PoCL work-group method
 # (ctest -LE full). --full adds the entries labelled `full`: the strategies' covering matrix, the
-# strategies and the barrier kernels under a second work-group method, 2^32 + 3 elements,
-# Oclgrind, valgrind, 4 MPI ranks and Intel's CPU runtime. Further arguments go to ctest (e.g. -R cli).
+# strategies and the barrier kernels under a second work-group method, the API's two cross
+# products whole (api.loopvec.whole), 2^32 + 3 elements, Oclgrind, valgrind, 4 MPI ranks and
+# Intel's CPU runtime. Further arguments go to ctest (e.g. -R cli).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tier=(-LE full)

@@ -19,7 +19,8 @@ class App;
 
 // A subcommand: the one row (app.cpp's kCommands) that names it, gives its help line, adds its
 // options (bound to the App's Args), checks them without a device, and runs it. Adding a
-// command: its Args and cmd_* declaration (commands.hpp), its cmd_*.cpp, one row.
+// command: its Args and cmd_* declaration (commands.hpp), its cmd_*.cpp, one row, its Args
+// member of App below, its source in tools/clrdx/CMakeLists.txt.
 struct Command {
   std::string_view name, help;
   void (*options)(CLI::App& sub, App& app);

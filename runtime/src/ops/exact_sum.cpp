@@ -38,10 +38,16 @@ bool any_below(const std::vector<std::int64_t>& mag, std::int64_t i) {
   return false;
 }
 
+// The row of the float type t's values are computed in: t's own, or for a type stored as the
+// bits of another (a 16-bit float in a ushort), the row stored as it is computed in that type,
+// whose layout the kernels see (they read elements through LOAD_T, as computed values).
 const TypeRow& float_row(Type t, const char* what) {
   const TypeRow& r = type_row(t);
   if (!r.is_float) throw std::logic_error(std::string(what) + ": a float type");
-  return r;
+  for (const TypeRow& c : kTypeRows)
+    if (c.is_float && c.cl_storage == r.cl_name && c.cl_name == r.cl_name) return c;
+  throw std::logic_error(std::string(what) + ": no float row computes as " +
+                         std::string(r.cl_name));
 }
 
 // The unsigned integer OpenCL C type of a float type's bits: the unsigned row of its size.
@@ -66,9 +72,9 @@ bool propagate_carries(std::vector<std::int64_t>& d) {
   return true;
 }
 
-// From the float type's row: the lowest bit is the least subnormal's, 2^(min_exp - digits); the
-// digits cover up to 2^max_exp plus 64 bits of carries (f32: 2^-149 .. 2^128, 341 bits in 11
-// digits; f64: 2^-1074 .. 2^1024, 2162 bits in 68).
+// From the row of the float type the values are computed in (float_row): the lowest bit is the
+// least subnormal's, 2^(min_exp - digits); the digits cover up to 2^max_exp plus 64 bits of carries
+// (f32: 2^-149 .. 2^128, 341 bits in 11 digits; f64: 2^-1074 .. 2^1024, 2162 bits in 68).
 ExactLayout exact_layout(Type in) {
   const TypeRow& r = float_row(in, "exact_layout");
   const int lsb = r.min_exp - r.digits;

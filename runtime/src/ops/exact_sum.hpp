@@ -21,7 +21,8 @@ inline bool is_exact(const Plan& p) {
   return p.strategy == kExactSum;
 }
 
-// The layout for elements of `in` (a float type), from its type row: digit k is worth
+// The layout for elements of `in` (a float type), from the row of the type its values are
+// computed in (its own but for a type stored as another's bits): digit k is worth
 // 2^(32k + lsb), lsb the smallest subnormal's exponent (f32 -149, f64 -1074); `digits` leave 64
 // bits of headroom above the largest value.
 struct ExactLayout {
