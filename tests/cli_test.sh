@@ -150,22 +150,23 @@ python3 -c '
 import json,sys
 rows=[json.loads(l) for l in open(sys.argv[1])]
 c=[r for r in rows if r["strategy"] == "auto" and r["set"] == "composites"]
-assert len(c) == 1 and c[0]["passed"] == 21 and c[0]["failed"] == 0, rows
+assert len(c) == 1 and c[0]["passed"] == 27 and c[0]["failed"] == 0, rows
 # the built-in operators as maps of x: 7 operators on i32 at 3 sizes
 m=[r for r in rows if r["strategy"] == "auto" and r["set"] == "maps"]
 assert len(m) == 1 and m[0]["passed"] == 21 and m[0]["failed"] == 0, rows
 # segmented: 9 operators on i32 x (8 offset layouts + 46 axes of the 20 shapes)
 s=[r for r in rows if r["set"] == "segmented"]
 assert len(s) == 1 and s[0]["passed"] == 486 and s[0]["failed"] == 0, s' "$tmp/out" && ok || bad "verify composites row: $(cat "$tmp/out")"
-# On another strategy that runs users reductions; an atomic one runs count and mean (one 8-byte
-# field: its atomic word) and skips the other composites (their states are not 4 or 8 bytes).
+# On another strategy that runs users reductions; an atomic one runs count, any, all and mean
+# (one 8-byte field: its atomic word) and skips the other composites (their states are not 4 or 8
+# bytes).
 for strat in bottomup atomic_local; do
   expect 0 "verify composites on $strat" -- "$clrdx" verify --device "$dev" --strategy "$strat" --quick --types u8 --json
   python3 -c '
 import json,sys
 r=[r for r in map(json.loads, open(sys.argv[1])) if r["set"] == "composites"]
 assert len(r) == 1 and r[0]["failed"] == 0, r
-assert (r[0]["passed"], r[0]["skipped"]) == ((21, 0) if sys.argv[2] == "bottomup" else (6, 15)), r' "$tmp/out" "$strat" && ok || bad "verify composites on $strat: $(cat "$tmp/out")"
+assert (r[0]["passed"], r[0]["skipped"]) == ((27, 0) if sys.argv[2] == "bottomup" else (12, 15)), r' "$tmp/out" "$strat" && ok || bad "verify composites on $strat: $(cat "$tmp/out")"
 done
 expect 2 "npy type disagrees" -- "$clrdx" reduce --device "$dev" --input "$tmp/a.npy" --type f32 --op sum
 printf 'abcdefg' >"$tmp/odd.bin"
@@ -276,6 +277,21 @@ python3 -c '
 import struct,sys; b=open(sys.argv[1],"rb").read(); n=struct.unpack("<H",b[8:10])[0]
 assert "<u8" in b[10:10+n].decode()
 assert struct.unpack("<4Q",b[10+n:]) == (0,2**64-1,0,0), b[10+n:]' "$tmp/idx.npy" && ok || bad "argmin --output: the indices"
+# any, all (NumPy's: NaN is non-zero, -0.0 zero; empty: any false, all true) and count_nonzero
+npy "$tmp/z.npy" "<f4" "(2, 3)" False f 0 -0.0 nan 0 0 0
+expect 0 "any" -- "$clrdx" reduce --device "$dev" --input "$tmp/z.npy" --op any
+same "true" "any of a NaN among zeros"
+expect 0 "all --json" -- "$clrdx" reduce --device "$dev" --input "$tmp/z.npy" --op all --json
+python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["result"] is False and j["acc"] == "bool", j' "$tmp/out" && ok || bad "all --json: $(cat "$tmp/out")"
+expect 0 "count_nonzero" -- "$clrdx" reduce --device "$dev" --input "$tmp/z.npy" --op count_nonzero
+same "1" "count_nonzero: the NaN"
+expect 0 "any axis 0 --output" -- "$clrdx" reduce --device "$dev" --input "$tmp/z.npy" --axis 0 --op any --output "$tmp/any.npy"
+python3 -c '
+import struct,sys; b=open(sys.argv[1],"rb").read(); n=struct.unpack("<H",b[8:10])[0]
+assert "|b1" in b[10:10+n].decode() and "(3,)" in b[10:10+n].decode(), b[10:10+n]
+assert b[10+n:] == bytes([0,0,1]), b[10+n:]' "$tmp/any.npy" && ok || bad "any --axis --output: a bool array"
+expect 0 "all by segments" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --segments "$tmp/off.npy" --op all
+same "$(printf 'false\ntrue\ntrue\ntrue')" "all per segment (one with the 0; an empty one: true)"
 npy "$tmp/down.npy" "<i8" "(3,)" False q 0 5 3
 expect 2 "decreasing offsets" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --segments "$tmp/down.npy" --op sum
 says "offset 2 (3) is below offset 1 (5)" "decreasing offsets"

@@ -6,11 +6,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <random>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "rdx/rdx.hpp"
@@ -815,6 +817,56 @@ TEST_CASE("stats: minmax, dot and count") {
   const rdx::Array one[] = {rdx::Array::of<float>(f)};
   CHECK_THROWS_AS(rdx::reduce(ctx(), rdx::Stat::Mean, one, 4, {}, "x > 0"), rdx::ArgumentError);
   CHECK_THROWS_AS(rdx::reduce(ctx(), rdx::Stat::Dot, one, 4), rdx::ArgumentError);
+}
+
+TEST_CASE("stats: any, all and count_nonzero follow NumPy on every type") {
+  // NumPy: any is true where an element is non-zero, all where every one is; NaN is non-zero,
+  // -0.0 is zero; any of nothing is false, all of nothing true. The expected values come from
+  // those rules applied to each case here, element by element.
+  for (rdx::Type t : rdx::kAllTypes) {
+    INFO(rdx::name(t));
+    rdx::visit_type(t, [&](auto z) {
+      using T = decltype(z);
+      std::vector<std::vector<T>> cases = {
+          {}, {T(0)}, {T(1)}, {T(0), T(0), T(3)}, std::vector<T>(5000, T(7))};
+      cases.back()[4321] = T(0);  // one zero among many non-zero elements
+      if constexpr (std::is_floating_point_v<T>) {
+        cases.push_back({T(-0.0), T(0)});
+        cases.push_back({std::numeric_limits<T>::quiet_NaN()});
+        cases.push_back({std::numeric_limits<T>::quiet_NaN(), T(-0.0)});
+        cases.push_back({-std::numeric_limits<T>::infinity(), T(2.5)});
+      }
+      for (const auto& c : cases) {
+        CAPTURE(c.size());
+        std::uint64_t nonzero = 0;
+        for (T v : c)
+          nonzero += !(v == T(0));  // NaN == 0 is false: non-zero
+        const std::span<const T> x(c);
+        CHECK(rdx::any(ctx(), x) == (nonzero > 0));
+        CHECK(rdx::all(ctx(), x) == (nonzero == c.size()));
+        CHECK(rdx::count_nonzero(ctx(), x) == nonzero);
+        const rdx::Array one[] = {rdx::Array::of(x)};
+        const rdx::StatResult r = rdx::reduce(ctx(), rdx::Stat::Any, one, c.size());
+        CHECK(r.value.type == rdx::Type::U8);
+      }
+      // The predicate, as count's (two types: it is count's map, which test_custom's count
+      // cases cover).
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, std::int32_t>) {
+        const std::vector<T> v = {T(1), T(2), T(3)};
+        CHECK(rdx::any(ctx(), std::span<const T>(v), "x > 2"));
+        CHECK_FALSE(rdx::all(ctx(), std::span<const T>(v), "x > 2"));
+        CHECK(rdx::all(ctx(), std::span<const T>(v), "x > 0"));
+      }
+    });
+  }
+  CHECK(rdx::find_stat("count_nonzero") == rdx::Stat::Count);
+  CHECK(rdx::is_logical(rdx::Stat::Any));
+  CHECK_FALSE(rdx::is_logical(rdx::Stat::Count));
+  const std::vector<float> f = {1.0f};
+  const rdx::Array one[] = {rdx::Array::of<float>(f)};
+  rdx::Options o;
+  o.acc = rdx::Type::U8;
+  CHECK_THROWS_AS(rdx::reduce(ctx(), rdx::Stat::All, one, 1, o), rdx::ArgumentError);
 }
 
 TEST_CASE("app context: an rdx::Context on the app's own context, device and queue") {

@@ -272,8 +272,8 @@ TEST_CASE("segmented custom: the composites per segment against host references"
     INFO(rdx::name(s));
     const std::span<const rdx::Array> in =
         s == rdx::Stat::Dot ? std::span<const rdx::Array>(two) : std::span<const rdx::Array>(one);
-    const auto r =
-        rdx::reduce_segments(ctx(), s, in, n, off, {}, s == rdx::Stat::Count ? "x > 0.5f" : "");
+    const bool counts = s == rdx::Stat::Count || s == rdx::Stat::Any || s == rdx::Stat::All;
+    const auto r = rdx::reduce_segments(ctx(), s, in, n, off, {}, counts ? "x > 0.5f" : "");
     REQUIRE(r.size() == off.size() - 1);
     for (std::uint64_t k = 0; k + 1 < off.size(); ++k) {
       const std::uint64_t b = off[k], e = off[k + 1], c = e - b;
@@ -322,6 +322,14 @@ TEST_CASE("segmented custom: the composites per segment against host references"
           break;
         case rdx::Stat::Count:
           CHECK(r.value(k).as<std::uint64_t>() == count);
+          break;
+        case rdx::Stat::Any:  // an empty segment: false, as NumPy's any of nothing
+          CHECK(r.type == rdx::Type::U8);
+          CHECK(r.value(k).as<int>() == (count > 0 ? 1 : 0));
+          break;
+        case rdx::Stat::All:  // an empty segment: true
+          CHECK(r.type == rdx::Type::U8);
+          CHECK(r.value(k).as<int>() == (count == c ? 1 : 0));
           break;
       }
     }

@@ -34,6 +34,14 @@ std::string names_of(const E (&all)[N]) {
   return r;
 }
 
+// The composites' names and their other names: "minmax ... count ... all count_nonzero".
+std::string stat_names() {
+  std::string r = names_of(rdx::kAllStats);
+  for (rdx::Stat s : rdx::kAllStats)
+    if (!rdx::alias(s).empty()) r += fmt::format(" {}", rdx::alias(s));
+  return r;
+}
+
 bool is_pow2(std::uint64_t x) {
   return x && !(x & (x - 1));
 }
@@ -340,7 +348,7 @@ ReduceRequest reduce_request(const ReduceArgs& a) {
       r.op = rdx::parse_op(a.op);
     } catch (const rdx::ArgumentError&) {
       throw rdx::ArgumentError(fmt::format("unknown operator '{}' (expected one of: {} {})", a.op,
-                                           names_of(rdx::kAllOps), names_of(rdx::kAllStats)));
+                                           names_of(rdx::kAllOps), stat_names()));
     }
     if (!a.map.empty() && rdx::is_index_op(r.op))
       throw rdx::ArgumentError(fmt::format(
@@ -370,12 +378,12 @@ void options_strategies(CLI::App& sub, App& app) {
 void options_reduce(CLI::App& sub, App& app) {
   ReduceArgs& rd = app.reduce;
   sub.add_option("--type", rd.type, "Element type: " + names_of(rdx::kAllTypes));
-  sub.add_option(
-      "--op", rd.op,
-      "Operator: " + names_of(rdx::kAllOps) + "; or composite: " + names_of(rdx::kAllStats));
+  sub.add_option("--op", rd.op,
+                 "Operator: " + names_of(rdx::kAllOps) + "; or composite: " + stat_names());
   sub.add_option("--map", rd.map,
                  "OpenCL C expression of each element: x (x0..x3: the inputs), i (its index); "
-                 "with --op sum, max... (transform-reduce), count (the predicate) or --combine");
+                 "with --op sum, max... (transform-reduce), count, any, all (the predicate) or "
+                 "--combine");
   sub.add_option("--combine", rd.combine,
                  "Custom operator: OpenCL C expression of two accumulator values a and b");
   sub.add_option("--identity", rd.identity, "Custom operator: its identity (e.g. 0)");

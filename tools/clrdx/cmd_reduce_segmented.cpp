@@ -126,6 +126,7 @@ int cmd_reduce_segmented(const ReduceArgs& a, const ReduceRequest& req) {
     what = rdx::name(req.op);
   }
 
+  const bool logical = req.stat && rdx::is_logical(*req.stat);  // any, all: bools
   if (!a.output.empty()) {
     // argmin/argmax: the indices, as NumPy's argmin(axis) gives them (empty segments: 2^64 - 1);
     // minmax: the minima and maxima, one more axis of 2, and in --output-indices their indexes.
@@ -152,7 +153,7 @@ int cmd_reduce_segmented(const ReduceArgs& a, const ReduceRequest& req) {
       index_bytes =
           npy_bytes(rdx::Type::U64, pair_shape, pairs(r.indices, r.max_indices, 8).data());
     } else {
-      bytes = npy_bytes(r.type, out_shape, r.values);
+      bytes = npy_bytes(r.type, out_shape, r.values, logical);
     }
     rdx::detail::write_file_atomically(a.output, bytes);
     if (!a.output_indices.empty())
@@ -165,7 +166,7 @@ int cmd_reduce_segmented(const ReduceArgs& a, const ReduceRequest& req) {
     nlohmann::json values = nlohmann::json::array(), indices = nlohmann::json::array(),
                    maxima = nlohmann::json::array(), max_indices = nlohmann::json::array();
     for (std::uint64_t k = 0; k < r.size; ++k) {
-      values.push_back(to_json(r.value(r.values, k)));
+      values.push_back(to_json(r.value(r.values, k), logical));
       if (r.indices) indices.push_back(index_json(r.indices[k]));
       if (r.max_values) {
         maxima.push_back(to_json(r.value(r.max_values, k)));
@@ -174,7 +175,7 @@ int cmd_reduce_segmented(const ReduceArgs& a, const ReduceRequest& req) {
     }
     nlohmann::json j = {{"device", ctx.device_info().name},
                         {"type", std::string(rdx::name(in[0].type))},
-                        {"acc", std::string(rdx::name(r.type))},
+                        {"acc", logical ? std::string("bool") : std::string(rdx::name(r.type))},
                         {"op", what},
                         {"count", n},
                         {"shape", out_shape},
@@ -195,7 +196,7 @@ int cmd_reduce_segmented(const ReduceArgs& a, const ReduceRequest& req) {
   } else if (a.output.empty()) {
     std::string text;
     for (std::uint64_t k = 0; k < r.size; ++k) {
-      text += r.value(r.values, k).to_string();
+      text += to_text(r.value(r.values, k), logical);
       if (r.indices) text += " " + index_text(r.indices[k]);
       if (r.max_values)
         text += " " + r.value(r.max_values, k).to_string() + " " + index_text(r.max_indices[k]);

@@ -97,17 +97,19 @@ int cmd_reduce_whole(const ReduceArgs& a, const ReduceRequest& req) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
+  const bool logical = req.stat && rdx::is_logical(*req.stat);  // any, all: a bool
   if (a.json) {
-    nlohmann::json j = {{"device", ctx.device_info().name},
-                        {"strategy", r.plan.strategy},
-                        {"type", std::string(rdx::name(in[0].type))},
-                        {"acc", std::string(rdx::name(r.value.type))},
-                        {"op", what},
-                        {"count", n},
-                        {"result", to_json(r.value)},
-                        {"index", nullptr},
-                        {"work_group_size", r.plan.work_group_size},
-                        {"seconds", seconds}};
+    nlohmann::json j = {
+        {"device", ctx.device_info().name},
+        {"strategy", r.plan.strategy},
+        {"type", std::string(rdx::name(in[0].type))},
+        {"acc", logical ? std::string("bool") : std::string(rdx::name(r.value.type))},
+        {"op", what},
+        {"count", n},
+        {"result", to_json(r.value, logical)},
+        {"index", nullptr},
+        {"work_group_size", r.plan.work_group_size},
+        {"seconds", seconds}};
     if (!a.map.empty()) j["map"] = a.map;
     if (r.index) j["index"] = *r.index;
     // The exact bits of a float result: a hexadecimal float (C's %a), as reduce's.
@@ -120,7 +122,7 @@ int cmd_reduce_whole(const ReduceArgs& a, const ReduceRequest& req) {
   } else if (r.max) {
     fmt::print("{} {} {} {}\n", r.value.to_string(), *r.index, r.max->to_string(), *r.max_index);
   } else {
-    fmt::print("{}\n", r.value.to_string());
+    fmt::print("{}\n", to_text(r.value, logical));
   }
   return 0;
 }

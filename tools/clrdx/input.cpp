@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
+#include <stdexcept>
 #include <utility>
 
 #include "rdx/errors.hpp"
@@ -364,8 +365,10 @@ InputFile open_input(const std::string& path, std::optional<rdx::Type> type, boo
   return f;
 }
 
-std::string npy_bytes(rdx::Type type, std::span<const std::uint64_t> shape, const void* data) {
-  const std::string_view descr = rdx::npy_descr(type);
+std::string npy_bytes(rdx::Type type, std::span<const std::uint64_t> shape, const void* data,
+                      bool logical) {
+  if (logical && type != rdx::Type::U8) throw std::logic_error("npy_bytes: a bool is a u8");
+  const std::string_view descr = logical ? "|b1" : rdx::npy_descr(type);
   std::string dims;
   std::uint64_t count = 1;
   for (std::uint64_t d : shape) {

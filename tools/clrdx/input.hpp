@@ -67,7 +67,9 @@ void keep_range(InputFile& f, std::uint64_t first, std::uint64_t bytes);
 // rdx::ArgumentError naming `path` and the system's reason on a read error.
 std::size_t read_full(int fd, void* buf, std::size_t n, const std::string& path);
 
-// A whole .npy file (format version 1) of `shape` elements of `type` read from `data`.
-std::string npy_bytes(rdx::Type type, std::span<const std::uint64_t> shape, const void* data);
+// A whole .npy file (format version 1) of `shape` elements of `type` read from `data`; with
+// `logical`, u8 elements that are 0 or 1 as NumPy's bool dtype ('|b1').
+std::string npy_bytes(rdx::Type type, std::span<const std::uint64_t> shape, const void* data,
+                      bool logical = false);
 
 }  // namespace clrdx

@@ -32,6 +32,15 @@ inline nlohmann::json to_json(const rdx::Scalar& s) {
   });
 }
 
+// A result that is a bool (any, all: rdx::is_logical; a u8 0 or 1) as JSON's true or false, and
+// as the text "true" or "false"; any other result as above and as Scalar::to_string.
+inline nlohmann::json to_json(const rdx::Scalar& s, bool logical) {
+  return logical ? nlohmann::json(s.as<std::uint8_t>() != 0) : to_json(s);
+}
+inline std::string to_text(const rdx::Scalar& s, bool logical) {
+  return logical ? (s.as<std::uint8_t>() != 0 ? "true" : "false") : s.to_string();
+}
+
 // A whole input's result on standard output: with `json`, the object j with the index
 // (argmin/argmax) and, for a float, its exact bits as a hexadecimal float (C's %a); else the
 // value and the index (cmd_reduce.cpp).

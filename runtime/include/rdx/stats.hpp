@@ -1,5 +1,5 @@
 // Built-in composite reductions, each one pass over the data, built on users' reductions
-// (rdx/custom.hpp): minmax, mean, var, std, norm2, dot, count.
+// (rdx/custom.hpp): minmax, mean, var, std, norm2, dot, count, any, all.
 //
 //   minmax  the minimum and the maximum with their first indexes (NaN ignored unless every element
 //           is NaN, as argmin/argmax); an empty input is an ArgumentError
@@ -20,7 +20,11 @@
 //           integers.
 //   dot     the sum of x0 * x1 over two inputs, in Options::acc (default: the first input's type)
 //   count   how many elements are non-zero, or with a map, for how many the map is non-zero
-//           (`x > 0.5f`); a u64
+//           (`x > 0.5f`); a u64. Also named count_nonzero, as NumPy names it.
+//   any     whether an element is non-zero (NaN is non-zero, -0.0 is zero, as NumPy's any); all:
+//           whether every element is (an empty input: any false, all true). A bool, held as a
+//           u8 0 or 1 (is_logical). Both take count's map as the predicate, and both read every
+//           element (no short cut: the same time whatever the data).
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -33,15 +37,20 @@
 
 namespace rdx {
 
-enum class Stat : std::uint8_t { MinMax, Mean, Var, Std, Norm2, Dot, Count };
-inline constexpr Stat kAllStats[] = {Stat::MinMax, Stat::Mean, Stat::Var,  Stat::Std,
-                                     Stat::Norm2,  Stat::Dot,  Stat::Count};
+enum class Stat : std::uint8_t { MinMax, Mean, Var, Std, Norm2, Dot, Count, Any, All };
+inline constexpr Stat kAllStats[] = {Stat::MinMax, Stat::Mean,  Stat::Var, Stat::Std, Stat::Norm2,
+                                     Stat::Dot,    Stat::Count, Stat::Any, Stat::All};
 
 std::string_view name(Stat s);
-// The statistic of that name ("minmax", "mean", "var", "std", "norm2", "dot", "count"), or none.
+// The statistic of that name ("minmax", "mean", "var", "std", "norm2", "dot", "count", "any",
+// "all") or of its other name ("count_nonzero"), or none.
 std::optional<Stat> find_stat(std::string_view name);
+// Its other name ("count_nonzero" for count), or "".
+std::string_view alias(Stat s);
 // How many input arrays it reads: 2 for dot, else 1.
 std::size_t input_count(Stat s);
+// Whether its result is a bool (any, all): a u8 holding 0 or 1.
+bool is_logical(Stat s);
 
 struct StatResult {
   Scalar value;                        // the statistic; minmax: the minimum
@@ -51,7 +60,8 @@ struct StatResult {
   Plan plan;
 };
 
-// `map`: count's predicate over x (x0 ..) and i; the other statistics take none (ArgumentError).
+// `map`: count's, any's and all's predicate over x (x0 ..) and i; the other statistics take none
+// (ArgumentError).
 StatResult reduce(Context& ctx, Stat s, std::span<const Array> inputs, std::uint64_t n,
                   const Options& opts = {}, const std::string& map = "");
 StatResult reduce(Context& ctx, Stat s, std::span<const DeviceArray> inputs, std::uint64_t n,
@@ -106,6 +116,24 @@ std::uint64_t count(Context& ctx, std::span<const T> x, const std::string& predi
   const Array in[] = {Array::of(x)};
   const StatResult r = reduce(ctx, Stat::Count, in, x.size(), opts, predicate);
   return r.value.as<std::uint64_t>();
+}
+template <class T>
+std::uint64_t count_nonzero(Context& ctx, std::span<const T> x, const Options& opts = {}) {
+  return count(ctx, x, "", opts);
+}
+template <class T>
+bool any(Context& ctx, std::span<const T> x, const std::string& predicate = "",
+         const Options& opts = {}) {
+  const Array in[] = {Array::of(x)};
+  const StatResult r = reduce(ctx, Stat::Any, in, x.size(), opts, predicate);
+  return r.value.as<std::uint8_t>() != 0;
+}
+template <class T>
+bool all(Context& ctx, std::span<const T> x, const std::string& predicate = "",
+         const Options& opts = {}) {
+  const Array in[] = {Array::of(x)};
+  const StatResult r = reduce(ctx, Stat::All, in, x.size(), opts, predicate);
+  return r.value.as<std::uint8_t>() != 0;
 }
 
 }  // namespace rdx

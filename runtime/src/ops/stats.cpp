@@ -15,14 +15,21 @@ namespace {
 
 struct StatRow {
   Stat stat;
-  std::string_view name;
+  std::string_view name, alias;  // alias: NumPy's name where it differs, or ""
   std::size_t inputs;
+  bool logical;  // a bool result (a u8 0 or 1) from count's state
 };
 
 constexpr StatRow kStatRows[] = {
-    {Stat::MinMax, "minmax", 1}, {Stat::Mean, "mean", 1},   {Stat::Var, "var", 1},
-    {Stat::Std, "std", 1},       {Stat::Norm2, "norm2", 1}, {Stat::Dot, "dot", 2},
-    {Stat::Count, "count", 1},
+    {Stat::MinMax, "minmax", "", 1, false},
+    {Stat::Mean, "mean", "", 1, false},
+    {Stat::Var, "var", "", 1, false},
+    {Stat::Std, "std", "", 1, false},
+    {Stat::Norm2, "norm2", "", 1, false},
+    {Stat::Dot, "dot", "", 2, false},
+    {Stat::Count, "count", "count_nonzero", 1, false},
+    {Stat::Any, "any", "", 1, true},
+    {Stat::All, "all", "", 1, true},
 };
 
 constexpr bool stat_rows_follow_enum() {
@@ -42,12 +49,20 @@ std::string_view name(Stat s) {
 
 std::optional<Stat> find_stat(std::string_view n) {
   for (const StatRow& r : kStatRows)
-    if (r.name == n) return r.stat;
+    if (r.name == n || (!r.alias.empty() && r.alias == n)) return r.stat;
   return std::nullopt;
+}
+
+std::string_view alias(Stat s) {
+  return kStatRows[static_cast<std::size_t>(s)].alias;
 }
 
 std::size_t input_count(Stat s) {
   return kStatRows[static_cast<std::size_t>(s)].inputs;
+}
+
+bool is_logical(Stat s) {
+  return kStatRows[static_cast<std::size_t>(s)].logical;
 }
 
 }  // namespace rdx
@@ -155,6 +170,11 @@ Type stat_acc(Stat s, std::span<const Type> inputs, const Options& opts, bool fp
       if (opts.acc && *opts.acc != Type::U64)
         throw ArgumentError("count is a u64: it takes no other accumulator type");
       return Type::U64;
+    case Stat::Any:
+    case Stat::All:
+      if (opts.acc)
+        throw ArgumentError(fmt::format("{} is a bool: it takes no accumulator type", name(s)));
+      return Type::U8;  // the result's type; the state is count's
   }
   return in;  // not a Stat
 }
@@ -163,8 +183,9 @@ Reduction stat_reduction(Stat s, std::span<const Type> inputs, Type acc, const s
   if (inputs.size() != input_count(s))
     throw ArgumentError(fmt::format("{} reads {} input array{}, not {}", name(s), input_count(s),
                                     input_count(s) == 1 ? "" : "s", inputs.size()));
-  if (!map.empty() && s != Stat::Count)
-    throw ArgumentError(fmt::format("{} takes no map (count does)", name(s)));
+  const bool counts = s == Stat::Count || s == Stat::Any || s == Stat::All;
+  if (!map.empty() && !counts)
+    throw ArgumentError(fmt::format("{} takes no map (count, any and all do)", name(s)));
   const std::string a(type_row(acc).cl_name);
   Reduction r;
   switch (s) {
@@ -207,6 +228,9 @@ Reduction stat_reduction(Stat s, std::span<const Type> inputs, Type acc, const s
       r = Reduction::transform(Op::Sum, acc, fmt::format("({0})x0 * ({0})x1", a));
       break;
     case Stat::Count:
+    case Stat::Any:
+    case Stat::All:
+      // How many are non-zero (NaN != 0 holds): any and all compare it with the count.
       r = Reduction::transform(Op::Sum, Type::U64,
                                map.empty() ? "x != 0" : fmt::format("({}) != 0", map));
       break;
@@ -275,6 +299,12 @@ StatResult stat_result(Stat s, Type acc, const StateResult& st, std::uint64_t n)
     case Stat::Dot:
     case Stat::Count:
       out.value = st.fields.at(0);
+      break;
+    case Stat::Any:
+      out.value = Scalar::of(static_cast<std::uint8_t>(st.fields.at(0).as<std::uint64_t>() > 0));
+      break;
+    case Stat::All:
+      out.value = Scalar::of(static_cast<std::uint8_t>(st.fields.at(0).as<std::uint64_t>() == n));
       break;
   }
   return out;

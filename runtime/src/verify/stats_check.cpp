@@ -96,6 +96,17 @@ std::string check_typed(Context& ctx, Stat s, const std::vector<unsigned char>& 
         return fmt::format("got {}, want {}", r.value.to_string(), want);
       return "";
     }
+    case Stat::Any:
+    case Stat::All: {
+      // NumPy's: NaN is non-zero, -0.0 is zero.
+      const auto nonzero = [](T v) { return v != T(0); };
+      const bool want =
+          s == Stat::Any ? std::any_of(x, x + n, nonzero) : std::all_of(x, x + n, nonzero);
+      if (r.value.type != Type::U8 || r.value.as<std::uint8_t>() != (want ? 1 : 0))
+        return fmt::format("got {} ({}), want {}", r.value.to_string(), name(r.value.type),
+                           want ? 1 : 0);
+      return "";
+    }
   }
   return "not a statistic";
 }
