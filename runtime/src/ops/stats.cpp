@@ -17,19 +17,20 @@ struct StatRow {
   Stat stat;
   std::string_view name, alias;  // alias: NumPy's name where it differs, or ""
   std::size_t inputs;
-  bool logical;  // a bool result (a u8 0 or 1) from count's state
+  bool predicate;  // takes a map: a predicate over the elements (count's reduction)
+  bool logical;    // a bool result (a u8 0 or 1) from count's state
 };
 
 constexpr StatRow kStatRows[] = {
-    {Stat::MinMax, "minmax", "", 1, false},
-    {Stat::Mean, "mean", "", 1, false},
-    {Stat::Var, "var", "", 1, false},
-    {Stat::Std, "std", "", 1, false},
-    {Stat::Norm2, "norm2", "", 1, false},
-    {Stat::Dot, "dot", "", 2, false},
-    {Stat::Count, "count", "count_nonzero", 1, false},
-    {Stat::Any, "any", "", 1, true},
-    {Stat::All, "all", "", 1, true},
+    {Stat::MinMax, "minmax", "", 1, false, false},
+    {Stat::Mean, "mean", "", 1, false, false},
+    {Stat::Var, "var", "", 1, false, false},
+    {Stat::Std, "std", "", 1, false, false},
+    {Stat::Norm2, "norm2", "", 1, false, false},
+    {Stat::Dot, "dot", "", 2, false, false},
+    {Stat::Count, "count", "count_nonzero", 1, true, false},
+    {Stat::Any, "any", "", 1, true, true},
+    {Stat::All, "all", "", 1, true, true},
 };
 
 constexpr bool stat_rows_follow_enum() {
@@ -183,9 +184,12 @@ Reduction stat_reduction(Stat s, std::span<const Type> inputs, Type acc, const s
   if (inputs.size() != input_count(s))
     throw ArgumentError(fmt::format("{} reads {} input array{}, not {}", name(s), input_count(s),
                                     input_count(s) == 1 ? "" : "s", inputs.size()));
-  const bool counts = s == Stat::Count || s == Stat::Any || s == Stat::All;
-  if (!map.empty() && !counts)
-    throw ArgumentError(fmt::format("{} takes no map (count, any and all do)", name(s)));
+  if (!map.empty() && !kStatRows[static_cast<std::size_t>(s)].predicate) {
+    std::string takers;
+    for (const StatRow& row : kStatRows)
+      if (row.predicate) takers += (takers.empty() ? "" : ", ") + std::string(row.name);
+    throw ArgumentError(fmt::format("{} takes no map ({} do)", name(s), takers));
+  }
   const std::string a(type_row(acc).cl_name);
   Reduction r;
   switch (s) {
