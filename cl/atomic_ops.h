@@ -77,11 +77,13 @@
 #define IWORD_NONE ((IWORD)(~(IWORD)0))
 
 /* VALUE_OP: the operator on values; argmin/argmax first find the extreme value with min/max
- * semantics (NaN ignored unless every element is NaN), then the first index that holds it. */
+ * semantics (NaN propagated; nanargmin/nanargmax: ignored unless every element is NaN), then the
+ * first index that holds it (a NaN value: the first NaN). */
 
-/* KEYED: float min/max keep the order-preserving key of the value in the word: unsigned order of
- * keys is the order of the floats, so atomic_min/atomic_max combine them. NaN never enters the
- * word; KEY_NONE (no value yet: every element so far was NaN) lies outside every non-NaN key. */
+/* KEYED: float nanmin/nanmax (the rows whose float atomic is ATOMIC_FORM_MIN/MAX) keep the
+ * order-preserving key of the value in the word: unsigned order of keys is the order of the floats,
+ * so atomic_min/atomic_max combine them. NaN never enters the word; KEY_NONE (no value yet: every
+ * element so far was NaN) lies outside every non-NaN key. */
 #if defined(ACC_IS_FLOAT) && (defined(ATOMIC_FORM_MIN) || defined(ATOMIC_FORM_MAX)) && \
     (!defined(WIDE_WORD) || defined(RDX_INT64_EXT))
 #define KEYED 1

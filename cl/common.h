@@ -3,8 +3,10 @@
  * file; the operator and the types are defined there, from the host's one descriptor per
  * operator and type, and nowhere in cl/:
  *
- *   OP_SUM ... OP_ARGMAX  one code per rdx::Op; OP is this program's, VALUE_OP the operator on
- *                         values (argmin/argmax: OP_MIN/OP_MAX)
+ *   OP_SUM ... OP_NANARGMAX  one code per rdx::Op; OP is this program's, VALUE_OP the operator
+ *                         on values (argmin/argmax: OP_MIN/OP_MAX; nanargmin/nanargmax:
+ *                         OP_NANMIN/OP_NANMAX)
+ *   NAN_IGNORED           float states ignore NaN (nanmin ... nanargmax); else NaN propagates
  *   T, T_COMPUTE          an element's type as stored (what input pointers point to) and as
  *                         computed (one OpenCL C type for every type today)
  *   T_VALUE(x)            a stored element x (a T) as a T_COMPUTE value
@@ -20,7 +22,7 @@
  *   INDEXED, ST_PAD       argmin/argmax: the state carries an index after ST_PAD zeroed bytes
  *   PROD_MARK             float products: the bits of the input-infinity mark (below)
  *   COMBINE_VALUES(a, b)  the operator on two ACC values (argmin/argmax: on their values)
- *   IDENTITY_VALUE        what a partial value starts from (float min/max: NaN, ignored)
+ *   IDENTITY_VALUE        what a partial value starts from (float nanmin/nanmax: NaN, ignored)
  *   VCOMBINE(a, b)        the operator on vectors of ACC, where lanes can combine
  * and by the launcher: WG, the work-group size the kernels are compiled for (a power of two).
  *
@@ -37,7 +39,8 @@
  * host appends the further arguments: exec/exec.cpp, Exec::args).
  *
  * Semantics (docs/semantics.md): integer sum and product wrap modulo 2^bits of the accumulator;
- * NaN propagates through sum and product; min, max, argmin and argmax ignore NaN unless every
+ * NaN propagates through sum, product, min, max, argmin and argmax (argmin/argmax: the first
+ * NaN's index), as in NumPy; nanmin, nanmax, nanargmin and nanargmax ignore NaN unless every
  * element is NaN; argmin and argmax return the first index of the extreme value.
  * The state of a reduction is an ACC value, plus its index for argmin and argmax; partial
  * states live in two global arrays, values (ACC) and indices (ulong, unused for other ops). */
@@ -168,26 +171,32 @@ inline state_t st_make(ACC v, ulong i) {
 #endif
 }
 
-/* argmin/argmax: an identity state loses; NaN loses to a number; ties go to the lower index. */
+/* argmin/argmax: an identity state loses; NaN wins over a number (nanargmin/nanargmax: loses);
+ * ties go to the lower index. */
 inline state_t st_combine(state_t a, state_t b) {
 #ifdef INDEXED
   if (b.i == NO_INDEX) return a;
   if (a.i == NO_INDEX) return b;
 #ifdef ACC_IS_FLOAT
   if (isnan(a.v) || isnan(b.v)) {
+#ifdef NAN_IGNORED
     if (!isnan(b.v)) return b;
     if (!isnan(a.v)) return a;
+#else
+    if (!isnan(b.v)) return a;
+    if (!isnan(a.v)) return b;
+#endif
     return b.i < a.i ? b : a;
   }
 #endif
-#if OP == OP_ARGMIN
+#if VALUE_OP == OP_MIN || VALUE_OP == OP_NANMIN
   if (b.v < a.v) return b;
   if (a.v < b.v) return a;
-#elif OP == OP_ARGMAX
+#elif VALUE_OP == OP_MAX || VALUE_OP == OP_NANMAX
   if (b.v > a.v) return b;
   if (a.v > b.v) return a;
 #else
-#error "INDEXED is defined for argmin and argmax only"
+#error "INDEXED is defined for argmin, argmax, nanargmin and nanargmax only"
 #endif
   return b.i < a.i ? b : a;
 #else

@@ -58,9 +58,9 @@ inline state_t sg_reduce_builtin(state_t x) {
   return (ACC)sub_group_reduce_add((UACC)x); /* unsigned: wraps, as the library's sum does */
 #elif OP == OP_SUM
   return sub_group_reduce_add(x);
-#elif OP == OP_MIN
+#elif OP == OP_MIN || OP == OP_NANMIN
   return sub_group_reduce_min(x);
-#elif OP == OP_MAX
+#elif OP == OP_MAX || OP == OP_NANMAX
   return sub_group_reduce_max(x);
 #else
 #error "SG_PATH 2: the sub-group built-ins reduce sum, min and max only"

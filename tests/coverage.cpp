@@ -14,14 +14,19 @@ bool pair_in_matrix(Coverage c, std::string_view strategy, std::size_t position,
   if (c == Coverage::Full) return true;
   if (c == Coverage::Barriers) {
     if (t == Type::I32) return op == Op::Sum || op == Op::Xor;
-    return t == Type::F32;  // every float operator: its NaN, infinity and product rules
+    // Every float operator, for its NaN, infinity and product rules; of the NaN-ignoring family,
+    // nanargmax alone (its combine texts are those of nanmax, and nanargmin's mirror them).
+    if (op == Op::NanMin || op == Op::NanMax || op == Op::NanArgMin) return false;
+    return t == Type::F32;
   }
   for (std::string_view full :
        {"localtree", "fast_strided", "fast_blocked", "atomic_global", "atomic_local"})
     if (strategy == full) return true;
   if (op == Op::Sum) return true;
   if (t == Type::I32 && (op == Op::Prod || op == Op::Xor || op == Op::ArgMax)) return true;
-  if (t == Type::F32 && (op == Op::Max || op == Op::Prod || op == Op::ArgMin)) return true;
+  if (t == Type::F32 && (op == Op::Max || op == Op::Prod || op == Op::ArgMin || op == Op::NanMin ||
+                         op == Op::NanArgMax))
+    return true;
   // One more type per operator: positions 3 apart per operator, so neighbouring strategies
   // take different types; bitwise operators skip the float types to the next integer one.
   const std::size_t nt = std::size(kAllTypes);

@@ -22,7 +22,8 @@ namespace rdx::test {
 //  - Barriers: what the quick tier runs, and the strategies under a second PoCL work-group method,
 //    which changes how work-items are looped around barriers but nothing that depends on the type:
 //    i32 sum and xor (plain and bitwise), and every operator on f32 (float rules, products and
-//    the indexed argmin/argmax): 8 pairs, the f32 ones those that the semantics test of every
+//    the indexed argmin/argmax) but nanmin, nanmax and nanargmin (nanargmax stands for the
+//    NaN-ignoring family): 9 pairs, the f32 ones those that the semantics test of every
 //    strategy (test_api.cpp) builds too.
 enum class Coverage { Full, Covering, Barriers };
 bool pair_in_matrix(Coverage c, std::string_view strategy, std::size_t position, Type t, Op op);

@@ -115,12 +115,23 @@ TEST_CASE("documented semantics hold for all strategies") {
       CHECK(std::isnan(reduce(ctx, std::span<const float>(f), Op::Prod, o)));
       f[40] = -5.0f;
       f[41] = -5.0f;
-      CHECK(reduce(ctx, std::span<const float>(f), Op::Min, o) == -5.0f);
-      const auto am = reduce_index(ctx, std::span<const float>(f), Op::ArgMin, o);
-      CHECK(am.index == 40);  // first occurrence, NaN ignored
+      f[50] = 7.0f;
+      f[51] = 7.0f;
+      // NumPy's rules: min and argmin propagate NaN (the first NaN's index); nanargmax ignores it
+      // and gives the first occurrence of the maximum.
+      CHECK(std::isnan(reduce(ctx, std::span<const float>(f), Op::Min, o)));
+      CHECK(reduce_index(ctx, std::span<const float>(f), Op::ArgMin, o).index == 17);
+      const auto nam = reduce_index(ctx, std::span<const float>(f), Op::NanArgMax, o);
+      CHECK(nam.index == 50);
+      CHECK(nam.value == 7.0f);
+      std::vector<float> last(300, 1.0f);  // a NaN in the last lane of any vector width
+      last[299] = nan;
+      CHECK(std::isnan(reduce(ctx, std::span<const float>(last), Op::Max, o)));
+      CHECK(reduce_index(ctx, std::span<const float>(last), Op::ArgMax, o).index == 299);
       std::vector<float> nans(77, nan);
       CHECK(std::isnan(reduce(ctx, std::span<const float>(nans), Op::Max, o)));
       CHECK(reduce_index(ctx, std::span<const float>(nans), Op::ArgMax, o).index == 0);
+      CHECK(reduce_index(ctx, std::span<const float>(nans), Op::NanArgMax, o).index == 0);
       std::vector<float> infs = {inf, 1.0f, -inf};
       CHECK(std::isnan(reduce(ctx, std::span<const float>(infs), Op::Sum, o)));
       CHECK(reduce(ctx, std::span<const float>(infs), Op::Max, o) == inf);

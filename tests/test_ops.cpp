@@ -75,11 +75,15 @@ TEST_CASE("every case's definitions name its types and operator and define what 
 
 TEST_CASE("the host's combine keeps the documented semantics") {
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  // min/max ignore NaN unless both are NaN
-  CHECK(combine_values(Op::Min, nan, 2.0f) == 2.0f);
-  CHECK(combine_values(Op::Max, 3.0f, nan) == 3.0f);
-  CHECK(std::isnan(combine_values(Op::Min, nan, nan)));
-  CHECK(std::isnan(identity_value<float>(Op::Max)));
+  // min/max propagate NaN from either side; nanmin/nanmax ignore it unless both are NaN
+  CHECK(std::isnan(combine_values(Op::Min, nan, 2.0f)));
+  CHECK(std::isnan(combine_values(Op::Min, 2.0f, nan)));
+  CHECK(std::isnan(combine_values(Op::Max, 3.0f, nan)));
+  CHECK(identity_value<float>(Op::Max) == -std::numeric_limits<float>::infinity());
+  CHECK(combine_values(Op::NanMin, nan, 2.0f) == 2.0f);
+  CHECK(combine_values(Op::NanMax, 3.0f, nan) == 3.0f);
+  CHECK(std::isnan(combine_values(Op::NanMin, nan, nan)));
+  CHECK(std::isnan(identity_value<float>(Op::NanMax)));
   // integer sums and products wrap modulo 2^bits of the accumulator
   CHECK(combine_values<std::int8_t>(Op::Sum, 127, 1) == -128);
   CHECK(combine_values<std::uint8_t>(Op::Prod, 16, 16) == 0);
@@ -87,13 +91,18 @@ TEST_CASE("the host's combine keeps the documented semantics") {
         std::numeric_limits<std::int32_t>::min());
   CHECK(identity_value<std::uint16_t>(Op::And) == 0xffff);
   CHECK(identity_value<std::int16_t>(Op::Min) == std::numeric_limits<std::int16_t>::max());
-  // argmin/argmax: the identity loses, NaN loses to a number, ties keep the first index
+  // argmin/argmax: the identity loses, NaN wins over a number (nanargmin/nanargmax: loses), ties
+  // keep the first index
   using S = TypedState<float>;
   const S none{0.0f, kNoIndex};
   CHECK(combine_states(Op::ArgMin, none, S{5.0f, 7}).index == 7);
-  CHECK(combine_states(Op::ArgMin, S{nan, 1}, S{5.0f, 7}).index == 7);
+  CHECK(combine_states(Op::ArgMin, S{nan, 1}, S{5.0f, 7}).index == 1);
+  CHECK(combine_states(Op::ArgMin, S{5.0f, 1}, S{nan, 7}).index == 7);
+  CHECK(combine_states(Op::NanArgMin, S{nan, 1}, S{5.0f, 7}).index == 7);
+  CHECK(combine_states(Op::NanArgMin, S{5.0f, 7}, S{nan, 1}).index == 7);
   CHECK(combine_states(Op::ArgMax, S{4.0f, 9}, S{4.0f, 3}).index == 3);
   CHECK(combine_states(Op::ArgMax, S{nan, 9}, S{nan, 3}).index == 3);
+  CHECK(combine_states(Op::NanArgMax, S{nan, 9}, S{nan, 3}).index == 3);
   // float products: an input infinity times zero is NaN; an overflow times zero is zero
   const float inf = std::numeric_limits<float>::infinity();
   CHECK(std::isnan(public_value(Op::Prod, combine_values(Op::Prod, input_value(Op::Prod, inf),
@@ -135,18 +144,26 @@ TEST_CASE("every operator's row states what the operator is") {
       {Op::Sum, "sum", Op::Sum, false, false, false, 9, -0.5f, 0, 0, 0, true, true, "ADD", "ADD",
        1},
       {Op::Prod, "prod", Op::Prod, false, false, false, 18, -3, 1, 1, 1, true, false, "", "", 2},
-      {Op::Min, "min", Op::Min, false, true, false, 3, -2, 127, 65535, inf, true, true, "MIN",
-       "MIN", 0},
-      {Op::Max, "max", Op::Max, false, true, false, 6, 1.5f, -128, 0, -inf, true, true, "MAX",
-       "MAX", 0},
+      {Op::Min, "min", Op::Min, false, true, false, 3, -2, 127, 65535, inf, true, true, "MIN", "",
+       0},
+      {Op::Max, "max", Op::Max, false, true, false, 6, 1.5f, -128, 0, -inf, true, true, "MAX", "",
+       0},
       {Op::And, "and", Op::And, false, false, true, 2, none, -1, 65535, none, true, false, "AND",
        "", 0},
       {Op::Or, "or", Op::Or, false, false, true, 7, none, 0, 0, none, true, false, "OR", "", 0},
       {Op::Xor, "xor", Op::Xor, false, false, true, 5, none, 0, 0, none, true, false, "XOR", "", 0},
       {Op::ArgMin, "argmin", Op::Min, true, true, false, 3, -2, 127, 65535, none, false, false,
-       "MIN", "MIN", 0},
+       "MIN", "", 0},
       {Op::ArgMax, "argmax", Op::Max, true, true, false, 6, 1.5f, -128, 0, none, false, false,
+       "MAX", "", 0},
+      {Op::NanMin, "nanmin", Op::NanMin, false, true, false, 3, -2, 127, 65535, inf, true, true,
+       "MIN", "MIN", 0},
+      {Op::NanMax, "nanmax", Op::NanMax, false, true, false, 6, 1.5f, -128, 0, -inf, true, true,
        "MAX", "MAX", 0},
+      {Op::NanArgMin, "nanargmin", Op::NanMin, true, true, false, 3, -2, 127, 65535, none, false,
+       false, "MIN", "MIN", 0},
+      {Op::NanArgMax, "nanargmax", Op::NanMax, true, true, false, 6, 1.5f, -128, 0, none, false,
+       false, "MAX", "MAX", 0},
   };
   REQUIRE(std::size(want) == std::size(kAllOps));
   DeviceInfo dev;
@@ -204,7 +221,9 @@ TEST_CASE("every operator's row states what the operator is") {
   }
   // cl_identity interprets the identity rule for the kernels
   CHECK(cl_identity(Op::And, Type::U16) == "(ushort)(~(ushort)0)");
-  CHECK(cl_identity(Op::Min, Type::F64) == "(double)NAN");
+  CHECK(cl_identity(Op::NanMin, Type::F64) == "(double)NAN");
+  CHECK(cl_identity(Op::Min, Type::F64) == "(double)INFINITY");
+  CHECK(cl_identity(Op::Max, Type::F32) == "(-(float)INFINITY)");
   CHECK(cl_identity(Op::ArgMax, Type::I8) == "(char)CHAR_MIN");
   CHECK(cl_identity(Op::Prod, Type::F32) == "(float)1");
 }

@@ -193,7 +193,9 @@ TEST_CASE("partial: a stream's state combines with a buffer's and a host run's")
 // runtime/src/api/partial.cpp. Each literal is written field by field, little-endian:
 //   "RDXP" (52445850), version 01, then type, accumulator and operator (one byte each: the rows'
 //   wire codes, i8 00, u8 01, i16 02, u16 03, i32 04, u32 05, i64 06, u64 07, f32 08, f64 09;
-//   sum 00, prod 01, min 02, max 03, and 04, or 05, xor 06, argmin 07, argmax 08);
+//   sum 00, prod 01, nanmin 02, nanmax 03, and 04, or 05, xor 06, nanargmin 07, nanargmax 08,
+//   min 09, max 0a, argmin 0b, argmax 0c: codes 02, 03, 07 and 08 were min ... argmax when those
+//   ignored NaN, and keep that meaning);
 //   exact, has an index (one byte each), 0000 reserved, flags (u32);
 //   count, value bits, index (u64 each);
 //   the digits' count (u32), 00000000 reserved, then the digits (i64 each).
@@ -209,18 +211,21 @@ TEST_CASE("partial: the byte form of fixed states, byte for byte") {
                                                    " 0000000000000000 00000000 00000000");
   CHECK(rdx::finish(sum_i_read).value.as<std::int32_t>() == -6);
 
-  // An f64 argmax of {1.5, -2, 7.25, 7.25, 0}: 5 elements, 7.25 = 1.8125 * 2^2 (exponent field
-  // 1023 + 2 = 0x401, fraction 0.8125 = 0xd / 16: bits 0x401d000000000000), first at index 2.
+  // An f64 nanargmax and argmax of {1.5, -2, 7.25, 7.25, 0}: 5 elements, 7.25 = 1.8125 * 2^2
+  // (exponent field 1023 + 2 = 0x401, fraction 0.8125 = 0xd / 16: bits 0x401d000000000000),
+  // first at index 2; operator codes 08 and 0c.
   if (ctx().device_info().fp64) {
     const std::vector<double> d = {1.5, -2.0, 7.25, 7.25, 0.0};
-    const rdx::Partial arg_d =
-        rdx::reduce_partial(ctx(), rdx::Type::F64, d.data(), d.size(), rdx::Op::ArgMax);
-    const rdx::Partial arg_d_read = golden_both_ways(arg_d,
-                                                     "52445850 01 090908 00 01 0000 00000000"
-                                                     " 0500000000000000 0000000000001d40"
-                                                     " 0200000000000000 00000000 00000000");
-    CHECK(rdx::finish(arg_d_read).value.as<double>() == 7.25);
-    CHECK(rdx::finish(arg_d_read).index == 2);
+    for (const auto& [op, code] : {std::pair{rdx::Op::NanArgMax, "08"}, {rdx::Op::ArgMax, "0c"}}) {
+      const rdx::Partial arg_d = rdx::reduce_partial(ctx(), rdx::Type::F64, d.data(), d.size(), op);
+      const rdx::Partial arg_d_read =
+          golden_both_ways(arg_d, std::string("52445850 01 0909") + code +
+                                      " 00 01 0000 00000000"
+                                      " 0500000000000000 0000000000001d40"
+                                      " 0200000000000000 00000000 00000000");
+      CHECK(rdx::finish(arg_d_read).value.as<double>() == 7.25);
+      CHECK(rdx::finish(arg_d_read).index == 2);
+    }
   } else {
     MESSAGE("no fp64 on this device: the f64 argmax's bytes are not checked");
   }
@@ -249,7 +254,7 @@ TEST_CASE("partial: the byte form of fixed states, byte for byte") {
   // An empty u8 argmin: no elements, so no index and no value.
   const rdx::Partial none = rdx::reduce_partial(ctx(), rdx::Type::U8, nullptr, 0, rdx::Op::ArgMin);
   golden_both_ways(none,
-                   "52445850 01 010107 00 00 0000 00000000"
+                   "52445850 01 01010b 00 00 0000 00000000"
                    " 0000000000000000 0000000000000000"
                    " 0000000000000000 00000000 00000000");
 }

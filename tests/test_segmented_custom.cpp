@@ -264,35 +264,46 @@ TEST_CASE("segmented custom: the composites per segment against host references"
     y[k] = static_cast<float>((k * 11) % 13) - 6.0f;
   }
   x[5] = x[3];  // a tie: the first index wins
+  // The nan* forms read x with NaN at every seventh element, from the fourth.
+  std::vector<float> xn = x;
+  for (std::uint64_t k = 3; k < n; k += 7)
+    xn[k] = std::numeric_limits<float>::quiet_NaN();
   const rdx::Array one[] = {rdx::Array::of(std::span<const float>(x))};
+  const rdx::Array with_nan[] = {rdx::Array::of(std::span<const float>(xn))};
   const rdx::Array two[] = {rdx::Array::of(std::span<const float>(x)),
                             rdx::Array::of(std::span<const float>(y))};
   const double nan = std::numeric_limits<double>::quiet_NaN();
   for (rdx::Stat s : rdx::kAllStats) {
     INFO(rdx::name(s));
-    const std::span<const rdx::Array> in =
-        s == rdx::Stat::Dot ? std::span<const rdx::Array>(two) : std::span<const rdx::Array>(one);
+    const bool skip = rdx::name(s).substr(0, 3) == "nan";
+    const std::span<const rdx::Array> in = s == rdx::Stat::Dot ? std::span<const rdx::Array>(two)
+                                           : skip ? std::span<const rdx::Array>(with_nan)
+                                                  : std::span<const rdx::Array>(one);
+    const float* src = skip ? xn.data() : x.data();
     const bool counts = s == rdx::Stat::Count || s == rdx::Stat::Any || s == rdx::Stat::All;
     const auto r = rdx::reduce_segments(ctx(), s, in, n, off, {}, counts ? "x > 0.5f" : "");
     REQUIRE(r.size() == off.size() - 1);
     for (std::uint64_t k = 0; k + 1 < off.size(); ++k) {
       const std::uint64_t b = off[k], e = off[k + 1], c = e - b;
       INFO("segment " << k);
-      double sum = 0, dot = 0, sq = 0;
-      std::uint64_t count = 0, lo = b, hi = b;
+      double sum = 0, dot = 0, sq = 0, prod = 1;
+      std::uint64_t count = 0, lo = b, hi = b, numbers = 0;
       for (std::uint64_t f = b; f < e; ++f) {
-        sum += x[f];
+        if (std::isnan(src[f])) continue;  // the nan* forms' NaN (x holds none)
+        ++numbers;
+        prod *= src[f];
+        sum += src[f];
         dot += double(x[f]) * y[f];
         sq += double(x[f]) * x[f];
         count += x[f] > 0.5f;
         if (x[f] < x[lo]) lo = f;
         if (x[f] > x[hi]) hi = f;
       }
-      const double mean = c ? sum / double(c) : nan;
+      const double mean = numbers ? sum / double(numbers) : nan;
       double m2 = 0;
       for (std::uint64_t f = b; f < e; ++f)
-        m2 += (x[f] - mean) * (x[f] - mean);
-      const double var = c ? m2 / double(c) : nan;
+        if (!std::isnan(src[f])) m2 += (src[f] - mean) * (src[f] - mean);
+      const double var = numbers ? m2 / double(numbers) : nan;
       const double v = r.value(k).as<double>();
       const auto near = [&](double want) {
         if (std::isnan(want)) return std::isnan(v);
@@ -330,6 +341,21 @@ TEST_CASE("segmented custom: the composites per segment against host references"
         case rdx::Stat::All:  // an empty segment: true
           CHECK(r.type == rdx::Type::U8);
           CHECK(r.value(k).as<int>() == (count == c ? 1 : 0));
+          break;
+        case rdx::Stat::NanSum:  // an empty segment: 0
+          CHECK(near(sum));
+          break;
+        case rdx::Stat::NanProd:  // short segments only: longer ones overflow f32
+          if (c <= 7) CHECK(near(prod));
+          break;
+        case rdx::Stat::NanMean:
+          CHECK(near(mean));
+          break;
+        case rdx::Stat::NanVar:
+          CHECK(near(var));
+          break;
+        case rdx::Stat::NanStd:
+          CHECK(near(std::sqrt(var)));
           break;
       }
     }

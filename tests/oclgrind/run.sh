@@ -32,7 +32,7 @@ mapfile -t strategies < <("$clrdx" strategies --json | python3 -c \
   'import json, sys; print("\n".join(s["name"] for s in json.load(sys.stdin)))')
 strategies+=(auto)
 status=0 runs=0
-for family in f32:sum i32:argmax u8:argmin f64:prod f32:mean u16:count; do
+for family in f32:sum i32:argmax u8:argmin f64:prod f32:mean u16:count f32:max; do
   type=${family%:*} op=${family#*:}
   for n in 0 1 15 17 300 5000; do
     args=(reduce --type "$type" --op "$op" --generate random --count "$n")

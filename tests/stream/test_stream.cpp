@@ -161,18 +161,23 @@ TEST_CASE(
   t[99] = t[100] = 0;
   CHECK(stream_reduce(ctx, Type::U8, Op::ArgMin, t.data(), t.size(), 100).index == 99u);
 
-  // Floats: NaN is ignored unless everything is NaN (then index 0).
+  // Floats, nanargmin/nanargmax: NaN is ignored unless everything is NaN (then index 0);
+  // argmin/argmax: the first NaN.
   const float nan = std::numeric_limits<float>::quiet_NaN();
   std::vector<float> f(1000, 2.0f);
   for (std::size_t i = 0; i < 300; ++i)
     f[i] = nan;  // the first chunks hold only NaN
   f[640] = -1.0f;
   f[720] = -1.0f;
-  mn = stream_reduce(ctx, Type::F32, Op::ArgMin, f.data(), f.size(), 64);
+  mn = stream_reduce(ctx, Type::F32, Op::NanArgMin, f.data(), f.size(), 64);
   CHECK(mn.value.as<float>() == -1.0f);
   CHECK(mn.index == 640u);
+  f[0] = 5.0f;  // the first NaN is now in the first chunk's second element
+  mn = stream_reduce(ctx, Type::F32, Op::ArgMin, f.data(), f.size(), 64);
+  CHECK(std::isnan(mn.value.as<float>()));
+  CHECK(mn.index == 1u);
   std::vector<float> all_nan(500, nan);
-  mx = stream_reduce(ctx, Type::F32, Op::ArgMax, all_nan.data(), all_nan.size(), 64);
+  mx = stream_reduce(ctx, Type::F32, Op::NanArgMax, all_nan.data(), all_nan.size(), 64);
   CHECK(std::isnan(mx.value.as<float>()));
   CHECK(mx.index == 0u);
 }

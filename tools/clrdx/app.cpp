@@ -23,17 +23,6 @@
 namespace clrdx {
 namespace {
 
-// "i8 u8 ... f64", "sum prod ... argmax": the library's names, space-separated.
-template <class E, std::size_t N>
-std::string names_of(const E (&all)[N]) {
-  std::string r;
-  for (E e : all) {
-    if (!r.empty()) r += ' ';
-    r += rdx::name(e);
-  }
-  return r;
-}
-
 // The composites' names and their other names: "minmax ... count ... all count_nonzero".
 std::string stat_names() {
   std::string r = names_of(rdx::kAllStats);

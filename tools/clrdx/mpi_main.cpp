@@ -89,7 +89,7 @@ int run(int argc, char** argv, int rank, int ranks) {
   clrdx::ReduceArgs& r = a.reduce;
   app.add_option("--input", r.input, "A .npy file, or raw elements of --type (a regular file)")
       ->required();
-  app.add_option("--op", r.op, "sum, prod, min, max, and, or, xor, argmin, argmax")->required();
+  app.add_option("--op", r.op, "A built-in operator: " + clrdx::names_of(rdx::kAllOps))->required();
   app.add_option("--type", r.type, "The elements' type (a raw file; a .npy file's must agree)");
   app.add_option("--acc", r.acc, "The accumulator's type (wider than the elements')");
   app.add_option("--determinism", r.determinism,
@@ -114,9 +114,8 @@ int run(int argc, char** argv, int rank, int ranks) {
   try {
     const clrdx::ReduceRequest req = clrdx::reduce_request(r);
     if (req.whole_input())
-      throw rdx::ArgumentError(
-          "clrdx-mpi reduces with the built-in operators: sum, prod, min, max, and, or, xor, "
-          "argmin, argmax");
+      throw rdx::ArgumentError("clrdx-mpi reduces with the built-in operators: " +
+                               clrdx::names_of(rdx::kAllOps));
     std::optional<rdx::Context> ctx;
     std::optional<clrdx::InputFile> file;
     // First every rank opens its device and its range of the file (any rank's error reaches

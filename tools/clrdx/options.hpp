@@ -1,5 +1,7 @@
-// clrdx's value parsers: counts with binary suffixes, size lists, strategy and device lists.
+// clrdx's value parsers: counts with binary suffixes, size lists, strategy and device lists; the
+// library's names of a list.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -10,6 +12,18 @@
 #include "rdx/types.hpp"
 
 namespace clrdx {
+
+// "i8 u8 ... f64", "sum prod ... nanargmax": the library's names of a list (kAllTypes, kAllOps,
+// kAllStats), space-separated.
+template <class E, std::size_t N>
+std::string names_of(const E (&all)[N]) {
+  std::string r;
+  for (E e : all) {
+    if (!r.empty()) r += ' ';
+    r += name(e);  // rdx::name, found by argument-dependent lookup where E is declared
+  }
+  return r;
+}
 
 // "1000", "4Ki", "16Mi", "1Gi", "2^20". Throws rdx::ArgumentError for anything else (negative,
 // non-numeric, overflowing 64 bits), naming `what` (e.g. "--seed") and the text as given.

@@ -1,8 +1,9 @@
 // Built-in composite reductions, each one pass over the data, built on users' reductions
-// (rdx/custom.hpp): minmax, mean, var, std, norm2, dot, count, any, all.
+// (rdx/custom.hpp): minmax, mean, var, std, norm2, dot, count, any, all, and NumPy's NaN-ignoring
+// nansum, nanprod, nanmean, nanvar, nanstd.
 //
 //   minmax  the minimum and the maximum with their first indexes (NaN ignored unless every element
-//           is NaN, as argmin/argmax); an empty input is an ArgumentError
+//           is NaN, as nanargmin/nanargmax); an empty input is an ArgumentError
 //   mean    the arithmetic mean; var, std: the population variance and standard deviation (NumPy's
 //           default, ddof = 0), merged pairwise with Chan's formulas from states that hold the
 //           mean as a sum of two floats (no cancellation: at least as accurate as NumPy's two-pass
@@ -25,6 +26,15 @@
 //           whether every element is (an empty input: any false, all true). A bool, held as a
 //           u8 0 or 1 (is_logical). Both take count's map as the predicate, and both read every
 //           element (no short cut: the same time whatever the data).
+//   nansum, nanprod, nanmean, nanvar, nanstd
+//           sum, prod, mean, var and std of the elements that are not NaN, as NumPy's: NaN
+//           counts as 0 in nansum and 1 in nanprod, and nanmean, nanvar and nanstd divide by
+//           the count of the others (every element NaN: nansum 0, nanprod 1, the others NaN).
+//           On integers they are sum, prod, mean, var and std. nansum and nanprod accumulate
+//           in Options::acc (default: the element type), the others as mean, var and std do.
+//           Under Determinism AnyDevice and Exact, nansum is the correctly rounded exact sum,
+//           and nanmean, nanvar and nanstd count the numbers first (a second pass over the
+//           input), whole inputs only; nanprod, as prod, is refused.
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -37,13 +47,31 @@
 
 namespace rdx {
 
-enum class Stat : std::uint8_t { MinMax, Mean, Var, Std, Norm2, Dot, Count, Any, All };
-inline constexpr Stat kAllStats[] = {Stat::MinMax, Stat::Mean,  Stat::Var, Stat::Std, Stat::Norm2,
-                                     Stat::Dot,    Stat::Count, Stat::Any, Stat::All};
+enum class Stat : std::uint8_t {
+  MinMax,
+  Mean,
+  Var,
+  Std,
+  Norm2,
+  Dot,
+  Count,
+  Any,
+  All,
+  NanSum,
+  NanProd,
+  NanMean,
+  NanVar,
+  NanStd
+};
+inline constexpr Stat kAllStats[] = {Stat::MinMax, Stat::Mean,   Stat::Var,     Stat::Std,
+                                     Stat::Norm2,  Stat::Dot,    Stat::Count,   Stat::Any,
+                                     Stat::All,    Stat::NanSum, Stat::NanProd, Stat::NanMean,
+                                     Stat::NanVar, Stat::NanStd};
 
 std::string_view name(Stat s);
 // The statistic of that name ("minmax", "mean", "var", "std", "norm2", "dot", "count", "any",
-// "all") or of its other name ("count_nonzero"), or none.
+// "all", "nansum", "nanprod", "nanmean", "nanvar", "nanstd") or of its other name
+// ("count_nonzero"), or none.
 std::optional<Stat> find_stat(std::string_view name);
 // Its other name ("count_nonzero" for count), or "".
 std::string_view alias(Stat s);
@@ -101,6 +129,29 @@ double stddev(Context& ctx, std::span<const T> x, const Options& opts = {}) {
 template <class T>
 double norm2(Context& ctx, std::span<const T> x, const Options& opts = {}) {
   return stat(ctx, Stat::Norm2, x, opts);
+}
+// NumPy's NaN-ignoring forms: nanmean, nanvar, nanstd as doubles; nansum and nanprod in T.
+template <class T>
+double nanmean(Context& ctx, std::span<const T> x, const Options& opts = {}) {
+  return stat(ctx, Stat::NanMean, x, opts);
+}
+template <class T>
+double nanvar(Context& ctx, std::span<const T> x, const Options& opts = {}) {
+  return stat(ctx, Stat::NanVar, x, opts);
+}
+template <class T>
+double nanstd(Context& ctx, std::span<const T> x, const Options& opts = {}) {
+  return stat(ctx, Stat::NanStd, x, opts);
+}
+template <class T>
+T nansum(Context& ctx, std::span<const T> x, const Options& opts = {}) {
+  const Array in[] = {Array::of(x)};
+  return reduce(ctx, Stat::NanSum, in, x.size(), opts).value.template as<T>();
+}
+template <class T>
+T nanprod(Context& ctx, std::span<const T> x, const Options& opts = {}) {
+  const Array in[] = {Array::of(x)};
+  return reduce(ctx, Stat::NanProd, in, x.size(), opts).value.template as<T>();
 }
 // x0 and x1 of the same length (ArgumentError otherwise).
 template <class T>

@@ -16,12 +16,29 @@
 namespace rdx {
 
 enum class Type : std::uint8_t { I8, U8, I16, U16, I32, U32, I64, U64, F32, F64 };
-enum class Op : std::uint8_t { Sum, Prod, Min, Max, And, Or, Xor, ArgMin, ArgMax };
+// min, max, argmin and argmax propagate NaN as NumPy's do; nanmin, nanmax, nanargmin and
+// nanargmax ignore it unless every element is NaN (docs/semantics.md).
+enum class Op : std::uint8_t {
+  Sum,
+  Prod,
+  Min,
+  Max,
+  And,
+  Or,
+  Xor,
+  ArgMin,
+  ArgMax,
+  NanMin,
+  NanMax,
+  NanArgMin,
+  NanArgMax
+};
 
 inline constexpr Type kAllTypes[] = {Type::I8,  Type::U8,  Type::I16, Type::U16, Type::I32,
                                      Type::U32, Type::I64, Type::U64, Type::F32, Type::F64};
-inline constexpr Op kAllOps[] = {Op::Sum, Op::Prod, Op::Min,    Op::Max,   Op::And,
-                                 Op::Or,  Op::Xor,  Op::ArgMin, Op::ArgMax};
+inline constexpr Op kAllOps[] = {Op::Sum,    Op::Prod,      Op::Min,      Op::Max,    Op::And,
+                                 Op::Or,     Op::Xor,       Op::ArgMin,   Op::ArgMax, Op::NanMin,
+                                 Op::NanMax, Op::NanArgMin, Op::NanArgMax};
 
 std::string_view name(Type t);
 std::string_view name(Op op);
@@ -39,7 +56,7 @@ std::size_t size_of(Type t);
 bool is_float(Type t);
 bool is_signed(Type t);
 inline bool is_index_op(Op op) {
-  return op == Op::ArgMin || op == Op::ArgMax;
+  return op == Op::ArgMin || op == Op::ArgMax || op == Op::NanArgMin || op == Op::NanArgMax;
 }
 inline bool is_bitwise(Op op) {
   return op == Op::And || op == Op::Or || op == Op::Xor;

@@ -336,7 +336,8 @@ StatJob stat_job(Context& ctx, Stat s, std::span<const In> inputs, const Options
   for (const In& a : inputs)
     types.push_back(a.type);
   const Type acc = detail::stat_acc(s, types, opts, ctx.device_info().fp64);
-  if (detail::exact_moments(s, opts))
+  if (detail::exact_moments(s, opts) ||
+      (s == Stat::NanMean && opts.determinism != Determinism::RunToRun))
     throw UnsupportedError(
         fmt::format("{} per segment: determinism {} is not supported (the whole-input form has it)",
                     name(s), name(opts.determinism)));

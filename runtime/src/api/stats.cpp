@@ -16,6 +16,19 @@ detail::UserInputs inputs_of(Context& ctx, std::span<const DeviceArray> inputs, 
   return detail::device_inputs(ctx, inputs, n, "reduce");
 }
 
+// How many elements are not NaN (all n for integers): count's reduction, whose order does not
+// matter, so it runs as run_to_run. The nan* forms' exact levels divide by it.
+template <class In>
+std::uint64_t numbers_in(Context& ctx, std::span<const In> inputs, std::span<const Type> types,
+                         std::uint64_t n, const Options& opts) {
+  if (!is_float(types[0])) return n;
+  Options o = opts;
+  o.acc.reset();
+  o.determinism = Determinism::RunToRun;
+  const Reduction c = detail::stat_reduction(Stat::Count, types, Type::U64, "!isnan(x)");
+  return reduce(ctx, c, inputs, n, o).fields.at(0).template as<std::uint64_t>();
+}
+
 template <class In>
 StatResult run_stat(Context& ctx, Stat s, std::span<const In> inputs, std::uint64_t n,
                     const Options& opts, const std::string& map) {
@@ -25,9 +38,20 @@ StatResult run_stat(Context& ctx, Stat s, std::span<const In> inputs, std::uint6
   const Type acc = detail::stat_acc(s, types, opts, ctx.device_info().fp64);
   const Reduction r = detail::stat_reduction(s, types, acc, map);  // validates the inputs
   if (detail::exact_moments(s, opts)) {
-    const detail::ExactFields f = detail::exact_fields(ctx, detail::moments_reduction(s, acc),
-                                                       inputs_of(ctx, inputs, n), n, opts);
-    return detail::moments_result(s, acc, f.sums, f.plan, n);
+    const std::uint64_t m = detail::skips_nan(s) ? numbers_in(ctx, inputs, types, n, opts) : n;
+    const detail::ExactFields f = detail::exact_fields(
+        ctx, detail::moments_reduction(s, acc, types[0]), inputs_of(ctx, inputs, n), n, opts);
+    return detail::moments_result(s, acc, f.sums, f.plan, m);
+  }
+  if (s == Stat::NanMean && opts.determinism != Determinism::RunToRun) {
+    // nansum's exact sum, then the count of numbers: nanmean's state (s, n).
+    const std::uint64_t m = numbers_in(ctx, inputs, types, n, opts);
+    Options o = opts;
+    o.acc.reset();
+    StateResult st =
+        reduce(ctx, detail::stat_reduction(Stat::NanSum, types, acc, ""), inputs, n, o);
+    st.fields.push_back(Scalar::of(m));
+    return detail::stat_result(s, acc, st, n);
   }
   Options o = opts;
   // minmax's values and first indexes do not depend on the order of its combines: every level

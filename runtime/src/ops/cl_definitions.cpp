@@ -76,6 +76,7 @@ std::string generate(Type type, Type acc, Op op) {
     // The state: value, zeroed padding up to the 8-byte index, index.
     s += fmt::format("#define INDEXED 1\n#define ST_PAD {}\n", (8 - a.size % 8) % 8);
   }
+  if (nan_ignored(o.combine) && a.is_float) s += "#define NAN_IGNORED 1\n";
   if (o.combine == Combine::Mul && a.is_float)
     s += fmt::format("#define PROD_MARK {}\n", prod_mark(acc));
   // The native atomic of the row, which cl/atomic_ops.h uses where the device has it.

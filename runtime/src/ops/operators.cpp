@@ -26,15 +26,15 @@ Op parse_op(std::string_view s) {
   throw ArgumentError("unknown operator '" + std::string(s) + "' (expected one of: " + all + ")");
 }
 
-// The result of an empty input: the identity, with float min/max at +inf / -inf.
+// The result of an empty input: the identity, with float nanmin/nanmax at +inf / -inf.
 Scalar identity(Op op, Type acc) {
   if (detail::op_row(op).indexed) throw ArgumentError(fmt::format("{} has no identity", name(op)));
   return visit_type(acc, [&](auto z) {
     using A = decltype(z);
     if constexpr (std::is_floating_point_v<A>) {
       const detail::Identity id = detail::op_row(op).identity;
-      if (id == detail::Identity::Highest) return Scalar::of(std::numeric_limits<A>::infinity());
-      if (id == detail::Identity::Lowest) return Scalar::of(-std::numeric_limits<A>::infinity());
+      if (id == detail::Identity::HighestNaN) return Scalar::of(std::numeric_limits<A>::infinity());
+      if (id == detail::Identity::LowestNaN) return Scalar::of(-std::numeric_limits<A>::infinity());
     }
     return Scalar::of(detail::identity_value<A>(op));
   });
@@ -66,8 +66,12 @@ std::string cl_identity(Op op, Type acc) {
       if (t.is_float) break;
       return fmt::format("({})(~({})0)", t.cl_name, t.cl_unsigned);
     case Identity::Highest:
-      return t.is_float ? cast + "NAN" : fmt::format("{}{}", cast, t.cl_max);
+      return t.is_float ? cast + "INFINITY" : fmt::format("{}{}", cast, t.cl_max);
     case Identity::Lowest:
+      return t.is_float ? fmt::format("(-{}INFINITY)", cast) : fmt::format("{}{}", cast, t.cl_min);
+    case Identity::HighestNaN:
+      return t.is_float ? cast + "NAN" : fmt::format("{}{}", cast, t.cl_max);
+    case Identity::LowestNaN:
       return t.is_float ? cast + "NAN" : fmt::format("{}{}", cast, t.cl_min);
   }
   throw ArgumentError(fmt::format("no identity for {} on {}", name(op), name(acc)));

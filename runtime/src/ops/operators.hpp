@@ -6,8 +6,9 @@
 // and the build treats a missing case as an error (-Werror=switch).
 //
 // Semantics (docs/semantics.md): integer sum and product wrap modulo 2^bits of the accumulator; NaN
-// propagates through sum and product; min, max, argmin and argmax ignore NaN unless every
-// element is NaN; argmin and argmax return the first index of the extreme value.
+// propagates through sum, product, min, max, argmin and argmax (argmin/argmax: the first NaN's
+// index), as in NumPy; nanmin, nanmax, nanargmin and nanargmax ignore NaN unless every element is
+// NaN; argmin and argmax return the first index of the extreme value.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -23,23 +24,65 @@ namespace rdx::detail {
 
 // How two values combine on the host (combine_values). Floats: Add and Mul propagate NaN, Mul
 // combines marked states (float_prod.hpp: input infinities are marked one element at a time);
-// Min and Max ignore NaN unless both are NaN. Integers: Add and Mul wrap.
-enum class Combine : std::uint8_t { Add, Mul, Min, Max, And, Or, Xor };
+// Min and Max propagate NaN (NumPy's minimum/maximum); MinNum and MaxNum ignore NaN unless both
+// are NaN (IEEE 754-2008's minNum/maxNum, NumPy's fmin/fmax). Integers: Add and Mul wrap; the
+// two minimums are one, and so are the two maximums.
+enum class Combine : std::uint8_t { Add, Mul, Min, Max, MinNum, MaxNum, And, Or, Xor };
+
+// Whether a combine rule finds a minimum, a maximum, or neither.
+enum class Extreme : std::uint8_t { None, Lowest, Highest };
+constexpr Extreme extreme_of(Combine c) {
+  switch (c) {
+    case Combine::Min:
+    case Combine::MinNum:
+      return Extreme::Lowest;
+    case Combine::Max:
+    case Combine::MaxNum:
+      return Extreme::Highest;
+    case Combine::Add:
+    case Combine::Mul:
+    case Combine::And:
+    case Combine::Or:
+    case Combine::Xor:
+      return Extreme::None;
+  }
+  return Extreme::None;
+}
+
+// Whether NaN in a float state is ignored (MinNum, MaxNum) rather than propagated.
+constexpr bool nan_ignored(Combine c) {
+  switch (c) {
+    case Combine::MinNum:
+    case Combine::MaxNum:
+      return true;
+    case Combine::Add:
+    case Combine::Mul:
+    case Combine::Min:
+    case Combine::Max:
+    case Combine::And:
+    case Combine::Or:
+    case Combine::Xor:
+      return false;
+  }
+  return false;
+}
 
 // Where a state starts (identity_value, cl_identity) and what an empty input gives
 // (rdx::identity).
 enum class Identity : std::uint8_t {
   Zero,
   One,
-  AllBits,  // integers: every bit set
-  Highest,  // integers: the type's maximum; floats: NaN in a state (ignored), +inf when empty
-  Lowest,   // integers: the type's minimum; floats: NaN in a state (ignored), -inf when empty
+  AllBits,     // integers: every bit set
+  Highest,     // the type's maximum (floats: +inf)
+  Lowest,      // the type's minimum (floats: -inf)
+  HighestNaN,  // integers: the type's maximum; floats: NaN in a state (ignored), +inf when empty
+  LowestNaN,   // integers: the type's minimum; floats: NaN in a state (ignored), -inf when empty
 };
 
 // The hardware atomic that combines one value into a word (cl/atomic_ops.h implements each, and
 // strategies/atomic.cpp says which a device has). On floats, Add is NVIDIA's PTX add (global
-// memory only); Min and Max are atomic_min/atomic_max of the order-preserving key, NaN skipped.
-// None: a compare-exchange loop.
+// memory only); Min and Max are atomic_min/atomic_max of the order-preserving key, NaN skipped
+// (so on floats the NaN-ignoring rows only). None: a compare-exchange loop.
 enum class Atomic : std::uint8_t { None, Add, Min, Max, And, Or, Xor };
 
 // The atomic's name: cl/atomic_ops.h's ATOMIC_FORM_<NAME>, in capitals.
@@ -84,7 +127,9 @@ struct OpRow {
   Op op;
   // The operator's byte in a Partial's byte form (api/partial.cpp): fixed, unlike the
   // enumerator's position, so that bytes written before an operator was added still read. A new
-  // operator takes a code no row has; a code never changes.
+  // operator takes a code no row has; a code never changes its meaning (codes 2, 3, 7 and 8 were
+  // min, max, argmin and argmax when those ignored NaN: they are now nanmin, nanmax, nanargmin
+  // and nanargmax's).
   std::uint8_t wire;
   std::string_view name;   // rdx::name(op), `--op`
   std::string_view alias;  // also accepted by parse_op; empty when none
@@ -136,13 +181,19 @@ inline constexpr ClCombine kMulInt{"((ACC)((UMUL)(UACC)(a) * (UMUL)(UACC)(b)))",
                                    "AS_VACC(AS_VUACC(a) * AS_VUACC(b))"};
 // Float products combine marked states, which vector lanes cannot (cl/common.h's to_acc).
 inline constexpr ClCombine kMulFloat{"prod_combine((a), (b))", ""};
-// Floats: min/max ignore NaN; fmin/fmax do on vectors.
+// Floats: min/max propagate NaN (a NaN `a` wins; a NaN `b` wins where `a` is not less or
+// greater than it, which no comparison with NaN is); on vectors, select takes `a` where the
+// lane's mask is set. nanmin/nanmax ignore NaN; fmin/fmax do on vectors.
 inline constexpr ClCombine kMinInt{"((b) < (a) ? (b) : (a))", "min((a), (b))"};
-inline constexpr ClCombine kMinFloat{"(isnan(a) ? (b) : isnan(b) ? (a) : ((b) < (a) ? (b) : (a)))",
-                                     "fmin((a), (b))"};
+inline constexpr ClCombine kMinFloat{"(((a) < (b) || isnan(a)) ? (a) : (b))",
+                                     "select((b), (a), ((a) < (b)) | isnan(a))"};
+inline constexpr ClCombine kNanMinFloat{
+    "(isnan(a) ? (b) : isnan(b) ? (a) : ((b) < (a) ? (b) : (a)))", "fmin((a), (b))"};
 inline constexpr ClCombine kMaxInt{"((b) > (a) ? (b) : (a))", "max((a), (b))"};
-inline constexpr ClCombine kMaxFloat{"(isnan(a) ? (b) : isnan(b) ? (a) : ((b) > (a) ? (b) : (a)))",
-                                     "fmax((a), (b))"};
+inline constexpr ClCombine kMaxFloat{"(((a) > (b) || isnan(a)) ? (a) : (b))",
+                                     "select((b), (a), ((a) > (b)) | isnan(a))"};
+inline constexpr ClCombine kNanMaxFloat{
+    "(isnan(a) ? (b) : isnan(b) ? (a) : ((b) > (a) ? (b) : (a)))", "fmax((a), (b))"};
 inline constexpr ClCombine kAnd{"((a) & (b))", "((a) & (b))"};
 inline constexpr ClCombine kOr{"((a) | (b))", "((a) | (b))"};
 inline constexpr ClCombine kXor{"((a) ^ (b))", "((a) ^ (b))"};
@@ -161,22 +212,36 @@ inline constexpr OpRow kOpRows[] = {
      cl_text::kAddInt, cl_text::kAddFloat, "", Atomic::Add, Atomic::Add, ExactPolicy::ExactSum},
     {Op::Prod, 1, "prod", "product", Op::Prod, false, false, false, Combine::Mul, Identity::One,
      cl_text::kMulInt, cl_text::kMulFloat, "", Atomic::None, Atomic::None, ExactPolicy::Refused},
-    {Op::Min, 2, "min", "", Op::Min, false, true, false, Combine::Min, Identity::Highest,
-     cl_text::kMinInt, cl_text::kMinFloat, "", Atomic::Min, Atomic::Min, ExactPolicy::OrderFree},
-    {Op::Max, 3, "max", "", Op::Max, false, true, false, Combine::Max, Identity::Lowest,
-     cl_text::kMaxInt, cl_text::kMaxFloat, "", Atomic::Max, Atomic::Max, ExactPolicy::OrderFree},
+    {Op::Min, 9, "min", "", Op::Min, false, true, false, Combine::Min, Identity::Highest,
+     cl_text::kMinInt, cl_text::kMinFloat, "", Atomic::Min, Atomic::None, ExactPolicy::OrderFree},
+    {Op::Max, 10, "max", "", Op::Max, false, true, false, Combine::Max, Identity::Lowest,
+     cl_text::kMaxInt, cl_text::kMaxFloat, "", Atomic::Max, Atomic::None, ExactPolicy::OrderFree},
     {Op::And, 4, "and", "", Op::And, false, false, true, Combine::And, Identity::AllBits,
      cl_text::kAnd, cl_text::kNone, "", Atomic::And, Atomic::None, ExactPolicy::OrderFree},
     {Op::Or, 5, "or", "", Op::Or, false, false, true, Combine::Or, Identity::Zero, cl_text::kOr,
      cl_text::kNone, "", Atomic::Or, Atomic::None, ExactPolicy::OrderFree},
     {Op::Xor, 6, "xor", "", Op::Xor, false, false, true, Combine::Xor, Identity::Zero,
      cl_text::kXor, cl_text::kNone, "", Atomic::Xor, Atomic::None, ExactPolicy::OrderFree},
-    {Op::ArgMin, 7, "argmin", "", Op::Min, true, true, false, Combine::Min, Identity::Highest,
+    {Op::ArgMin, 11, "argmin", "", Op::Min, true, true, false, Combine::Min, Identity::Highest,
      cl_text::scalar_only(cl_text::kMinInt), cl_text::scalar_only(cl_text::kMinFloat), "",
-     Atomic::Min, Atomic::Min, ExactPolicy::OrderFree},
-    {Op::ArgMax, 8, "argmax", "", Op::Max, true, true, false, Combine::Max, Identity::Lowest,
+     Atomic::Min, Atomic::None, ExactPolicy::OrderFree},
+    {Op::ArgMax, 12, "argmax", "", Op::Max, true, true, false, Combine::Max, Identity::Lowest,
      cl_text::scalar_only(cl_text::kMaxInt), cl_text::scalar_only(cl_text::kMaxFloat), "",
-     Atomic::Max, Atomic::Max, ExactPolicy::OrderFree},
+     Atomic::Max, Atomic::None, ExactPolicy::OrderFree},
+    {Op::NanMin, 2, "nanmin", "", Op::NanMin, false, true, false, Combine::MinNum,
+     Identity::HighestNaN, cl_text::kMinInt, cl_text::kNanMinFloat, "", Atomic::Min, Atomic::Min,
+     ExactPolicy::OrderFree},
+    {Op::NanMax, 3, "nanmax", "", Op::NanMax, false, true, false, Combine::MaxNum,
+     Identity::LowestNaN, cl_text::kMaxInt, cl_text::kNanMaxFloat, "", Atomic::Max, Atomic::Max,
+     ExactPolicy::OrderFree},
+    {Op::NanArgMin, 7, "nanargmin", "", Op::NanMin, true, true, false, Combine::MinNum,
+     Identity::HighestNaN, cl_text::scalar_only(cl_text::kMinInt),
+     cl_text::scalar_only(cl_text::kNanMinFloat), "", Atomic::Min, Atomic::Min,
+     ExactPolicy::OrderFree},
+    {Op::NanArgMax, 8, "nanargmax", "", Op::NanMax, true, true, false, Combine::MaxNum,
+     Identity::LowestNaN, cl_text::scalar_only(cl_text::kMaxInt),
+     cl_text::scalar_only(cl_text::kNanMaxFloat), "", Atomic::Max, Atomic::Max,
+     ExactPolicy::OrderFree},
 };
 
 constexpr const OpRow& op_row(Op op) {
@@ -214,9 +279,9 @@ constexpr bool op_row_consistent(const OpRow& r) {
       v.cl_int.combine != r.cl_int.combine || v.cl_float.combine != r.cl_float.combine)
     return false;
   if (r.indexed)
-    return r.value_op != r.op && r.returns_element &&
-           (r.combine == Combine::Min || r.combine == Combine::Max) && r.cl_int.vcombine.empty() &&
-           r.cl_float.vcombine.empty() && r.exact == ExactPolicy::OrderFree;
+    return r.value_op != r.op && r.returns_element && extreme_of(r.combine) != Extreme::None &&
+           r.cl_int.vcombine.empty() && r.cl_float.vcombine.empty() &&
+           r.exact == ExactPolicy::OrderFree;
   return r.value_op == r.op;
 }
 
@@ -265,9 +330,13 @@ A combine_values(Op op, A x, A y) {
         return A(x + y);
       case Combine::Mul:
         return prod_combine(x, y);
-      case Combine::Min:  // NaN loses
-        return std::isnan(x) || (!std::isnan(y) && y < x) ? y : x;
+      case Combine::Min:  // NaN wins
+        return std::isnan(x) || x < y ? x : y;
       case Combine::Max:
+        return std::isnan(x) || x > y ? x : y;
+      case Combine::MinNum:  // NaN loses
+        return std::isnan(x) || (!std::isnan(y) && y < x) ? y : x;
+      case Combine::MaxNum:
         return std::isnan(x) || (!std::isnan(y) && y > x) ? y : x;
       case Combine::And:
       case Combine::Or:
@@ -286,8 +355,10 @@ A combine_values(Op op, A x, A y) {
       case Combine::Mul:
         return A(U(M(U(x)) * M(U(y))));
       case Combine::Min:
+      case Combine::MinNum:
         return y < x ? y : x;
       case Combine::Max:
+      case Combine::MaxNum:
         return y > x ? y : x;
       case Combine::And:
         return A(x & y);
@@ -301,7 +372,8 @@ A combine_values(Op op, A x, A y) {
 }
 
 // The value an operator's partial states start from in the kernels (argmin/argmax: their value
-// operator's). Float min/max start from NaN, which they ignore, so all-NaN input gives NaN.
+// operator's). Float min/max start from +inf/-inf; nanmin/nanmax from NaN, which they ignore, so
+// all-NaN input gives NaN.
 template <class A>
 A identity_value(Op op) {
   switch (op_row(op).identity) {
@@ -313,9 +385,15 @@ A identity_value(Op op) {
       if constexpr (std::is_integral_v<A>) return A(~A(0));
       return A(0);  // make_plan refuses bitwise operators on floats
     case Identity::Highest:
-      if constexpr (std::is_floating_point_v<A>) return std::numeric_limits<A>::quiet_NaN();
+      if constexpr (std::is_floating_point_v<A>) return std::numeric_limits<A>::infinity();
       return std::numeric_limits<A>::max();
     case Identity::Lowest:
+      if constexpr (std::is_floating_point_v<A>) return -std::numeric_limits<A>::infinity();
+      return std::numeric_limits<A>::lowest();
+    case Identity::HighestNaN:
+      if constexpr (std::is_floating_point_v<A>) return std::numeric_limits<A>::quiet_NaN();
+      return std::numeric_limits<A>::max();
+    case Identity::LowestNaN:
       if constexpr (std::is_floating_point_v<A>) return std::numeric_limits<A>::quiet_NaN();
       return std::numeric_limits<A>::lowest();
   }
@@ -345,8 +423,8 @@ struct TypedState {
   std::uint64_t index;
 };
 
-// Two states combined. argmin/argmax: the identity (index kNoIndex) loses, then NaN loses to a
-// number, then the extreme value wins; ties go to the first index.
+// Two states combined. argmin/argmax: the identity (index kNoIndex) loses, then NaN wins over a
+// number (nanargmin/nanargmax: loses), then the extreme value wins; ties go to the first index.
 template <class A>
 TypedState<A> combine_states(Op op, const TypedState<A>& a, const TypedState<A>& b) {
   if (!op_row(op).indexed) return {combine_values(op, a.value, b.value), 0};
@@ -355,12 +433,13 @@ TypedState<A> combine_states(Op op, const TypedState<A>& a, const TypedState<A>&
   const A x = a.value, y = b.value;
   if constexpr (std::is_floating_point_v<A>) {
     if (std::isnan(x) || std::isnan(y)) {
-      if (!std::isnan(y)) return b;
-      if (!std::isnan(x)) return a;
+      const bool ignored = nan_ignored(op_row(op).combine);
+      if (std::isnan(x) != std::isnan(y)) return std::isnan(y) != ignored ? b : a;
       return b.index < a.index ? b : a;
     }
   }
-  const bool lowest = op_row(op).combine == Combine::Min;  // else Max (op_row_consistent)
+  // Lowest or Highest (op_row_consistent)
+  const bool lowest = extreme_of(op_row(op).combine) == Extreme::Lowest;
   if (lowest ? y < x : y > x) return b;
   if (lowest ? x < y : x > y) return a;
   return b.index < a.index ? b : a;

@@ -19,18 +19,24 @@ struct StatRow {
   std::size_t inputs;
   bool predicate;  // takes a map: a predicate over the elements (count's reduction)
   bool logical;    // a bool result (a u8 0 or 1) from count's state
+  bool skips_nan;  // NumPy's nan* forms: NaN elements are left out (none on integers)
 };
 
 constexpr StatRow kStatRows[] = {
-    {Stat::MinMax, "minmax", "", 1, false, false},
-    {Stat::Mean, "mean", "", 1, false, false},
-    {Stat::Var, "var", "", 1, false, false},
-    {Stat::Std, "std", "", 1, false, false},
-    {Stat::Norm2, "norm2", "", 1, false, false},
-    {Stat::Dot, "dot", "", 2, false, false},
-    {Stat::Count, "count", "count_nonzero", 1, true, false},
-    {Stat::Any, "any", "", 1, true, true},
-    {Stat::All, "all", "", 1, true, true},
+    {Stat::MinMax, "minmax", "", 1, false, false, false},
+    {Stat::Mean, "mean", "", 1, false, false, false},
+    {Stat::Var, "var", "", 1, false, false, false},
+    {Stat::Std, "std", "", 1, false, false, false},
+    {Stat::Norm2, "norm2", "", 1, false, false, false},
+    {Stat::Dot, "dot", "", 2, false, false, false},
+    {Stat::Count, "count", "count_nonzero", 1, true, false, false},
+    {Stat::Any, "any", "", 1, true, true, false},
+    {Stat::All, "all", "", 1, true, true, false},
+    {Stat::NanSum, "nansum", "", 1, false, false, true},
+    {Stat::NanProd, "nanprod", "", 1, false, false, true},
+    {Stat::NanMean, "nanmean", "", 1, false, false, true},
+    {Stat::NanVar, "nanvar", "", 1, false, false, true},
+    {Stat::NanStd, "nanstd", "", 1, false, false, true},
 };
 
 constexpr bool stat_rows_follow_enum() {
@@ -109,13 +115,14 @@ std::string wins(const char* v, const char* ix, const char* cmp, bool fl) {
       v, ix, better);
 }
 
-// Var's and std's state: the count n, the mean as an unevaluated sum mh + ml of two floats (so
+// Var's and std's state (nanvar's and nanstd's: of the numbers, NaN elements an empty state): the
+// count n, the mean as an unevaluated sum mh + ml of two floats (so
 // that the differences of the means, and the squared deviations built from them, keep every bit
 // however large the mean is against the spread), and v, the variance M2 / n times 2^-2h, merged
 // with Chan, Golub and LeVeque's formulas. The scale keeps every group's variance in range where
 // the whole one is (a group's is at most n / its count times the whole's); deviations are scaled
 // by 2^-h (exactly, a power of two) before they are squared.
-std::vector<Field> moments_fields(Type acc) {
+std::vector<Field> moments_fields(Type acc, const NanSkip& skip) {
   const std::string t(type_row(acc).cl_name);
   const std::string sc = pow2(-moments_half_exponent(acc), acc);
   const std::string wa = fmt::format("(({0})a.n / ({0})(a.n + b.n))", t);
@@ -137,13 +144,22 @@ std::vector<Field> moments_fields(Type acc) {
   auto merged = [](const std::string& f, const std::string& e) {
     return fmt::format("a.n == 0 ? b.{0} : b.n == 0 ? a.{0} : {1}", f, e);
   };
-  return {{"n", Type::U64, "0", "1", "a.n + b.n"},
-          {"mh", acc, "0", "x", merged("mh", mh)},
+  return {{"n", Type::U64, "0", skip.one, "a.n + b.n"},
+          {"mh", acc, "0", skip.x, merged("mh", mh)},
           {"ml", acc, "0", "0", merged("ml", ml)},
           {"v", acc, "0", "0", merged("v", v)}};
 }
 
 }  // namespace
+
+bool skips_nan(Stat s) {
+  return kStatRows[static_cast<std::size_t>(s)].skips_nan;
+}
+
+NanSkip nan_skip(Stat s, Type input) {
+  if (!skips_nan(s) || !is_float(input)) return {"x", "1", "x"};
+  return {"(isnan(x) ? 0 : x)", "(isnan(x) ? 0 : 1)", "(isnan(x) ? 1 : x)"};
+}
 
 Type stat_acc(Stat s, std::span<const Type> inputs, const Options& opts, bool fp64) {
   const Type in = inputs.empty() ? Type::F32 : inputs[0];
@@ -162,7 +178,13 @@ Type stat_acc(Stat s, std::span<const Type> inputs, const Options& opts, bool fp
     case Stat::Mean:
     case Stat::Var:
     case Stat::Std:
+    case Stat::NanMean:
+    case Stat::NanVar:
+    case Stat::NanStd:
       return float_acc(in == Type::F64 ? Type::F64 : wide);
+    case Stat::NanSum:
+    case Stat::NanProd:
+      return opts.acc.value_or(in);
     case Stat::Norm2:
       return float_acc(is_float(in) ? in : wide);
     case Stat::Dot:
@@ -191,6 +213,7 @@ Reduction stat_reduction(Stat s, std::span<const Type> inputs, Type acc, const s
     throw ArgumentError(fmt::format("{} takes no map ({} do)", name(s), takers));
   }
   const std::string a(type_row(acc).cl_name);
+  const NanSkip skip = nan_skip(s, inputs[0]);
   Reduction r;
   switch (s) {
     case Stat::MinMax: {
@@ -207,7 +230,19 @@ Reduction stat_reduction(Stat s, std::span<const Type> inputs, Type acc, const s
       break;
     case Stat::Var:
     case Stat::Std:
-      r.fields = moments_fields(acc);
+    case Stat::NanVar:
+    case Stat::NanStd:
+      r.fields = moments_fields(acc, skip);
+      break;
+    case Stat::NanSum:
+      r = Reduction::transform(Op::Sum, acc, skip.x);
+      break;
+    case Stat::NanProd:
+      r = Reduction::transform(Op::Prod, acc, skip.factor);
+      break;
+    case Stat::NanMean:
+      r.fields = {{"s", acc, "0", skip.x, "a.s + b.s"},
+                  {"n", Type::U64, "0", skip.one, "a.n + b.n"}};
       break;
     case Stat::Norm2: {
       // Blue's algorithm: squares of small, medium and big magnitudes in three sums, the small
@@ -260,18 +295,25 @@ StatResult stat_result(Stat s, Type acc, const StateResult& st, std::uint64_t n)
       out.max_index = st.fields.at(3).as<std::uint64_t>();
       break;
     case Stat::Mean:
-      // The sum in acc, divided in acc's precision.
+    case Stat::NanMean: {
+      // The sum in acc, divided in acc's precision (nanmean: by the count of numbers).
+      const std::uint64_t m = s == Stat::Mean ? n : st.fields.at(1).as<std::uint64_t>();
       out.value =
-          n == 0 ? as_acc(nan)
-                 : as_acc(acc == Type::F32 ? double(float(f(0)) / float(n)) : f(0) / double(n));
+          m == 0 ? as_acc(nan)
+                 : as_acc(acc == Type::F32 ? double(float(f(0)) / float(m)) : f(0) / double(m));
       break;
+    }
     case Stat::Var:
-    case Stat::Std: {
+    case Stat::Std:
+    case Stat::NanVar:
+    case Stat::NanStd: {
       // moments_fields' v, unscaled; an infinity or NaN among the elements makes the mean one.
       const int h = moments_half_exponent(acc);
+      const std::uint64_t m = st.fields.at(0).as<std::uint64_t>();
       double r = nan;
-      if (n != 0 && std::isfinite(f(1)))
-        r = s == Stat::Var ? std::ldexp(f(3), 2 * h) : std::ldexp(std::sqrt(f(3)), h);
+      if (m != 0 && std::isfinite(f(1)))
+        r = s == Stat::Var || s == Stat::NanVar ? std::ldexp(f(3), 2 * h)
+                                                : std::ldexp(std::sqrt(f(3)), h);
       out.value = as_acc(r);
       break;
     }
@@ -302,6 +344,8 @@ StatResult stat_result(Stat s, Type acc, const StateResult& st, std::uint64_t n)
     }
     case Stat::Dot:
     case Stat::Count:
+    case Stat::NanSum:
+    case Stat::NanProd:
       out.value = st.fields.at(0);
       break;
     case Stat::Any:
@@ -315,15 +359,16 @@ StatResult stat_result(Stat s, Type acc, const StateResult& st, std::uint64_t n)
 }
 
 bool exact_moments(Stat s, const Options& opts) {
-  return (s == Stat::Var || s == Stat::Std) && opts.determinism != Determinism::RunToRun;
+  return (s == Stat::Var || s == Stat::Std || s == Stat::NanVar || s == Stat::NanStd) &&
+         opts.determinism != Determinism::RunToRun;
 }
 
-Reduction moments_reduction(Stat s, Type acc) {
+Reduction moments_reduction(Stat s, Type acc, Type input) {
   Reduction r;
   r.name = std::string(name(s));
   // The elements as the accumulator holds them (a conversion rounds to nearest), as in Var's
-  // run_to_run map.
-  const std::string x = fmt::format("({})x", type_row(acc).cl_name);
+  // run_to_run map; nanvar's and nanstd's NaN elements as 0, which adds nothing to either sum.
+  const std::string x = fmt::format("(({}){})", type_row(acc).cl_name, nan_skip(s, input).x);
   if (acc == Type::F32) {
     // The square of an f32 is exact in a double (48 significant bits, exponents within range).
     r.fields = {{"s1", Type::F32, "0", x, "a.s1 + b.s1"},

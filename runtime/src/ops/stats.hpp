@@ -9,6 +9,16 @@
 
 namespace rdx::detail {
 
+// Whether s is one of NumPy's nan* forms (the row's column).
+bool skips_nan(Stat s);
+
+// The maps of a nan* form over elements of type `input`: x, 1 (a count) and x as a factor, with
+// NaN as 0, 0 and 1 (x, 1, x for the other statistics and for integers).
+struct NanSkip {
+  std::string x, one, factor;
+};
+NanSkip nan_skip(Stat s, Type input);
+
 // The accumulator a statistic computes in, for these inputs, options and device (fp64 or not);
 // ArgumentError for an acc it cannot use (mean/var/std/norm2 need a float).
 Type stat_acc(Stat s, std::span<const Type> inputs, const Options& opts, bool fp64);
@@ -25,8 +35,9 @@ StatResult stat_result(Stat s, Type acc, const StateResult& state, std::uint64_t
 bool exact_moments(Stat s, const Options& opts);
 
 // The sums var and std need, every field a float sum: x in acc, and x^2 exactly in f64 (as a
-// product of f32 values, or with fma as two parts). acc F32 needs a device with fp64.
-Reduction moments_reduction(Stat s, Type acc);
+// product of f32 values, or with fma as two parts). acc F32 needs a device with fp64. nanvar and
+// nanstd: NaN elements of `input` count as 0 (their count comes from a pass of its own).
+Reduction moments_reduction(Stat s, Type acc, Type input);
 
 // var or std, correctly rounded in acc, from the exact sums of moments_reduction's fields.
 StatResult moments_result(Stat s, Type acc, std::span<const ExactSum> sums, const Plan& plan,

@@ -33,7 +33,8 @@ bool builtin_covers(Type acc, Op op) {
     case Type::U32:
     case Type::I64:
     case Type::U64:
-      return op == Op::Sum || op == Op::Min || op == Op::Max;
+      return op == Op::Sum || op == Op::Min || op == Op::Max || op == Op::NanMin ||
+             op == Op::NanMax;  // on integers, NaN rules do not apply
     case Type::F32:
     case Type::F64:
       return op == Op::Sum;  // float min/max: the built-ins do not promise the NaN rule

@@ -30,6 +30,41 @@ Reference fold_ref(Op op, const T* x, std::uint64_t n) {
   return r;
 }
 
+// A float minimum or maximum found without the operator's combine: NumPy's rules written out.
+// min, max, argmin, argmax: the first NaN if any (its index); nan*: the extreme of the numbers,
+// NaN (index 0) when every element is NaN; the first index of the extreme value; an empty
+// input: +inf (min) or -inf (max).
+template <class T, class A>
+Reference extreme_ref(Op op, const T* x, std::uint64_t n) {
+  const bool lowest = op == Op::Min || op == Op::ArgMin || op == Op::NanMin || op == Op::NanArgMin;
+  const bool skip_nan =
+      op == Op::NanMin || op == Op::NanMax || op == Op::NanArgMin || op == Op::NanArgMax;
+  const A inf = std::numeric_limits<A>::infinity();
+  A best = lowest ? inf : -inf;
+  std::uint64_t at = detail::kNoIndex;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const A v = A(x[i]);
+    if (std::isnan(v)) {
+      if (skip_nan) continue;
+      best = v;
+      at = i;
+      break;
+    }
+    if (at == detail::kNoIndex || (lowest ? v < best : v > best)) {
+      best = v;
+      at = i;
+    }
+  }
+  if (skip_nan && n > 0 && at == detail::kNoIndex) {  // every element NaN
+    best = std::numeric_limits<A>::quiet_NaN();
+    at = 0;
+  }
+  Reference r;
+  r.value = Scalar::of(best);
+  if (detail::op_row(op).indexed) r.index = at;
+  return r;
+}
+
 // The operator's reference case on a float accumulator: every operator has one (a switch over
 // rdx::Op without a default branch); sums and products are computed independently of the
 // kernels' combine, in long double, with the bounds check_float allows.
@@ -85,7 +120,11 @@ Reference float_ref(Op op, const T* x, std::uint64_t n) {
     case Op::Max:
     case Op::ArgMin:
     case Op::ArgMax:
-      r = fold_ref<T, A>(op, x, n);
+    case Op::NanMin:
+    case Op::NanMax:
+    case Op::NanArgMin:
+    case Op::NanArgMax:
+      r = extreme_ref<T, A>(op, x, n);
       break;
     case Op::And:
     case Op::Or:

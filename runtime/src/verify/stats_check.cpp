@@ -1,11 +1,14 @@
 // The composites (rdx/stats.hpp) against host references computed without librdx's kernels:
 // long double two-pass mean and variance, long double sums of squares and products, exact
-// counts and extremes (see rdx::check_stat in rdx/verify.hpp).
+// counts and extremes (see rdx::check_stat in rdx/verify.hpp). The nan* forms run on data with
+// NaN at every fifth element (floats), checked against the same references over the numbers.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <vector>
 
 #include "ops/stats.hpp"
 #include "rdx/rdx.hpp"
@@ -32,12 +35,18 @@ std::string check_typed(Context& ctx, Stat s, const std::vector<unsigned char>& 
     return fmt::format("got {}, want {} (tolerance {})", static_cast<double>(got),
                        static_cast<double>(want), static_cast<double>(tol));
   };
+  // The elements a nan* form reads (the numbers), and m, their count; every element otherwise.
+  std::vector<T> kept;
+  for (std::uint64_t i = 0; i < n; ++i)
+    if (!(detail::skips_nan(s) && std::isnan(static_cast<double>(x[i])))) kept.push_back(x[i]);
+  const std::uint64_t m = kept.size();
   long double sum = 0, abs_sum = 0;
-  for (std::uint64_t i = 0; i < n; ++i) {
-    sum += static_cast<long double>(x[i]);
-    abs_sum += std::fabs(static_cast<long double>(x[i]));
+  for (const T v : kept) {
+    sum += static_cast<long double>(v);
+    abs_sum += std::fabs(static_cast<long double>(v));
   }
-  const long double mean = n ? sum / n : 0;
+  const long double mean = m ? sum / m : 0;
+  const long double nan = std::numeric_limits<long double>::quiet_NaN();
   switch (s) {
     case Stat::MinMax: {
       const std::uint64_t lo = std::min_element(x, x + n) - x, hi = std::max_element(x, x + n) - x;
@@ -49,17 +58,20 @@ std::string check_typed(Context& ctx, Stat s, const std::vector<unsigned char>& 
       return "";
     }
     case Stat::Mean:
-      return within(r.value.as<long double>(), mean, 4 * n * eps * (n ? abs_sum / n : 0));
+    case Stat::NanMean:
+      return within(r.value.as<long double>(), m ? mean : nan, 4 * m * eps * (m ? abs_sum / m : 0));
     case Stat::Var:
-    case Stat::Std: {
+    case Stat::Std:
+    case Stat::NanVar:
+    case Stat::NanStd: {
       long double m2 = 0;
-      for (std::uint64_t i = 0; i < n; ++i)
-        m2 += (x[i] - mean) * (x[i] - mean);
-      const long double var = m2 / n;
+      for (const T v : kept)
+        m2 += (v - mean) * (v - mean);
+      const long double var = m ? m2 / m : nan;
       // Chan's merge: a few roundings of acc per level, relative to the spread and the mean.
       const long double scale = var + (mean * mean) * 4 * eps;
       const long double tol = 8 * eps * (std::log2(static_cast<long double>(n)) + 8) * scale;
-      if (s == Stat::Var) return within(r.value.as<long double>(), var, tol);
+      if (s == Stat::Var || s == Stat::NanVar) return within(r.value.as<long double>(), var, tol);
       return within(r.value.as<long double>(), std::sqrt(var), std::sqrt(tol) + 8 * eps);
     }
     case Stat::Norm2: {
@@ -90,6 +102,27 @@ std::string check_typed(Context& ctx, Stat s, const std::vector<unsigned char>& 
         return within(r.value.as<long double>(), d, (n + 1) * eps * abs_d);
       }
     }
+    case Stat::NanSum:
+    case Stat::NanProd: {
+      const bool product = s == Stat::NanProd;
+      if constexpr (std::is_integral_v<T>) {  // wraps in T, as sum and prod do
+        using U = std::make_unsigned_t<T>;
+        using M = std::conditional_t<(sizeof(T) <= 4), std::uint32_t, std::uint64_t>;
+        U d = product ? 1 : 0;
+        for (const T v : kept)
+          d = product ? static_cast<U>(M(d) * M(U(v))) : static_cast<U>(d + U(v));
+        if (r.value.as<T>() != static_cast<T>(d))
+          return fmt::format("got {}, want {}", r.value.to_string(),
+                             Scalar::of(static_cast<T>(d)).to_string());
+        return "";
+      } else {
+        if (!product) return within(r.value.as<long double>(), sum, (m + 1) * eps * abs_sum);
+        long double p = 1;
+        for (const T v : kept)
+          p *= static_cast<long double>(v);
+        return within(r.value.as<long double>(), p, (m + 1) * eps * std::fabs(p));
+      }
+    }
     case Stat::Count: {
       const std::uint64_t want = std::count_if(x, x + n, [](T v) { return v != T(0); });
       if (r.value.as<std::uint64_t>() != want)
@@ -115,7 +148,16 @@ std::string check_typed(Context& ctx, Stat s, const std::vector<unsigned char>& 
 
 std::string check_stat(Context& ctx, Stat s, Type type, std::uint64_t n, std::uint64_t seed,
                        const Options& opts) {
-  const auto x = make_case_data(type, Op::Sum, Pattern::Random, n, seed);
+  auto x = make_case_data(type, s == Stat::NanProd ? Op::Prod : Op::Sum, Pattern::Random, n, seed);
+  if (detail::skips_nan(s) && is_float(type))  // NaN at every fifth element, from the third
+    for (std::uint64_t i = 2; i < n; i += 5)
+      visit_type(type, [&](auto z) {
+        using T = decltype(z);
+        if constexpr (std::is_floating_point_v<T>) {
+          const T q = std::numeric_limits<T>::quiet_NaN();
+          std::memcpy(x.data() + i * sizeof(T), &q, sizeof(T));
+        }
+      });
   const auto y = make_case_data(type, Op::Sum, Pattern::Random, n, seed + 1);
   return visit_type(type, [&](auto z) { return check_typed<decltype(z)>(ctx, s, x, y, n, opts); });
 }

@@ -1,0 +1,141 @@
+"""clrdx against NumPy: NaN's two families, any/all/count_nonzero and the nan* composites.
+
+Usage: numpy_test.py CLRDX [--types f32,f64,i32]
+
+Each case is a row of a 2-D array: clrdx reduces the array along axis 1 (`--axis 1 --output`)
+and the result is compared with NumPy's reduction along that axis, element type by element
+type. The rows place NaN first, inside and last, hold only NaN, mix -0.0 with +0.0, hold
+infinities of both signs, and random numbers. A few rows are also reduced whole (`--json`), where
+the built-in strategies run instead of the segmented kernels.
+
+Exact: min, max, argmin, argmax and their nan* forms (values by ==, so -0.0 == +0.0: the sign
+of a zero picked among zeros of both signs is not specified, as in NumPy), any, all,
+count_nonzero. Within a tolerance: sums, products, means, variances and deviations.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import warnings
+
+import numpy as np
+
+CLRDX = sys.argv[1]
+TYPES = sys.argv[sys.argv.index("--types") + 1].split(",") if "--types" in sys.argv else [
+    "f32", "f64", "i32"]
+DTYPE = {"f32": np.float32, "f64": np.float64, "i32": np.int32}
+L = 37  # odd: every vector width leaves a tail
+
+failures = []
+
+
+def rows(dtype):
+    rng = np.random.default_rng(7)
+    base = rng.standard_normal((12, L)) * 10
+    if not np.issubdtype(dtype, np.floating):
+        return np.round(base).astype(dtype)
+    a = base.astype(dtype)
+    nan, inf = np.nan, np.inf
+    a[1, 0] = nan                       # first
+    a[2, 17] = nan                      # inside
+    a[3, L - 1] = nan                   # last
+    a[4, :] = nan                       # every element
+    a[5, :] = 0.0                       # zeros of both signs
+    a[5, ::3] = -0.0
+    a[6, 4], a[6, 9] = inf, -inf        # both infinities
+    a[7, 3], a[7, 11] = inf, nan        # an infinity and NaN
+    a[8, :] = inf                       # only +inf
+    a[9, :] = -inf                      # only -inf
+    a[10, 20:] = nan                    # NaN in the second half
+    a[11, 5] = a[11, 6] = a[11].max()   # a tie for the maximum
+    return a
+
+
+def run(args):
+    p = subprocess.run([CLRDX] + args, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"clrdx {' '.join(args)}: exit {p.returncode}: {p.stderr.strip()}")
+    return p.stdout
+
+
+def expected(op, a, axis):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        if op == "count_nonzero":
+            return np.count_nonzero(a, axis=axis)
+        return getattr(np, op)(a, axis=axis)
+
+
+def same(op, got, want, dtype):
+    got = np.asarray(got)
+    want = np.asarray(want)
+    if got.shape != want.shape:
+        return False
+    exact = op in ("min", "max", "argmin", "argmax", "nanmin", "nanmax", "nanargmin",
+                   "nanargmax", "any", "all", "count_nonzero")
+    if exact or not np.issubdtype(want.dtype, np.floating):
+        if np.issubdtype(want.dtype, np.floating):
+            return bool(np.all((got == want) | (np.isnan(got) & np.isnan(want))))
+        return bool(np.all(got == want))
+    tol = 1e-4 if dtype == np.float32 else 1e-10
+    return bool(np.allclose(got.astype(np.float64), want.astype(np.float64), rtol=tol, atol=tol,
+                            equal_nan=True))
+
+
+def check(what, op, got, want, dtype):
+    if not same(op, got, want, dtype):
+        failures.append(f"{what}: got {got!r}, NumPy {want!r}")
+
+
+OPS = ["min", "max", "argmin", "argmax", "nanmin", "nanmax", "nanargmin", "nanargmax", "sum",
+       "prod", "nansum", "nanprod", "mean", "nanmean", "var", "nanvar", "std", "nanstd", "any",
+       "all", "count_nonzero"]
+
+with tempfile.TemporaryDirectory() as d:
+    for t in TYPES:
+        dtype = DTYPE[t]
+        a = rows(dtype)
+        src = os.path.join(d, f"{t}.npy")
+        np.save(src, a)
+        is_float = np.issubdtype(dtype, np.floating)
+        all_nan = np.isnan(a).all(axis=1) if is_float else np.zeros(len(a), bool)
+        for op in OPS:
+            out = os.path.join(d, f"{t}-{op}.npy")
+            # NumPy's sum and prod of f32 stay f32 and of i32 widen to the platform's integer;
+            # clrdx accumulates in the element type unless --acc widens it.
+            acc = ["--acc", "i64"] if t == "i32" and op in ("sum", "prod", "nansum",
+                                                           "nanprod") else []
+            run(["reduce", "--device", "cpu", "--input", src, "--op", op, "--axis", "1",
+                 "--output", out] + acc)
+            got = np.load(out)
+            want_rows = ~all_nan if op in ("nanargmin", "nanargmax") else np.ones(len(a), bool)
+            # nanargmin/nanargmax of an all-NaN row: NumPy raises; clrdx gives index 0.
+            check(f"{t} {op} --axis 1", op, got[want_rows], expected(op, a[want_rows], 1), dtype)
+            if op in ("nanargmin", "nanargmax"):
+                for k in np.flatnonzero(all_nan):
+                    if got[k] != 0:
+                        failures.append(f"{t} {op} of an all-NaN row: index {got[k]}, want 0")
+        if not is_float:
+            continue
+        # Whole inputs through the built-in strategies: the rows with NaN, zeros and infinities.
+        for k in (1, 2, 3, 4, 5, 6, 7, 10):
+            row = os.path.join(d, f"{t}-row{k}.npy")
+            np.save(row, a[k])
+            for op in ("min", "max", "argmin", "argmax", "nanmin", "nanmax", "nanargmin",
+                       "nanargmax"):
+                if op.startswith("nanarg") and all_nan[k]:
+                    continue
+                j = json.loads(run(["reduce", "--device", "cpu", "--input", row, "--op", op,
+                                    "--json"]))
+                if op.endswith(("argmin", "argmax")):
+                    got = j["index"]
+                else:
+                    r = j["result"]
+                    got = float(r) if isinstance(r, str) else r
+                check(f"{t} {op} of row {k} whole", op, got, expected(op, a[k], None), dtype)
+
+for f in failures:
+    print("FAIL", f)
+print(f"numpy_test: {len(failures)} failure(s), types {','.join(TYPES)}")
+sys.exit(1 if failures else 0)
