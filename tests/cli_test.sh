@@ -240,11 +240,11 @@ import json,sys; j=json.loads(open(sys.argv[1]).readline())
 assert j["strategy"] == "localtree" and j["failed"] == 0 and j["passed"] > 200, j' "$tmp/out" && ok || bad "verify --json"
 cp "$tmp/out" "$tmp/verify_all.json"
 # --types/--ops keep their pairs' cases: every (type, operator) pair has the same cases, and i32
-# and f32 have 15 pairs (9 operators on i32, 6 on f32).
+# and f32 have 23 pairs (13 operators on i32, 10 on f32).
 expect 0 "verify --types --ops" -- "$clrdx" verify --device "$dev" --strategy localtree --quick --types i32 --ops sum,argmin --json
 python3 -c '
 import json,sys; full=json.loads(open(sys.argv[1]).readline()); j=json.loads(open(sys.argv[2]).readline())
-assert j["failed"] == 0 and j["passed"] * 15 == full["passed"] * 2, (j, full["passed"])' "$tmp/verify_all.json" "$tmp/out" && ok || bad "verify --types --ops"
+assert j["failed"] == 0 and j["passed"] * 23 == full["passed"] * 2, (j, full["passed"])' "$tmp/verify_all.json" "$tmp/out" && ok || bad "verify --types --ops"
 refused "clrdx: unknown operator 'mean'" -- "$clrdx" verify --device no-such-device --ops sum,mean
 expect 0 "bench" -- "$clrdx" bench --device "$dev" --strategy bottomup,localtree --sizes 1Ki,3001 --repeat 2 --json "$tmp/b.jsonl"
 grep -q "localtree" "$tmp/out" && ok || bad "bench table lacks localtree"

@@ -1,6 +1,6 @@
 """clrdx against NumPy: NaN's two families, any/all/count_nonzero and the nan* composites.
 
-Usage: numpy_test.py CLRDX [--types f32,f64,i32]
+Usage: numpy_test.py CLRDX [--types f32,f64,i32] [--device SEL (default cpu)]
 
 Each case is a row of a 2-D array: clrdx reduces the array along axis 1 (`--axis 1 --output`)
 and the result is compared with NumPy's reduction along that axis, element type by element
@@ -24,6 +24,7 @@ import numpy as np
 CLRDX = sys.argv[1]
 TYPES = sys.argv[sys.argv.index("--types") + 1].split(",") if "--types" in sys.argv else [
     "f32", "f64", "i32"]
+DEVICE = sys.argv[sys.argv.index("--device") + 1] if "--device" in sys.argv else "cpu"
 DTYPE = {"f32": np.float32, "f64": np.float64, "i32": np.int32}
 L = 37  # odd: every vector width leaves a tail
 
@@ -106,7 +107,7 @@ with tempfile.TemporaryDirectory() as d:
             # clrdx accumulates in the element type unless --acc widens it.
             acc = ["--acc", "i64"] if t == "i32" and op in ("sum", "prod", "nansum",
                                                            "nanprod") else []
-            run(["reduce", "--device", "cpu", "--input", src, "--op", op, "--axis", "1",
+            run(["reduce", "--device", DEVICE, "--input", src, "--op", op, "--axis", "1",
                  "--output", out] + acc)
             got = np.load(out)
             want_rows = ~all_nan if op in ("nanargmin", "nanargmax") else np.ones(len(a), bool)
@@ -126,7 +127,7 @@ with tempfile.TemporaryDirectory() as d:
                        "nanargmax"):
                 if op.startswith("nanarg") and all_nan[k]:
                     continue
-                j = json.loads(run(["reduce", "--device", "cpu", "--input", row, "--op", op,
+                j = json.loads(run(["reduce", "--device", DEVICE, "--input", row, "--op", op,
                                     "--json"]))
                 if op.endswith(("argmin", "argmax")):
                     got = j["index"]
@@ -137,5 +138,5 @@ with tempfile.TemporaryDirectory() as d:
 
 for f in failures:
     print("FAIL", f)
-print(f"numpy_test: {len(failures)} failure(s), types {','.join(TYPES)}")
+print(f"numpy_test: {len(failures)} failure(s), types {','.join(TYPES)}, device {DEVICE}")
 sys.exit(1 if failures else 0)
