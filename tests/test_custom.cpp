@@ -970,3 +970,51 @@ TEST_CASE("async: results into the app's buffer, a chain with no host wait, and 
   CHECK(m.index == 0u);
   CHECK_THROWS_AS(f3.get(), rdx::ArgumentError);  // the exception travels in the future
 }
+
+TEST_CASE("stats: the nan* forms leave NaN out at every determinism level, as NumPy") {
+  // The numbers 1, 2, 4 and 0.5: sum 7.5, product 4, mean 1.875, variance 7.1875 / 4 =
+  // 1.796875 (NumPy's nanvar, ddof 0), all exact in f32 and f64: the exact levels give them
+  // bit for bit, run_to_run within a few roundings (Chan's merges divide).
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<double> d = {1.0, nan, 2.0, 4.0, nan, 0.5};
+  const std::vector<float> f(d.begin(), d.end());
+  const std::vector<double> none(5, nan);
+  const bool fp64 = ctx().device_info().fp64;
+  for (rdx::Determinism level :
+       {rdx::Determinism::RunToRun, rdx::Determinism::AnyDevice, rdx::Determinism::Exact}) {
+    CAPTURE(rdx::name(level));
+    rdx::Options o;
+    o.determinism = level;
+    const bool run_to_run = level == rdx::Determinism::RunToRun;
+    const auto near = [&](double got, double want) {
+      return run_to_run ? std::fabs(got - want) <= 1e-6 * want : got == want;
+    };
+    if (fp64) {
+      CHECK(rdx::nansum(ctx(), std::span<const double>(d), o) == 7.5);
+      CHECK(rdx::nanmean(ctx(), std::span<const double>(d), o) == 1.875);
+      CHECK(near(rdx::nanvar(ctx(), std::span<const double>(d), o), 1.796875));
+      CHECK(near(rdx::nanstd(ctx(), std::span<const double>(d), o), std::sqrt(1.796875)));
+      CHECK(rdx::nansum(ctx(), std::span<const double>(none), o) == 0.0);
+      CHECK(std::isnan(rdx::nanmean(ctx(), std::span<const double>(none), o)));
+      CHECK(std::isnan(rdx::nanvar(ctx(), std::span<const double>(none), o)));
+      if (run_to_run) {
+        CHECK(rdx::nanprod(ctx(), std::span<const double>(d), o) == 4.0);
+        CHECK(rdx::nanprod(ctx(), std::span<const double>(none), o) == 1.0);
+      } else {  // a float product is not reproducible yet
+        CHECK_THROWS_AS(rdx::nanprod(ctx(), std::span<const double>(d), o), rdx::UnsupportedError);
+      }
+    }
+    CHECK(rdx::nansum(ctx(), std::span<const float>(f), o) == 7.5f);
+    if (fp64 || run_to_run) {  // f32 var and std under the exact levels need fp64
+      o.acc = rdx::Type::F32;
+      CHECK(rdx::nanmean(ctx(), std::span<const float>(f), o) == 1.875);
+      CHECK(near(rdx::nanstd(ctx(), std::span<const float>(f), o),
+                 static_cast<double>(std::sqrt(1.796875f))));
+    }
+  }
+  // On integers they are sum, prod and mean (no NaN).
+  const std::vector<std::int32_t> i = {3, -1, 4};
+  CHECK(rdx::nansum(ctx(), std::span<const std::int32_t>(i)) == 6);
+  CHECK(rdx::nanprod(ctx(), std::span<const std::int32_t>(i)) == -12);
+  CHECK(rdx::nanmean(ctx(), std::span<const std::int32_t>(i)) == doctest::Approx(2.0));
+}

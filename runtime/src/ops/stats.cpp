@@ -388,7 +388,8 @@ StatResult moments_result(Stat s, Type acc, std::span<const ExactSum> sums, cons
                           std::uint64_t n) {
   StatResult out;
   out.plan = plan;
-  out.value = exact_variance(sums[0], acc, sums.subspan(1), n, acc, s == Stat::Std);
+  out.value =
+      exact_variance(sums[0], acc, sums.subspan(1), n, acc, s == Stat::Std || s == Stat::NanStd);
   return out;
 }
 
