@@ -13,8 +13,10 @@
  * in local memory, digit by digit, into its first work-item's, which rounds them.
  *
  * Segment r: OFFSETS: elements off[r] .. off[r+1] - 1 (checked by the host, or by cl/segmented.cl's
- * seg_check with CHECKED: a set flag makes this kernel write nothing); otherwise the axis form,
- * `length` elements from (r / inner) * length * inner + r % inner, `inner` apart.
+ * seg_check with CHECKED: a set flag makes this kernel write nothing); VIEW: the view form,
+ * element k at view_first(view, r) + view_step(view, k) (cl/view.h; a user's map takes
+ * i = r * count + k); otherwise the axis form, `length` elements from
+ * (r / inner) * length * inner + r % inner, `inner` apart.
  *
  * Launch rules: local size WG; global size ceil(segments / (WG / LANES)) * WG; work-item l of
  * group g takes segment g * (WG / LANES) + l / LANES as lane l % LANES (LANES a power of two at
@@ -57,11 +59,20 @@ inline void seg_flush(digits_t* acc, const window_t* w, double a1, double a2) {
 #define X_LANES LANES
 #endif
 
-/* The segments' geometry, and the offsets' check flag. */
+/* The segments' geometry, and the offsets' check flag. X_LOAD(at, k): element k of the segment,
+ * at index `at` of the input. */
 #ifdef OFFSETS
 #define X_GEOMETRY global const ulong *off,
+#elif defined(VIEW)
+#include "view.h"
+#define X_GEOMETRY global const long *view,
 #else
 #define X_GEOMETRY ulong length, ulong inner,
+#endif
+#if defined(VIEW) && defined(EXACT_FIELD)
+#define X_LOAD(at, k) (USER_MAP_FROM_AT(in, (at), seg * count + (k)).EXACT_FIELD)
+#else
+#define X_LOAD(at, k) AT(at)
 #endif
 #ifdef CHECKED
 #define X_CHECK , global const uint* bad
@@ -83,6 +94,10 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_segments(
 #ifdef OFFSETS
     first = off[seg];
     count = off[seg + 1] - first;
+#elif defined(VIEW)
+    first = view_first(view, seg);
+    count = view_length(view);
+    (void)stride;
 #else
     first = seg / inner * length * inner + seg % inner;
     count = length;
@@ -102,7 +117,11 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_segments(
   double a1 = 0, a2 = 0;
 #endif
   for (ulong j = lane; j < count; j += X_LANES) {
-    const EXACT_T x = AT(first + j * stride);
+#ifdef VIEW
+    const EXACT_T x = X_LOAD(first + view_step(view, j), j);
+#else
+    const EXACT_T x = X_LOAD(first + j * stride, j);
+#endif
 #ifdef EXACT_FOLD
     /* Finite and not zero: into the window, reopened for a larger element or a full window. */
     const BITS_T mag = AS_BITS(x) & MAG_MASK;

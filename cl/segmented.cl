@@ -12,6 +12,8 @@
  *
  * Segment r:
  *   OFFSETS:   elements off[r] .. off[r+1] - 1, off[0] = 0 (checked by the host or seg_check)
+ *   VIEW:      the view form (rdx::reduce_axes over axes apart, strides, an offset): element k
+ *              at view_first(view, r) + view_step(view, k) (cl/view.h); 1-element loads
  *   otherwise: the axis form, `length` elements from (r / inner) * length * inner + r % inner,
  *              `inner` apart (rows: inner = 1; columns of a 2-D array: outer = 1)
  * COLUMNS (the axis form with inner > 1): neighbouring work-items take neighbouring segments, so
@@ -19,7 +21,7 @@
  * work-items are neighbours. On CPUs, columns of 16 or more run seg_columns (below) instead:
  * a work-item per block of neighbouring columns, walking the rows. Element positions and
  * argmin/argmax indices count from the segment's start (the axis form: the position along the
- * axis).
+ * axis; the view form: the position over the reduced axes in C order).
  *
  * Deterministic: a segment's elements are split over parts, lanes and loads by its length and
  * the plan only, and combined in a fixed order.
@@ -96,6 +98,13 @@ inline state_t seg_combine_vec(state_t s, SEG_VT x, ulong k) {
 #error "SEG_VEC is 1 or 4"
 #endif
 
+#ifdef VIEW
+#if SEG_VEC != 1 || defined(OFFSETS) || defined(COL_BLOCK)
+#error "the view form loads one element at a time, without offsets or column blocks"
+#endif
+#include "view.h"
+#endif
+
 /* CHECKED (device offsets): seg_check ran first and set *bad for offsets it refuses; then the
  * kernels below write nothing, and the host reports the error once they are done. */
 #ifdef CHECKED
@@ -127,8 +136,12 @@ inline state_t seg_public(state_t s, ulong count, ACC empty_v) {
 #endif
 
 /* SEG_ELEM(at, pos): the state of input element `at` (an index into `in`), at position `pos` of
- * its segment (argmin/argmax's index); a user's reduction maps element `at` of every input. */
-#ifdef USER_STATE
+ * its segment (argmin/argmax's index); a user's reduction maps element `at` of every input (the
+ * view form: with i = r * count + pos, the position in segment order, from seg_reduce's r and
+ * count). */
+#if defined(USER_STATE) && defined(VIEW)
+#define SEG_ELEM(at, pos) USER_MAP_FROM_AT(in, (at), r* count + (pos))
+#elif defined(USER_STATE)
 #define SEG_ELEM(at, pos) USER_MAP_FROM(in, (at))
 #else
 #define SEG_ELEM(at, pos) st_make(to_acc(LOAD_T(in, at)), (pos))
@@ -143,6 +156,14 @@ inline state_t seg_public(state_t s, ulong count, ACC empty_v) {
     count = off[(r) + 1] - first;           \
     step = 1;                               \
   } while (0)
+#elif defined(VIEW)
+#define SEG_PARAMS global const long* view
+#define SEG_GEOMETRY(r, first, count, step) \
+  do {                                      \
+    first = view_first(view, (r));          \
+    count = view_length(view);              \
+    step = 0;                               \
+  } while (0)
 #else
 #define SEG_PARAMS ulong length, ulong inner
 #define SEG_GEOMETRY(r, first, count, step)               \
@@ -151,6 +172,13 @@ inline state_t seg_public(state_t s, ulong count, ACC empty_v) {
     count = length;                                       \
     step = inner;                                         \
   } while (0)
+#endif
+
+/* SEG_AT(first, k, step): the index into `in` of a segment's element k. */
+#ifdef VIEW
+#define SEG_AT(first, k, step) ((first) + view_step(view, (k)))
+#else
+#define SEG_AT(first, k, step) ((first) + (k) * (step))
 #endif
 
 kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(
@@ -234,13 +262,13 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(
       state_t x[SEG_UNROLL];
 #pragma unroll
       for (uint u = 0; u < SEG_UNROLL; ++u)
-        x[u] = SEG_ELEM(first + (k + u * SEG_LANES) * step, k + u * SEG_LANES);
+        x[u] = SEG_ELEM(SEG_AT(first, k + u * SEG_LANES, step), k + u * SEG_LANES);
 #pragma unroll
       for (uint u = 0; u < SEG_UNROLL; ++u)
         s = st_combine(s, x[u]);
     }
     for (; k < hi; k += SEG_LANES)
-      s = st_combine(s, SEG_ELEM(first + k * step, k));
+      s = st_combine(s, SEG_ELEM(SEG_AT(first, k, step), k));
 #endif
   }
 #if SEG_LANES > 1

@@ -1,4 +1,5 @@
-"""clrdx against NumPy: NaN's two families, any/all/count_nonzero and the nan* composites.
+"""clrdx against NumPy: NaN's two families, any/all/count_nonzero, the nan* composites, and
+reductions over several axes at once.
 
 Usage: numpy_test.py CLRDX [--types f32,f64,i32] [--device SEL (default cpu)]
 
@@ -6,7 +7,8 @@ Each case is a row of a 2-D array: clrdx reduces the array along axis 1 (`--axis
 and the result is compared with NumPy's reduction along that axis, element type by element
 type. The rows place NaN first, inside and last, hold only NaN, mix -0.0 with +0.0, hold
 infinities of both signs, and random numbers. A few rows are also reduced whole (`--json`), where
-the built-in strategies run instead of the segmented kernels.
+the built-in strategies run instead of the segmented kernels. A 3-D array is reduced over
+several axes (`--axis=0,2`, negative ones among them) and compared with NumPy's axis=(0, 2).
 
 Exact: min, max, argmin, argmax and their nan* forms (values by ==, so -0.0 == +0.0: the sign
 of a zero picked among zeros of both signs is not specified, as in NumPy), any, all,
@@ -135,6 +137,30 @@ with tempfile.TemporaryDirectory() as d:
                     r = j["result"]
                     got = float(r) if isinstance(r, str) else r
                 check(f"{t} {op} of row {k} whole", op, got, expected(op, a[k], None), dtype)
+
+    # Several axes at once, negative axes among them, of a 3-D array (NaN inside for floats):
+    # the view form (axes apart) and the axis form (axes that are one run).
+    for t in TYPES:
+        dtype = DTYPE[t]
+        rng = np.random.default_rng(11)
+        cube = (rng.standard_normal((4, 5, 6)) * 10).astype(dtype) if dtype != np.int32 else \
+            np.round(rng.standard_normal((4, 5, 6)) * 10).astype(dtype)
+        if np.issubdtype(dtype, np.floating):
+            cube[1, 2, 3] = np.nan
+            cube[3, :, 0] = np.nan
+        src = os.path.join(d, f"{t}-cube.npy")
+        np.save(src, cube)
+        for axes in ((0, 2), (-1, 0), (1, 2), (0, 1, 2), (-2,)):
+            for op in ("sum", "max", "nanmin", "mean", "nanvar", "any", "count_nonzero",
+                       "argmax"):
+                if op == "argmax" and len(axes) > 1:
+                    continue  # NumPy's argmax takes one axis
+                out = os.path.join(d, f"{t}-cube-{op}.npy")
+                acc = ["--acc", "i64"] if t == "i32" and op == "sum" else []
+                run(["reduce", "--device", DEVICE, "--input", src, "--op", op,
+                     "--axis=" + ",".join(map(str, axes)), "--output", out] + acc)
+                want = expected(op, cube, axes[0] if op == "argmax" else axes)
+                check(f"{t} {op} --axis {axes}", op, np.load(out), want, dtype)
 
 for f in failures:
     print("FAIL", f)

@@ -696,6 +696,101 @@ TEST_CASE("segmented plans of users' reductions: one element per load, the state
         plan_segments(gpu, Type::F64, Op::Sum, 1, 1).chunk);
 }
 
+TEST_CASE(
+    "views: NumPy's axis rules, axes merged where they are one run, the form that walks them") {
+  using U = std::vector<std::uint64_t>;
+  using I = std::vector<std::int64_t>;
+  using Z = std::vector<std::size_t>;
+  // Axes as NumPy takes them: negative from the end, each once, in any order.
+  CHECK(normalized_axes(I{-1, 0}, 3) == Z{0, 2});
+  CHECK(normalized_axes(I{}, 3).empty());
+  CHECK_THROWS_AS(normalized_axes(I{3}, 3), ArgumentError);
+  CHECK_THROWS_AS(normalized_axes(I{-4}, 3), ArgumentError);
+  CHECK_THROWS_AS(normalized_axes(I{0, -3}, 3), ArgumentError);  // axis 0 twice
+  CHECK(reduced_shape(U{3, 4, 5}, I{0, 2}) == U{4});
+  CHECK(reduced_shape(U{3, 4, 5}, I{}) == U{3, 4, 5});
+  CHECK(reduced_shape(U{3, 4, 5}, I{0, 1, 2}).empty());
+
+  // C order (3, 4, 5) over (0, 2): one kept axis between two reduced ones, nothing merges.
+  ViewForm f = view_form(View::contiguous(U{3, 4, 5}), I{0, 2});
+  CHECK(f.kept_shape == U{4});
+  CHECK(f.kept_strides == I{5});
+  CHECK(f.reduced_shape == U{3, 5});
+  CHECK(f.reduced_strides == I{20, 1});
+  CHECK(f.segments == 4);
+  CHECK(f.length == 15);
+  // Over (1, 2): the reduced axes are one run of 20; axes of length 1 drop out.
+  f = view_form(View::contiguous(U{3, 1, 4, 5}), I{2, 3});
+  CHECK(f.kept_shape == U{3});
+  CHECK(f.reduced_shape == U{20});
+  CHECK(f.reduced_strides == I{1});
+  // NumPy's a[::-1, 1::2] of a (5, 6) array: strides (-6, 2) from element 25.
+  const View rev{{5, 3}, {-6, 2}, 25};
+  CHECK(element_span(rev).lo == 1);
+  CHECK(element_span(rev).hi == 30);
+  f = view_form(rev, I{0, 1});
+  CHECK(f.reduced_shape == U{5, 3});
+  CHECK(f.segments == 1);
+  // Broadcast axes merge into one of stride 0; an empty axis leaves no positions.
+  CHECK(view_form({{2, 3, 4}, {0, 0, 1}, 0}, I{0, 1}).reduced_shape == U{6});
+  CHECK(view_form({{2, 3, 4}, {0, 0, 1}, 0}, I{0, 1}).reduced_strides == I{0});
+  CHECK(view_form(View::contiguous(U{2, 0, 3}), I{1}).length == 0);
+  CHECK(view_form(View::contiguous(U{2, 0, 3}), I{0}).segments == 0);
+  CHECK(element_span(View::contiguous(U{2, 0, 3}, 7)).lo ==
+        element_span(View::contiguous(U{2, 0, 3}, 7)).hi);
+  // Refused: strides of another length, an element before the data, counts beyond 64 bits.
+  CHECK_THROWS_AS(view_form({{2, 3}, {1}, 0}, I{0}), ArgumentError);
+  CHECK_THROWS_AS(view_form({{5}, {-1}, 3}, I{0}), ArgumentError);
+  CHECK_THROWS_AS(view_form(View::contiguous(U{1ull << 32, 1ull << 32}), I{0}), ArgumentError);
+  CHECK_THROWS_AS(view_form(View::contiguous(U(65, 1)), I{0}), ArgumentError);
+
+  // Plans: the axis form wherever it walks the view, the view form elsewhere.
+  const DeviceInfo gpu = fake_device(DeviceKind::GPU, "gpu");
+  const DeviceInfo cpu = fake_device(DeviceKind::CPU, "cpu");
+  const U cube = {6, 7, 8};
+  for (const DeviceInfo& dev : {gpu, cpu})
+    for (std::size_t axis = 0; axis < 3; ++axis) {
+      const I one = {static_cast<std::int64_t>(axis)};
+      CHECK(plan_axes(dev, Type::F32, Op::Sum, View::contiguous(cube), one) ==
+            plan_axis(dev, Type::F32, Op::Sum, cube, axis));
+    }
+  // Over (1, 2) of C order: rows of 56.
+  const SegmentedPlan rows = plan_axes(gpu, Type::F32, Op::Sum, View::contiguous(cube), I{1, 2});
+  CHECK_FALSE(rows.by_view);
+  CHECK(rows.length == 56);
+  CHECK(rows.inner == 1);
+  // A Fortran-order (4, 5) array over axis 0: rows of 4 (its columns are contiguous).
+  const SegmentedPlan fortran = plan_axes(gpu, Type::F32, Op::Max, {{4, 5}, {1, 4}, 0}, I{0});
+  CHECK_FALSE(fortran.by_view);
+  CHECK(fortran.length == 4);
+  CHECK(fortran.inner == 1);
+  CHECK(fortran.segments == 5);
+  // Axes apart, an offset, a step: the view form, one element per load, never column blocks.
+  const SegmentedPlan apart = plan_axes(cpu, Type::F32, Op::Sum, View::contiguous(cube), I{0, 2});
+  CHECK(apart.by_view);
+  CHECK(apart.vector == 1);
+  CHECK(apart.column_block == 0);
+  CHECK(apart.describe().find("view kept=(7:8) reduced=(6:56,8:1) offset=0") != std::string::npos);
+  const SegmentedPlan shifted = plan_axes(cpu, Type::F32, Op::Sum, View::contiguous(cube, 3), I{0});
+  CHECK(shifted.by_view);
+  CHECK(shifted.column_block == 0);
+  CHECK(shifted.neighbours() == 56);  // the kept axes are one run, the reduced one apart
+  CHECK(plan_axes(gpu, Type::F32, Op::Sum, View::contiguous(cube, 3), I{0}).lanes <= 1024 / 56);
+  Options vec;
+  vec.tuning.set("vector", 4);
+  CHECK_THROWS_AS(plan_axes(gpu, Type::F32, Op::Sum, View::contiguous(cube), I{0, 2}, vec),
+                  ArgumentError);
+  Options blocks;
+  blocks.tuning.set("column_block", 16);
+  CHECK_THROWS_AS(plan_axes(cpu, Type::F32, Op::Sum, View::contiguous(cube, 3), I{0}, blocks),
+                  ArgumentError);
+  // A user's reduction plans the same forms.
+  const Reduction r = Reduction::simple(Type::F32, "a + b", "0");
+  const Type f32[] = {Type::F32};
+  CHECK(plan_axes(gpu, r, f32, View::contiguous(cube), I{0, 2}).by_view);
+  CHECK(plan_axes(gpu, r, f32, View::contiguous(cube), I{0, 2}).segments == 7);
+}
+
 TEST_CASE("plans under Determinism: float sums run the exact accumulator, the rest as before") {
   const DeviceInfo gpu = fake_device(DeviceKind::GPU, "gpu");
   const DeviceInfo cpu = fake_device(DeviceKind::CPU, "cpu");

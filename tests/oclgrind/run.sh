@@ -70,16 +70,21 @@ npy(d + "/m.npy", "<i4", (7, 301), "i", [(i * 7919) % 1000 - 500 for i in range(
 npy(d + "/off.npy", "<i8", (6,), "q", [0, 0, 1, 35, 2000, 2107])
 npy(d + "/c.npy", "<i4", (300, 5), "i", [(i * 7919) % 1000 - 500 for i in range(300 * 5)])
 npy(d + "/mf.npy", "<f4", (7, 301), "f", [((i * 7919) % 1000 - 500) * 2.0 ** ((i % 61) - 30) for i in range(7 * 301)])
+npy(d + "/q.npy", "<i4", (5, 7, 61), "i", [(i * 7919) % 1000 - 500 for i in range(5 * 7 * 61)])
+npy(d + "/qf.npy", "<f4", (5, 7, 61), "f", [((i * 7919) % 1000 - 500) * 2.0 ** ((i % 61) - 30) for i in range(5 * 7 * 61)])
 PY
-# The last three are users' reductions (their states, several fields, a map of two inputs);
-# the first three exact segmented sums (cl/exact_segments.cl: rows and offsets with 16 lanes and
+# The view form (cl/view.h: axes 0 and 2 of a 3-D array, apart) runs a sum, argmax, an exact sum
+# and a mean (a user's state). Of the others, the last three are users' reductions (their
+# states, several fields, a map of two inputs); the first three exact segmented sums (cl/exact_segments.cl: rows and offsets with 16 lanes and
 # their tree of digits, columns with one lane).
 for seg in "mf --axis 1 --op sum --determinism exact" "mf --axis 0 --op sum --determinism exact" \
            "mf --segments $tmp/off.npy --op sum --determinism any_device" \
            "m --axis 1 --op sum" "m --axis 0 --op argmax" "c --axis 0 --op max" \
            "m --segments $tmp/off.npy --op min" "m --segments $tmp/off.npy --op argmin" \
            "m --segments $tmp/off.npy --op minmax" "m --axis 0 --op mean" \
-           "c --axis 1 --input2 $tmp/c.npy --combine max(a,b) --identity INT_MIN --map x0*x1"; do
+           "c --axis 1 --input2 $tmp/c.npy --combine max(a,b) --identity INT_MIN --map x0*x1" \
+           "q --axis 0,2 --op sum" "q --axis 0,2 --op argmax" \
+           "qf --axis 0,2 --op sum --determinism exact" "q --axis 0,2 --op mean"; do
   read -ra extra <<<"$seg"
   input=$tmp/${extra[0]}.npy
   extra=("${extra[@]:1}")

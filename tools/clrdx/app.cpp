@@ -229,10 +229,10 @@ void validate_reduce(const ReduceArgs& a, GenerateOnly given) {
   }
 
   check_input_bindings(a, req);
-  if (a.axis || !a.segments.empty()) {
-    if (a.axis && !a.segments.empty())
+  if (!a.axis.empty() || !a.segments.empty()) {
+    if (!a.axis.empty() && !a.segments.empty())
       throw rdx::ArgumentError("--axis and --segments are two ways to segment: give one");
-    const char* what = a.axis ? "--axis" : "--segments";
+    const char* what = !a.axis.empty() ? "--axis" : "--segments";
     if (a.input.empty()) throw rdx::ArgumentError(fmt::format("{} needs --input FILE", what));
     check_reduce_strategy(a.strategy);
     if (a.strategy != "auto")
@@ -398,8 +398,10 @@ void options_reduce(CLI::App& sub, App& app) {
   sub.add_option("--count", rd.count, "Elements to generate (e.g. 1000, 4Ki, 16Mi, 2^20)");
   sub.add_option("--seed", rd.seed, "Seed of --generate random")->capture_default_str();
   sub.add_option("--axis", rd.axis,
-                 "Reduce along this axis of an N-D .npy --input (0: the first, -1: the last): one "
-                 "result per position of the other axes");
+                 "Reduce over these axes of an N-D .npy --input, as NumPy's axis=(0, 2): one or "
+                 "more, comma-separated or repeated (0: the first, -1: the last); one "
+                 "result per position of the other axes")
+      ->delimiter(',');
   sub.add_option("--segments", rd.segments,
                  "One result per segment: a 1-D .npy of 64-bit offsets (segments + 1, from 0, "
                  "never decreasing), or raw u64");

@@ -152,13 +152,13 @@ int cmd_reduce(const ReduceArgs& a) {
   note_mpi_launch();
   const ReduceRequest req = reduce_request(a);
   if (rdx::is_device_list(a.device)) {
-    if (a.axis || !a.segments.empty() || req.whole_input() || !a.map.empty())
+    if (!a.axis.empty() || !a.segments.empty() || req.whole_input() || !a.map.empty())
       throw rdx::ArgumentError(
           "--device LIST reduces the built-in operators over whole inputs: not with --axis, "
           "--segments, --map, composites or --combine");
     return reduce_group(a, req);
   }
-  if (a.axis || !a.segments.empty()) return cmd_reduce_segmented(a, req);
+  if (!a.axis.empty() || !a.segments.empty()) return cmd_reduce_segmented(a, req);
   if (req.whole_input() || !a.map.empty()) return cmd_reduce_whole(a, req);
   const rdx::Op op = req.op;
   std::optional<rdx::Type> type = req.type;

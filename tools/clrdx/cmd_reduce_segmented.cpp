@@ -1,6 +1,7 @@
-// `clrdx reduce --axis K` (along one axis of an N-D .npy) and `--segments OFFSETS` (one result
+// `clrdx reduce --axis K[,K...]` (over axes of an N-D .npy) and `--segments OFFSETS` (one result
 // per segment): the results printed one per line, or written to --output as a .npy file.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstring>
 #include <iostream>
@@ -37,13 +38,18 @@ std::vector<std::uint64_t> load_offsets(const std::string& path) {
   return off;
 }
 
-// --axis as NumPy takes it: -1 is the last of `dims` axes.
-std::size_t axis_of(std::int64_t axis, std::size_t dims, const std::string& path) {
+// --axis as NumPy takes it: -1 is the last of `dims` axes, each axis once.
+void check_axes(const std::vector<std::int64_t>& axes, std::size_t dims, const std::string& path) {
   const auto d = static_cast<std::int64_t>(dims);
-  if (axis < -d || axis >= d)
-    throw rdx::ArgumentError(fmt::format("--axis {}: {} has {} dimension{} (axes {}..{})", axis,
-                                         path, dims, dims == 1 ? "" : "s", -d, d - 1));
-  return static_cast<std::size_t>(axis < 0 ? axis + d : axis);
+  for (std::int64_t axis : axes)
+    if (axis < -d || axis >= d)
+      throw rdx::ArgumentError(fmt::format("--axis {}: {} has {} dimension{} (axes {}..{})", axis,
+                                           path, dims, dims == 1 ? "" : "s", -d, d - 1));
+  try {
+    rdx::normalized_axes(axes, dims);
+  } catch (const rdx::ArgumentError& e) {
+    throw rdx::ArgumentError(fmt::format("--axis {}: {}", fmt::join(axes, ","), e.what()));
+  }
 }
 
 std::string index_text(std::uint64_t i) {
@@ -73,7 +79,6 @@ int cmd_reduce_segmented(const ReduceArgs& a, const ReduceRequest& req) {
   const std::vector<rdx::Array> arrays = arrays_of(in);
   std::vector<std::uint64_t> out_shape;
   std::vector<std::uint64_t> offsets;
-  std::size_t axis = 0;
   if (!a.segments.empty()) {
     offsets = load_offsets(a.segments);
     if (offsets.empty())
@@ -81,11 +86,10 @@ int cmd_reduce_segmented(const ReduceArgs& a, const ReduceRequest& req) {
           "--segments {}: no offsets (segments + 1 are needed, the first 0)", a.segments));
     out_shape = {offsets.size() - 1};
   } else {
-    axis = axis_of(*a.axis, in[0].shape.size(), a.input);
-    out_shape = in[0].shape;
-    out_shape.erase(out_shape.begin() + static_cast<std::ptrdiff_t>(axis));
+    check_axes(a.axis, in[0].shape.size(), a.input);
+    out_shape = rdx::reduced_shape(in[0].shape, a.axis);
   }
-  const std::vector<std::uint64_t>& shape = in[0].shape;
+  const rdx::View view = rdx::View::contiguous(in[0].shape);
   const std::uint64_t n = in[0].count();
   const bool by_axis = a.segments.empty();
 
@@ -97,7 +101,7 @@ int cmd_reduce_segmented(const ReduceArgs& a, const ReduceRequest& req) {
   rdx::SegmentedStates states;
   std::string what;
   if (req.stat) {
-    stats = by_axis ? rdx::reduce_axis(ctx, *req.stat, arrays, shape, axis, req.opts, a.map)
+    stats = by_axis ? rdx::reduce_axes(ctx, *req.stat, arrays, view, a.axis, req.opts, a.map)
                     : rdx::reduce_segments(ctx, *req.stat, arrays, n, offsets, req.opts, a.map);
     r = {stats.type,   stats.values.data(),  nullptr, nullptr, nullptr,
          stats.size(), stats.plan.describe()};
@@ -111,14 +115,14 @@ int cmd_reduce_segmented(const ReduceArgs& a, const ReduceRequest& req) {
     const rdx::Reduction red = reduction_of(a, req, in[0].type);
     rdx::Options opts = req.opts;
     opts.acc.reset();  // --acc is the reduction's field type (reduction_of)
-    states = by_axis ? rdx::reduce_axis(ctx, red, arrays, shape, axis, opts)
+    states = by_axis ? rdx::reduce_axes(ctx, red, arrays, view, a.axis, opts)
                      : rdx::reduce_segments(ctx, red, arrays, n, offsets, opts);
     r = {states.types[0], states.fields[0].data(), nullptr, nullptr, nullptr,
          states.size(),   states.plan.describe()};
     what = req.custom ? "custom" : std::string(rdx::name(req.op));
   } else {  // one input: validate_reduce refuses --input2.. that nothing reads
     builtin =
-        by_axis ? rdx::reduce_axis(ctx, in[0].type, in[0].data(), shape, axis, req.op, req.opts)
+        by_axis ? rdx::reduce_axes(ctx, in[0].type, in[0].data(), view, a.axis, req.op, req.opts)
                 : rdx::reduce_segments(ctx, in[0].type, in[0].data(), n, offsets, req.op, req.opts);
     r = {builtin.acc,    builtin.values.data(),  nullptr, nullptr, nullptr,
          builtin.size(), builtin.plan.describe()};

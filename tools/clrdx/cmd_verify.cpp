@@ -125,7 +125,8 @@ Tally verify_transforms(rdx::Context& ctx, const rdx::Options& opts,
 }
 
 // Segmented reductions (rdx/segmented.hpp): every type and operator in the lists on the offsets
-// of rdx::segment_layouts and every axis of rdx::axis_shapes, against each segment's reference.
+// of rdx::segment_layouts, every axis of rdx::axis_shapes, and the first and last axes at once of
+// their 3-D and 4-D shapes with the first reversed, against each segment's reference.
 Tally verify_segmented(rdx::Context& ctx, std::size_t wg, const std::vector<rdx::Type>& types,
                        const std::vector<rdx::Op>& ops, std::uint64_t seed) {
   Tally t;
@@ -155,6 +156,22 @@ Tally verify_segmented(rdx::Context& ctx, std::size_t wg, const std::vector<rdx:
             return rdx::check_axis(r, data.data(), shape, axis);
           });
         }
+        // 3-D and 4-D: the first and the last axis at once, with the first reversed (NumPy's
+        // a[::-1]): the view form, a negative stride and an offset.
+        if (shape.size() < 3) continue;
+        rdx::View v = rdx::View::contiguous(shape);
+        v.strides.assign(shape.size(), 1);
+        for (std::size_t k = shape.size(); k-- > 1;)
+          v.strides[k - 1] = v.strides[k] * static_cast<std::int64_t>(shape[k]);
+        if (shape[0] > 0) v.offset = (shape[0] - 1) * static_cast<std::uint64_t>(v.strides[0]);
+        v.strides[0] = -v.strides[0];
+        const std::int64_t ends[] = {0, -1};
+        t.check(fmt::format("axes 0,-1 of {} reversed {} {}", fmt::join(shape, "x"), rdx::name(op),
+                            rdx::name(type)),
+                [&] {
+                  const auto r = rdx::reduce_axes(ctx, type, data.data(), v, ends, op);
+                  return rdx::check_axes(r, data.data(), v, ends);
+                });
       }
     }
   return t;

@@ -30,7 +30,7 @@ struct ReduceArgs {
   std::string type, op, device, strategy = "auto", acc, input, generate, count, seed = "1";
   std::string map, combine, identity;  // transform-reduce and custom reductions
   std::string inputs[3];               // --input2 .. --input4
-  std::optional<std::int64_t> axis;    // segmented: along this axis of an N-D .npy (-1: the last)
+  std::vector<std::int64_t> axis;      // segmented: over these axes of an N-D .npy (-1: the last)
   std::string segments, output;        // segmented: the offsets' file; the results' .npy file
   std::string output_indices;          // segmented minmax: its indexes' .npy file
   std::string determinism;             // run_to_run (default), any_device, exact

@@ -11,9 +11,10 @@
 #include "rdx/partial.hpp"           // rdx::Partial: states of runs of elements, combined in order
 #include "rdx/plan.hpp"              // rdx::Options, rdx::Plan, make_plan
 #include "rdx/reduce.hpp"            // rdx::reduce and its typed forms, rdx::Result
-#include "rdx/segmented.hpp"         // one result per segment: offsets, an axis of an N-D array
+#include "rdx/segmented.hpp"         // one result per segment: offsets, axes of an N-D array
 #include "rdx/segmented_custom.hpp"  // the same for users' reductions and composites
 #include "rdx/stats.hpp"             // composites: minmax, mean, var, std, norm2, dot, count
 #include "rdx/strategies.hpp"        // the strategy table
 #include "rdx/stream.hpp"            // rdx::Stream: a sequence of host chunks reduced as one input
 #include "rdx/types.hpp"             // rdx::Type, rdx::Op, rdx::Scalar
+#include "rdx/view.hpp"              // rdx::View: N-D arrays with strides, the axes to reduce

@@ -14,6 +14,7 @@
 #include "rdx/errors.hpp"
 #include "rdx/plan.hpp"
 #include "rdx/types.hpp"
+#include "rdx/view.hpp"
 
 namespace rdx {
 
@@ -36,8 +37,18 @@ struct SegmentedPlan {
   std::uint64_t segments = 0;  // results
   bool by_offsets = false;     // segments from offsets; else the axis form below
   // The axis form: the input seen as outer x length x inner, reduced along length (segments =
-  // outer * inner); by offsets, length is the mean segment length (n / segments).
+  // outer * inner); by offsets, length is the mean segment length (n / segments); the view form:
+  // each segment's element count (view.length), inner 1.
   std::uint64_t length = 0, inner = 1;
+  // The view form (reduce_axes over what the axis form cannot walk: reduced axes apart, strides,
+  // an offset): `view` says where each segment's elements are (1-element loads; no column
+  // blocks).
+  bool by_view = false;
+  ViewForm view;
+  // Segments that are neighbours in memory, which a group's work-items take side by side (the
+  // axis form's inner; the view form's innermost kept axis where its stride is 1 and its
+  // elements' is not; else 1).
+  std::uint64_t neighbours() const;
   std::size_t work_group_size = 0;
   // Determinism AnyDevice and Exact of a float sum: each segment's exact sum, correctly rounded
   // (cl/exact_segments.cl: lanes work-items per segment; parts, unroll and vector are 1,
@@ -95,6 +106,10 @@ SegmentedPlan plan_segments(const DeviceInfo& dev, Type type, Op op, std::uint64
 SegmentedPlan plan_axis(const DeviceInfo& dev, Type type, Op op,
                         std::span<const std::uint64_t> shape, std::size_t axis,
                         const Options& opts = {});
+// v over `axes` (rdx/view.hpp's rules): the axis form where v's reduced axes are one run that
+// the axis form walks with offset 0, else the view form.
+SegmentedPlan plan_axes(const DeviceInfo& dev, Type type, Op op, const View& v,
+                        std::span<const std::int64_t> axes, const Options& opts = {});
 
 // One value (in the accumulator type) per segment, and for argmin/argmax its index counted from
 // the segment's start (kEmptySegmentIndex for an empty segment). An empty segment's value is the
@@ -167,6 +182,23 @@ SegmentedPlan reduce_axis_into(Context& ctx, Type type, const cl::Buffer& data,
                                std::span<const std::uint64_t> shape, std::size_t axis, Op op,
                                const cl::Buffer& values, const cl::Buffer* indices = nullptr,
                                const Options& opts = {});
+
+// Over several axes of an N-D view at once, as NumPy's reductions take axis=(0, 2): the result
+// has v's shape without `axes` (rdx::reduced_shape), in C order; no axes: every element its own
+// result; all of them: one result. The elements are read where v puts them (strides of any sign,
+// an offset), with no copy. argmin/argmax give each minimum's position among the reduced axes'
+// positions in C order (over one axis: its position along it, as NumPy's argmin(axis)). Host
+// data: the elements between v's lowest and highest offset are moved to the device in one pass
+// (UnsupportedError beyond the tunable chunk, unless the axis form runs). Device data: the
+// buffer holds every element v addresses (ArgumentError otherwise); v.offset is where the first
+// is, so a buffer's slice needs no sub-buffer.
+SegmentedResult reduce_axes(Context& ctx, Type type, const void* data, const View& v,
+                            std::span<const std::int64_t> axes, Op op, const Options& opts = {});
+SegmentedResult reduce_axes(Context& ctx, Type type, const cl::Buffer& data, const View& v,
+                            std::span<const std::int64_t> axes, Op op, const Options& opts = {});
+SegmentedPlan reduce_axes_into(Context& ctx, Type type, const cl::Buffer& data, const View& v,
+                               std::span<const std::int64_t> axes, Op op, const cl::Buffer& values,
+                               const cl::Buffer* indices = nullptr, const Options& opts = {});
 
 // Typed forms: R, when given, is the accumulator type.
 template <class R = void, class T>

@@ -29,6 +29,9 @@ SegmentedPlan plan_segments(const DeviceInfo& dev, const Reduction& r, std::span
 SegmentedPlan plan_axis(const DeviceInfo& dev, const Reduction& r, std::span<const Type> inputs,
                         std::span<const std::uint64_t> shape, std::size_t axis,
                         const Options& opts = {});
+SegmentedPlan plan_axes(const DeviceInfo& dev, const Reduction& r, std::span<const Type> inputs,
+                        const View& v, std::span<const std::int64_t> axes,
+                        const Options& opts = {});
 
 // Every segment's final state: field f's values in fields[f], of type types[f], in segment order.
 struct SegmentedStates {
@@ -76,6 +79,17 @@ SegmentedPlan reduce_axis_into(Context& ctx, const Reduction& r,
                                std::span<const std::uint64_t> shape, std::size_t axis,
                                std::span<const cl::Buffer> fields, const Options& opts = {});
 
+// Over several axes of N-D views, as rdx::reduce_axes: every input seen through the same view v
+// (host inputs from their own data pointers). The map's i: the element's offset in the data
+// where the plan's axis form runs (host data: from the view's lowest element), else
+// r * plan.length + k for segment r's element k (the view form, whose order is by segment).
+SegmentedStates reduce_axes(Context& ctx, const Reduction& r, std::span<const Array> inputs,
+                            const View& v, std::span<const std::int64_t> axes,
+                            const Options& opts = {});
+SegmentedStates reduce_axes(Context& ctx, const Reduction& r, std::span<const DeviceArray> inputs,
+                            const View& v, std::span<const std::int64_t> axes,
+                            const Options& opts = {});
+
 // A composite per segment: `type` is the statistic's (minmax: the elements'; count: u64; the
 // others: their accumulator, rdx/stats.hpp).
 struct SegmentedStats {
@@ -113,6 +127,14 @@ SegmentedStats reduce_axis(Context& ctx, Stat s, std::span<const Array> inputs,
 SegmentedStats reduce_axis(Context& ctx, Stat s, std::span<const DeviceArray> inputs,
                            std::span<const std::uint64_t> shape, std::size_t axis,
                            const Options& opts = {}, const std::string& map = "");
+
+// Over several axes of N-D views (rdx::reduce_axes); minmax's indexes as argmin/argmax's there.
+SegmentedStats reduce_axes(Context& ctx, Stat s, std::span<const Array> inputs, const View& v,
+                           std::span<const std::int64_t> axes, const Options& opts = {},
+                           const std::string& map = "");
+SegmentedStats reduce_axes(Context& ctx, Stat s, std::span<const DeviceArray> inputs, const View& v,
+                           std::span<const std::int64_t> axes, const Options& opts = {},
+                           const std::string& map = "");
 
 template <class A>
 std::vector<A> SegmentedStates::as(std::size_t field) const {

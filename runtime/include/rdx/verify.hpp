@@ -87,6 +87,10 @@ std::string check_segments(const SegmentedResult& r, const void* data,
                            std::span<const std::uint64_t> offsets);
 std::string check_axis(const SegmentedResult& r, const void* data,
                        std::span<const std::uint64_t> shape, std::size_t axis);
+// rdx::reduce_axes of the view v over `axes`: each result against the reference of the elements
+// found by walking v's indexes one by one (not the library's merged form).
+std::string check_axes(const SegmentedResult& r, const void* data, const View& v,
+                       std::span<const std::int64_t> axes);
 
 // Offsets around the boundaries of the segmented kernels for work-group size wg: no segments,
 // empty segments, length 1, wg - 1 .. wg + 1, many short ones, one huge one among tiny ones, a

@@ -52,6 +52,32 @@ void check_one_pass(const SegmentedPlan& p, const char* who) {
         who, p.chunk, p.n));
 }
 
+HostView host_view(const View& v, Type type, const void* data, const char* who) {
+  const Span span = element_span(v);
+  if (span.hi > span.lo && !data)
+    throw ArgumentError(fmt::format("{}: data is null but the view has elements", who));
+  HostView h;
+  h.view = v;
+  h.view.offset -= span.lo;
+  h.first = static_cast<const unsigned char*>(data) + (data ? byte_size(type, span.lo) : 0);
+  h.elements = span.hi - span.lo;
+  return h;
+}
+
+void check_view_pass(const SegmentedPlan& p, const HostView& h, const char* who) {
+  if (p.by_view && h.elements > p.chunk)
+    throw UnsupportedError(fmt::format(
+        "{}: the view's elements span {} elements of the data, more than one pass ({}: the "
+        "device's largest allocation, or the tunable chunk); a strided view runs in one",
+        who, h.elements, p.chunk));
+}
+
+void check_device_view(Context& ctx, const cl::Buffer& data, Type type, const View& v,
+                       const char* who) {
+  const Span span = element_span(v);
+  if (span.hi > span.lo) check_device_input(ctx, data, type, span.hi, who);
+}
+
 void check_fits(Context& ctx, const SegmentedPlan& p, const char* who) {
   const DeviceInfo& dev = ctx.device_info();
   // The largest result buffer: a user's states, else argmin/argmax's 8-byte indices at most.
@@ -166,6 +192,46 @@ SegmentedPlan reduce_axis_into(Context& ctx, Type type, const cl::Buffer& data,
   if (p.n) detail::check_device_input(ctx, data, type, p.n, "reduce_axis_into (data)");
   if (p.segments == 0) return p;
   check_outputs(ctx, p, values, indices, "reduce_axis_into");
+  return detail::run_segmented(detail::impl_of(ctx), p, data, nullptr, values, indices);
+}
+
+SegmentedPlan plan_view(Context& ctx, Type type, Op op, const View& v,
+                        std::span<const std::int64_t> axes, const Options& opts, const char* who) {
+  const SegmentedPlan p = plan_axes(ctx.device_info(), type, op, v, axes, opts);
+  check_fits(ctx, p, who);
+  return p;
+}
+
+SegmentedResult reduce_axes(Context& ctx, Type type, const void* data, const View& v,
+                            std::span<const std::int64_t> axes, Op op, const Options& opts) {
+  const char* who = "reduce_axes";
+  const detail::HostView h = detail::host_view(v, type, data, who);
+  const SegmentedPlan p = plan_view(ctx, type, op, h.view, axes, opts, who);
+  detail::check_view_pass(p, h, who);
+  if (!p.by_view && p.in_passes()) return detail::in_passes(ctx, p, h.first);
+  auto& impl = detail::impl_of(ctx);
+  const cl::Buffer in = device_buffer(impl, byte_size(type, h.elements), h.first, "input");
+  return run_to_host(ctx, p, in, nullptr);
+}
+
+SegmentedResult reduce_axes(Context& ctx, Type type, const cl::Buffer& data, const View& v,
+                            std::span<const std::int64_t> axes, Op op, const Options& opts) {
+  const char* who = "reduce_axes";
+  const SegmentedPlan p = plan_view(ctx, type, op, v, axes, opts, who);
+  detail::check_device_view(ctx, data, type, v, who);
+  check_one_pass(p, who);
+  return run_to_host(ctx, p, data, nullptr);
+}
+
+SegmentedPlan reduce_axes_into(Context& ctx, Type type, const cl::Buffer& data, const View& v,
+                               std::span<const std::int64_t> axes, Op op, const cl::Buffer& values,
+                               const cl::Buffer* indices, const Options& opts) {
+  const char* who = "reduce_axes_into";
+  const SegmentedPlan p = plan_view(ctx, type, op, v, axes, opts, who);
+  check_one_pass(p, who);
+  detail::check_device_view(ctx, data, type, v, fmt::format("{} (data)", who).c_str());
+  if (p.segments == 0) return p;
+  check_outputs(ctx, p, values, indices, who);
   return detail::run_segmented(detail::impl_of(ctx), p, data, nullptr, values, indices);
 }
 

@@ -102,7 +102,14 @@ SegmentedStates run_host(const Job& job, const SegmentedPlan& p,
                          std::span<const std::uint64_t> offsets) {
   auto& impl = detail::impl_of(job.ctx);
   const cl::Buffer out = states_buffer(job, p);
-  const std::uint64_t used = p.by_offsets ? offsets.back() : p.n;
+  const std::uint64_t used = p.by_offsets ? offsets.back()
+                             : p.by_view  ? element_span(p.view).hi
+                                          : p.n;
+  if (p.by_view && used > p.chunk)
+    throw UnsupportedError(fmt::format(
+        "reduce_axes: the view's elements span {} elements of the data, more than one pass ({}: "
+        "the device's largest allocation, or the tunable chunk); a strided view runs in one",
+        used, p.chunk));
   if (used <= p.chunk) {
     std::vector<cl::Buffer> in;
     for (std::size_t j = 0; j < job.in.types.size(); ++j)
@@ -233,6 +240,33 @@ SegmentedStates reduce_axis(Context& ctx, const Reduction& r, std::span<const De
   return run_device(job, axis_plan(job, shape, axis, opts, "reduce_axis"), {}, "reduce_axis");
 }
 
+SegmentedStates reduce_axes(Context& ctx, const Reduction& r, std::span<const Array> inputs,
+                            const View& v, std::span<const std::int64_t> axes,
+                            const Options& opts) {
+  const char* who = "reduce_axes";
+  const Span span = element_span(v);
+  std::vector<Array> from_lowest(inputs.begin(), inputs.end());  // each from the view's lowest
+  for (Array& a : from_lowest)
+    if (a.data)
+      a.data = static_cast<const unsigned char*>(a.data) + detail::byte_size(a.type, span.lo);
+  View local = v;
+  local.offset -= span.lo;
+  const Job job = host_job(ctx, r, from_lowest, span.hi - span.lo, who);
+  const SegmentedPlan p = plan_axes(ctx.device_info(), r, job.in.types, local, axes, opts);
+  detail::check_fits(ctx, p, who);
+  return run_host(job, p, {});
+}
+
+SegmentedStates reduce_axes(Context& ctx, const Reduction& r, std::span<const DeviceArray> inputs,
+                            const View& v, std::span<const std::int64_t> axes,
+                            const Options& opts) {
+  const char* who = "reduce_axes";
+  const Job job = device_job(ctx, r, inputs, element_span(v).hi, who);
+  const SegmentedPlan p = plan_axes(ctx.device_info(), r, job.in.types, v, axes, opts);
+  detail::check_fits(ctx, p, who);
+  return run_device(job, p, {}, who);
+}
+
 SegmentedPlan reduce_segments_into(Context& ctx, const Reduction& r,
                                    std::span<const DeviceArray> inputs, std::uint64_t n,
                                    const cl::Buffer& offsets, std::uint64_t segments,
@@ -279,6 +313,7 @@ struct SegmentStart {
   std::span<const std::uint64_t> offsets;
   std::uint64_t operator()(std::uint64_t k, std::uint64_t at) const {
     if (at == kEmptySegmentIndex) return at;
+    if (p.by_view) return at - k * p.length;
     return p.by_offsets ? at - offsets[k] : at / p.inner % p.length;
   }
   std::uint64_t count(std::uint64_t k) const {
@@ -364,7 +399,26 @@ SegmentedStats stat_axis(Context& ctx, Stat s, std::span<const In> inputs,
   return finish(s, j.acc, reduce_axis(ctx, j.r, inputs, shape, axis, j.opts), {});
 }
 
+template <class In>
+SegmentedStats stat_axes(Context& ctx, Stat s, std::span<const In> inputs, const View& v,
+                         std::span<const std::int64_t> axes, const Options& opts,
+                         const std::string& map) {
+  const StatJob j = stat_job(ctx, s, inputs, opts, map);
+  return finish(s, j.acc, reduce_axes(ctx, j.r, inputs, v, axes, j.opts), {});
+}
+
 }  // namespace
+
+SegmentedStats reduce_axes(Context& ctx, Stat s, std::span<const Array> inputs, const View& v,
+                           std::span<const std::int64_t> axes, const Options& opts,
+                           const std::string& map) {
+  return stat_axes(ctx, s, inputs, v, axes, opts, map);
+}
+SegmentedStats reduce_axes(Context& ctx, Stat s, std::span<const DeviceArray> inputs, const View& v,
+                           std::span<const std::int64_t> axes, const Options& opts,
+                           const std::string& map) {
+  return stat_axes(ctx, s, inputs, v, axes, opts, map);
+}
 
 SegmentedStats reduce_segments(Context& ctx, Stat s, std::span<const Array> inputs, std::uint64_t n,
                                std::span<const std::uint64_t> offsets, const Options& opts,

@@ -23,6 +23,20 @@ void check_one_pass(const SegmentedPlan& p, const char* who);
 // allocation.
 void check_fits(Context& ctx, const SegmentedPlan& p, const char* who);
 
+// Host data seen through a view: the view from its lowest element on (offset rebased), a pointer
+// to that element, and how many elements of the data the view spans from it.
+struct HostView {
+  View view;
+  const void* first = nullptr;
+  std::uint64_t elements = 0;
+};
+HostView host_view(const View& v, Type type, const void* data, const char* who);
+// The view form runs in one pass: UnsupportedError when its span exceeds p.chunk.
+void check_view_pass(const SegmentedPlan& p, const HostView& h, const char* who);
+// A device buffer holding every element v addresses (ArgumentError otherwise).
+void check_device_view(Context& ctx, const cl::Buffer& data, Type type, const View& v,
+                       const char* who);
+
 // Runs p on device data (offsets, when by offsets, already on the device and checked) and reads
 // the results back.
 SegmentedResult run_to_host(Context& ctx, const SegmentedPlan& p, const cl::Buffer& data,

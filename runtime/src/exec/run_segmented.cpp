@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <vector>
 
 #include "core/cl_check.hpp"
 #include "exec/exec.hpp"
@@ -36,21 +37,43 @@ Scalar empty_value(const SegmentedPlan& p) {
   return identity(p.op, p.acc);
 }
 
+// The view form's build constants: its axes' counts (cl/view.h).
+std::string view_options(const SegmentedPlan& p) {
+  if (!p.by_view) return "";
+  return fmt::format(" -DVIEW -DVIEW_KEPT={} -DVIEW_REDUCED={}", p.view.kept_shape.size(),
+                     p.view.reduced_shape.size());
+}
+
+// The view form's geometry as cl/view.h reads it: the kept axes' extents and strides, the
+// reduced axes' extents and strides, the offset.
+std::vector<std::int64_t> view_geometry(const ViewForm& v) {
+  std::vector<std::int64_t> g;
+  for (std::uint64_t e : v.kept_shape)
+    g.push_back(static_cast<std::int64_t>(e));
+  g.insert(g.end(), v.kept_strides.begin(), v.kept_strides.end());
+  for (std::uint64_t e : v.reduced_shape)
+    g.push_back(static_cast<std::int64_t>(e));
+  g.insert(g.end(), v.reduced_strides.begin(), v.reduced_strides.end());
+  g.push_back(static_cast<std::int64_t>(v.offset));
+  return g;
+}
+
 std::string build_options(const SegmentedPlan& p, bool checked) {
   if (p.exact)
-    return fmt::format("-DLANES={} {}{}{}{}", p.lanes, exact_cl_options(p.type, p.acc),
+    return fmt::format("-DLANES={} {}{}{}{}{}", p.lanes, exact_cl_options(p.type, p.acc),
                        p.by_offsets ? " -DOFFSETS" : "", checked ? " -DCHECKED" : "",
-                       p.fold ? " -DEXACT_FOLD" : "");
+                       p.fold ? " -DEXACT_FOLD" : "", view_options(p));
   std::string o = fmt::format("-DLANES={} -DPARTS={} -DSEG_UNROLL={} -DSEG_VEC={}", p.lanes,
                               p.parts, p.unroll, p.vector);
   if (checked) o += " -DCHECKED";
   if (p.vector_acc) o += " -DSEG_VACC";
   if (p.by_offsets) o += " -DOFFSETS";
+  o += view_options(p);
   if (p.column_block) {
     o += fmt::format(" -DCOL_BLOCK={}", p.column_block);
     if (p.vector_acc) o += " -DSEG_COL_VEC";
     if (p.column_fold()) o += fmt::format(" -DSEG_COL_FOLD={}", p.inner);
-  } else if (!p.by_offsets && p.inner > 1) {
+  } else if (p.neighbours() > 1) {
     o += " -DCOLUMNS";
   }
   return o;
@@ -119,11 +142,18 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl
     wait();
     return ran;
   }
-  // Every reducing kernel's parameters after its input: the geometry (offsets, or length and
-  // inner) and the segment count. Returns the next argument's index.
+  // Every reducing kernel's parameters after its input: the geometry (offsets, the view's, or
+  // length and inner) and the segment count. Returns the next argument's index.
+  cl::Buffer view;
+  if (p.by_view) {
+    const std::vector<std::int64_t> g = view_geometry(p.view);
+    view = ex.buffer(g.size() * sizeof g[0], g.data());
+  }
   const auto geometry_args = [&](Kernel& k, cl_uint i) {
     if (p.by_offsets) {
       ex.arg(k, i++, *offsets);
+    } else if (p.by_view) {
+      ex.arg(k, i++, view);
     } else {
       ex.arg(k, i++, p.length);
       ex.arg(k, i++, p.inner);

@@ -780,7 +780,9 @@ std::string user_definitions(const Reduction& r, std::span<const Type> inputs,
                         k == 0 ? "in" : fmt::format("rdx_in{}", k));
   s << fmt::format("#define USER_INPUT_PARAMS {}\n", params);
   s << fmt::format("#define USER_INPUT_ARGS {}\n", args);
-  s << fmt::format("#define USER_MAP_FROM(p, k) {}rdx_base + (ulong)(k))\n", from);
+  // USER_MAP_FROM_AT: element k, with the map's i another index (segmented.cl's view form).
+  s << fmt::format("#define USER_MAP_FROM_AT(p, k, i) {}rdx_base + (ulong)(i))\n", from);
+  s << "#define USER_MAP_FROM(p, k) USER_MAP_FROM_AT(p, k, k)\n";
   s << "#define USER_MAP_AT(k) USER_MAP_FROM(in, k)\n";
   s << fmt::format("#define USER_LOAD_LANES(k){}\n", load);
   s << fmt::format("#define USER_MAP_LANE(j, idx) {}rdx_base + (ulong)(idx))\n", lane);

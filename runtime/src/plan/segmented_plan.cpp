@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "ops/operators.hpp"
 #include "ops/user_reduction.hpp"
@@ -93,7 +94,7 @@ void choose_column_blocks(const DeviceInfo& dev, SegmentedPlan& p, const Options
   if (p.column_block > max_column_block(dev, p))
     throw ArgumentError(fmt::format("column_block {} is above {} (local memory: {} bytes)",
                                     p.column_block, max_column_block(dev, p), dev.local_mem));
-  if (p.by_offsets || p.inner < 2)
+  if (p.by_offsets || p.by_view || p.inner < 2)
     throw ArgumentError("column_block reduces columns (the axis form with an inner axis > 1)");
   for (const char* k : {"lanes", "unroll", "vector"})
     if (tunable(opts, k, 1) != 1)
@@ -147,7 +148,7 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
   // CPUs: columns in blocks, unless the tuning asks for lanes (the work-group form); fewer than
   // 16 only where they fold (2, 4, 8, with vector accumulators).
   const bool folds = p.inner > 1 && 16 % p.inner == 0 && vector_lanes(p);
-  const bool blocks = dev.kind == DeviceKind::CPU && !p.by_offsets &&
+  const bool blocks = dev.kind == DeviceKind::CPU && !p.by_offsets && !p.by_view &&
                       (p.inner >= kColumnBlockMin || folds) && !opts.tuning.get("lanes");
   // The block is a build constant: one size (a block's last columns may be fewer) keeps the
   // programs few, except the folds, whose block is all their columns.
@@ -164,11 +165,11 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
             ? wg
             : std::min(kShortLanes, floor_pow2(std::max<std::uint64_t>(1, mean / kItemsPerLane)));
     lanes = std::min<std::uint64_t>(lanes, wg);
-    // Columns (the axis form with inner > 1): a group's work-items take neighbouring segments
-    // first, as many as there are (up to a group), so that each load of the group reads
-    // neighbouring elements; the lanes are what is left of the group.
-    if (!p.by_offsets && p.inner > 1)
-      lanes = std::min(lanes, wg / std::min<std::uint64_t>(floor_pow2(p.inner), wg));
+    // Columns (neighbouring segments: the axis form with inner > 1, some views): a group's
+    // work-items take neighbouring segments first, as many as there are (up to a group), so that
+    // each load of the group reads neighbouring elements; the lanes are what is left of the group.
+    if (p.neighbours() > 1)
+      lanes = std::min(lanes, wg / std::min<std::uint64_t>(floor_pow2(p.neighbours()), wg));
   }
   lanes = tunable(opts, "lanes", lanes);
   if (!is_pow2(lanes) || lanes > wg)
@@ -185,7 +186,7 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
   if (parts < 1) throw ArgumentError("parts must be at least 1");
   p.lanes = lanes;
   p.parts = parts;
-  const bool contiguous = p.by_offsets || p.inner == 1;
+  const bool contiguous = p.by_offsets || (!p.by_view && p.inner == 1);
   const bool cpu_short = dev.kind == DeviceKind::CPU && mean < kCpuVectorMin;
   p.vector = tunable(opts, "vector", contiguous && !cpu_short && !p.user() ? kVector : 1);
   if (p.vector != 1 && p.vector != 4)
@@ -324,6 +325,46 @@ SegmentedPlan axis_form(const DeviceInfo& dev, SegmentedPlan p, const AxisShape&
   return p;
 }
 
+// The axis form of a view, where there is one: offset 0, the reduced axes one axis (or none:
+// length 1) of stride `inner`, and the kept ones an outer axis of stride length * inner and an
+// inner one of stride 1 (either may be missing).
+std::optional<AxisShape> axis_of_view(const ViewForm& f) {
+  if (f.offset != 0 || f.reduced_shape.size() > 1 || f.kept_shape.size() > 2) return {};
+  const bool none = f.reduced_shape.empty();
+  const std::uint64_t length = none ? 1 : f.reduced_shape[0];
+  const auto fits = [&](std::uint64_t outer, std::uint64_t inner, std::int64_t outer_stride) {
+    if (!none && f.reduced_strides[0] != static_cast<std::int64_t>(inner)) return false;
+    return outer == 1 || outer_stride == static_cast<std::int64_t>(length * inner);
+  };
+  AxisShape a{f.segments * f.length, length, 1, f.segments};
+  if (f.segments == 0) return a;  // nothing to walk
+  const std::size_t k = f.kept_shape.size();
+  if (k == 0) return fits(1, 1, 0) ? std::optional(a) : std::nullopt;
+  if (f.kept_strides[k - 1] == 1 &&
+      fits(k == 2 ? f.kept_shape[0] : 1, f.kept_shape[k - 1], k == 2 ? f.kept_strides[0] : 0)) {
+    a.inner = f.kept_shape[k - 1];
+    return a;
+  }
+  if (k == 1 && fits(f.kept_shape[0], 1, f.kept_strides[0])) return a;
+  return {};
+}
+
+SegmentedPlan view_or_axis_form(const DeviceInfo& dev, SegmentedPlan p, const ViewForm& f,
+                                const Options& opts, std::span<const Type> inputs) {
+  if (f.segments > (~std::uint64_t{0}) / 16)
+    throw ArgumentError(
+        fmt::format("reduce_axes: {} results overflow a 64-bit byte count", f.segments));
+  if (const auto a = axis_of_view(f)) return axis_form(dev, p, *a, opts, inputs);
+  p.by_view = true;
+  p.view = f;
+  p.length = f.length;
+  p.inner = 1;
+  p.segments = f.segments;
+  choose_grid(dev, p, opts);
+  choose_chunk(dev, p, opts, inputs);
+  return p;
+}
+
 }  // namespace
 
 std::uint64_t SegmentedPlan::depth_for(std::uint64_t count) const {
@@ -359,10 +400,29 @@ std::uint64_t SegmentedPlan::one_pass_depth(std::uint64_t count) const {
          (vector_acc ? unroll + 2 : 0);
 }
 
+std::uint64_t SegmentedPlan::neighbours() const {
+  if (by_offsets) return 1;
+  if (!by_view) return inner;
+  const auto unit = [](std::span<const std::int64_t> s) {
+    return !s.empty() && (s.back() == 1 || s.back() == -1);
+  };
+  return unit(view.kept_strides) && !unit(view.reduced_strides) ? view.kept_shape.back() : 1;
+}
+
 std::string SegmentedPlan::describe() const {
   std::string r = fmt::format("segmented {} {} ", user() ? reduction : name(op), name(type));
+  const auto dims = [](std::span<const std::uint64_t> shape, std::span<const std::int64_t> st) {
+    std::string d;
+    for (std::size_t k = 0; k < shape.size(); ++k)
+      d += fmt::format("{}{}:{}", k ? "," : "", shape[k], st[k]);
+    return d;
+  };
   if (by_offsets)
     r += fmt::format("segments={} n={}", segments, n);
+  else if (by_view)
+    r += fmt::format("view kept=({}) reduced=({}) offset={} segments={}",
+                     dims(view.kept_shape, view.kept_strides),
+                     dims(view.reduced_shape, view.reduced_strides), view.offset, segments);
   else
     r += fmt::format("axis length={} inner={} segments={}", length, inner, segments);
   if (acc != type && !user()) r += fmt::format(" acc={}", name(acc));
@@ -399,6 +459,19 @@ SegmentedPlan plan_axis(const DeviceInfo& dev, const Reduction& r, std::span<con
                         const Options& opts) {
   const AxisShape a = axis_shape(shape, axis);
   return axis_form(dev, user_base_plan(dev, r, inputs, a.n, opts), a, opts, inputs);
+}
+
+SegmentedPlan plan_axes(const DeviceInfo& dev, Type type, Op op, const View& v,
+                        std::span<const std::int64_t> axes, const Options& opts) {
+  const ViewForm f = view_form(v, axes);
+  return view_or_axis_form(dev, base_plan(dev, type, op, f.segments * f.length, opts), f, opts, {});
+}
+
+SegmentedPlan plan_axes(const DeviceInfo& dev, const Reduction& r, std::span<const Type> inputs,
+                        const View& v, std::span<const std::int64_t> axes, const Options& opts) {
+  const ViewForm f = view_form(v, axes);
+  return view_or_axis_form(dev, user_base_plan(dev, r, inputs, f.segments * f.length, opts), f,
+                           opts, inputs);
 }
 
 }  // namespace rdx

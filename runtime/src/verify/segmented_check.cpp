@@ -82,6 +82,53 @@ std::string check_axis(const SegmentedResult& r, const void* data,
   return "";
 }
 
+std::string check_axes(const SegmentedResult& r, const void* data, const View& v,
+                       std::span<const std::int64_t> axes) {
+  const std::size_t es = size_of(r.plan.type), d = v.shape.size();
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  std::vector<std::int64_t> strides = v.strides;
+  if (strides.empty()) {  // C order
+    strides.assign(d, 1);
+    for (std::size_t k = d; k-- > 1;)
+      strides[k - 1] = strides[k] * static_cast<std::int64_t>(v.shape[k]);
+  }
+  const std::vector<std::size_t> reduced = normalized_axes(axes, d);
+  std::vector<std::size_t> kept;
+  for (std::size_t k = 0; k < d; ++k)
+    if (std::find(reduced.begin(), reduced.end(), k) == reduced.end()) kept.push_back(k);
+  // Every index over `dims` in C order, as element offsets (times their strides); one empty
+  // index (offset 0) when there are no dims, none when one has length 0.
+  const auto offsets = [&](const std::vector<std::size_t>& dims) {
+    std::vector<std::int64_t> all;
+    std::vector<std::uint64_t> i(dims.size(), 0);
+    for (std::size_t a : dims)
+      if (v.shape[a] == 0) return all;
+    while (true) {
+      std::int64_t at = 0;
+      for (std::size_t k = 0; k < dims.size(); ++k)
+        at += static_cast<std::int64_t>(i[k]) * strides[dims[k]];
+      all.push_back(at);
+      std::size_t k = dims.size();
+      while (k > 0 && ++i[k - 1] == v.shape[dims[k - 1]])
+        i[--k] = 0;
+      if (k == 0) return all;
+    }
+  };
+  const std::vector<std::int64_t> results = offsets(kept), elements = offsets(reduced);
+  if (r.size() != results.size())
+    return fmt::format("{} results, want {}", r.size(), results.size());
+  std::vector<unsigned char> elems(elements.size() * es);
+  for (std::uint64_t k = 0; k < results.size(); ++k) {
+    for (std::size_t l = 0; l < elements.size(); ++l)
+      std::memcpy(elems.data() + l * es,
+                  bytes + (static_cast<std::int64_t>(v.offset) + results[k] + elements[l]) *
+                              static_cast<std::int64_t>(es),
+                  es);
+    if (std::string why = check_one(r, k, elems, elements.size()); !why.empty()) return why;
+  }
+  return "";
+}
+
 std::vector<std::vector<std::uint64_t>> segment_layouts(std::size_t wg, std::uint64_t seed) {
   std::vector<std::vector<std::uint64_t>> all;
   const auto from_lengths = [&](const std::vector<std::uint64_t>& lengths) {
