@@ -13,7 +13,8 @@
  * Segment r:
  *   OFFSETS:   elements off[r] .. off[r+1] - 1, off[0] = 0 (checked by the host or seg_check)
  *   VIEW:      the view form (rdx::reduce_axes over axes apart, strides, an offset): element k
- *              at view_first(view, r) + view_step(view, k) (cl/view.h); 1-element loads
+ *              at view_first(view, r) + view_step(view, k) (cl/view.h; a lane walks it with a
+ *              view_cursor); 1-element loads
  *   otherwise: the axis form, `length` elements from (r / inner) * length * inner + r % inner,
  *              `inner` apart (rows: inner = 1; columns of a 2-D array: outer = 1)
  * COLUMNS (the axis form with inner > 1): neighbouring work-items take neighbouring segments, so
@@ -174,13 +175,6 @@ inline state_t seg_public(state_t s, ulong count, ACC empty_v) {
   } while (0)
 #endif
 
-/* SEG_AT(first, k, step): the index into `in` of a segment's element k. */
-#ifdef VIEW
-#define SEG_AT(first, k, step) ((first) + view_step(view, (k)))
-#else
-#define SEG_AT(first, k, step) ((first) + (k) * (step))
-#endif
-
 kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(
     global const T* in, SEG_PARAMS, ulong segments,
     EMPTY_PARAM OUT_PARAMS CHECK_PARAM ELEM_PARAMS) {
@@ -255,6 +249,28 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(
 #endif
     for (ulong t = a1 + lane; t < hi; t += SEG_LANES)
       s = st_combine(s, st_make(to_acc(LOAD_T(p, t)), t));
+#elif defined(VIEW)
+    (void)p;
+    (void)step;
+    ulong k = lo + lane;
+    if (k < hi) {
+      view_cursor c = view_start(view, first, k);
+      for (; k + (SEG_UNROLL - 1) * SEG_LANES < hi; k += SEG_UNROLL * SEG_LANES) {
+        state_t x[SEG_UNROLL];
+#pragma unroll
+        for (uint u = 0; u < SEG_UNROLL; ++u) {
+          x[u] = SEG_ELEM(c.at, k + u * SEG_LANES);
+          view_advance(view, &c, SEG_LANES);
+        }
+#pragma unroll
+        for (uint u = 0; u < SEG_UNROLL; ++u)
+          s = st_combine(s, x[u]);
+      }
+      for (; k < hi; k += SEG_LANES) {
+        s = st_combine(s, SEG_ELEM(c.at, k));
+        view_advance(view, &c, SEG_LANES);
+      }
+    }
 #else
     (void)p;
     ulong k = lo + lane;
@@ -262,13 +278,13 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(
       state_t x[SEG_UNROLL];
 #pragma unroll
       for (uint u = 0; u < SEG_UNROLL; ++u)
-        x[u] = SEG_ELEM(SEG_AT(first, k + u * SEG_LANES, step), k + u * SEG_LANES);
+        x[u] = SEG_ELEM(first + (k + u * SEG_LANES) * step, k + u * SEG_LANES);
 #pragma unroll
       for (uint u = 0; u < SEG_UNROLL; ++u)
         s = st_combine(s, x[u]);
     }
     for (; k < hi; k += SEG_LANES)
-      s = st_combine(s, SEG_ELEM(SEG_AT(first, k, step), k));
+      s = st_combine(s, SEG_ELEM(first + k * step, k));
 #endif
   }
 #if SEG_LANES > 1

@@ -393,10 +393,10 @@ expect 2 "a second input to a built-in operator" -- "$clrdx" reduce --device "$d
 says "--op sum reads --input only" "a second input to a built-in operator"
 expect 2 "--output without a shape" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --op sum --output "$tmp/x.npy"
 expect 2 "--output into a missing folder" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis 0 --op sum --output "$tmp/no/x.npy"
-expect 0 "bench --layouts" -- "$clrdx" bench --device "$dev" --layouts uniform:4,powerlaw,rows:16,columns:16 --sizes 64Ki --repeat 2 --json "$tmp/seg.jsonl"
+expect 0 "bench --layouts" -- "$clrdx" bench --device "$dev" --layouts uniform:4,powerlaw,rows:16,columns:16,apart:16 --sizes 64Ki --repeat 2 --json "$tmp/seg.jsonl"
 python3 -c '
 import json,sys; rows=[json.loads(l) for l in open(sys.argv[1])]
-assert [r["layout"] for r in rows] == ["uniform:4","powerlaw","rows:16","columns:16"], rows
+assert [r["layout"] for r in rows] == ["uniform:4","powerlaw","rows:16","columns:16","apart:16"], rows
 for r in rows: assert r["checked"] and r["call_us"] > 0 and r["segments"] > 0, r' "$tmp/seg.jsonl" && ok || bad "bench --layouts rows"
 expect 2 "bench bad layout" -- "$clrdx" bench --device "$dev" --layouts diagonal:4
 

@@ -471,7 +471,8 @@ void options_bench(CLI::App& sub, App& app) {
       ->check(CLI::Range(1, 4));
   sub.add_option("--layouts", bn.layouts,
                  "Segmented reductions instead: a comma list of uniform:L (segments of L by "
-                 "offsets), powerlaw, rows:W and columns:W (axes of an n/W x W matrix)");
+                 "offsets), powerlaw, rows:W and columns:W (axes of an n/W x W matrix), apart:W "
+                 "(axes 0 and 2 of a W x n/W^2 x W array)");
   sub.add_option("--lanes", bn.lanes, "Segmented: work-items per segment (a power of two)");
   sub.add_option("--parts", bn.parts, "Segmented: work-groups per segment");
   sub.add_option("--seg-unroll", bn.seg_unroll, "Segmented: loads in flight per work-item");

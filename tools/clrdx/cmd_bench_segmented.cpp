@@ -77,7 +77,10 @@ std::string check_sample(rdx::Context& ctx, const rdx::SegmentedPlan& p, const c
     } else {
       count = p.length;
       for (std::uint64_t l = 0; l < count; ++l) {
-        const std::uint64_t at = p.inner == 1 ? k * width + l : l * width + k;
+        // apart:W (the view form): element (l / W, k, l % W) of W x (n / W^2) x W
+        const std::uint64_t at = p.by_view      ? l / width * (p.n / width) + k * width + l % width
+                                 : p.inner == 1 ? k * width + l
+                                                : l * width + k;
         elems.insert(elems.end(), host.begin() + at * es, host.begin() + (at + 1) * es);
       }
     }
@@ -136,16 +139,22 @@ int cmd_bench_segmented(const BenchArgs& a) {
           std::uint64_t segments = 0;
           std::vector<std::uint64_t> shape;
           std::size_t axis = 0;
+          const bool apart = l.kind == Layout::Kind::Apart;
           if (l.kind == Layout::Kind::Uniform || l.kind == Layout::Kind::PowerLaw) {
             off = layout_offsets(l, n);
             segments = off.size() - 1;
+          } else if (apart) {  // NumPy's a.reshape(W, n / W^2, W).sum(axis=(0, 2))
+            segments = n / l.width / l.width;
+            shape = {l.width, segments, l.width};
           } else {
             shape = {n / l.width, l.width};
             axis = l.kind == Layout::Kind::Rows ? 1 : 0;
             segments = l.kind == Layout::Kind::Rows ? n / l.width : l.width;
           }
-          if (segments == 0 || (!shape.empty() && n % l.width)) {
-            fmt::print("  {:<16} skipped: n is not a multiple of the width\n", label);
+          if (segments == 0 || (!shape.empty() && n % l.width) ||
+              (apart && n % (l.width * l.width))) {
+            fmt::print("  {:<16} skipped: n is not a multiple of the width{}\n", label,
+                       apart ? "'s square" : "");
             continue;
           }
           const cl::Buffer offsets = device_buffer(ctx, off.size() * 8, off.data());
@@ -156,11 +165,14 @@ int cmd_bench_segmented(const BenchArgs& a) {
           rdx::SegmentedPlan plan;
           const Timed timed = time_call(
               [&] {
+                const std::int64_t ends[] = {0, 2};
                 plan = shape.empty()
                            ? rdx::reduce_segments_into(ctx, type, in, n, offsets, segments, op,
                                                        values, &indices, opts)
-                           : rdx::reduce_axis_into(ctx, type, in, shape, axis, op, values, &indices,
-                                                   opts);
+                       : apart ? rdx::reduce_axes_into(ctx, type, in, rdx::View::contiguous(shape),
+                                                       ends, op, values, &indices, opts)
+                               : rdx::reduce_axis_into(ctx, type, in, shape, axis, op, values,
+                                                       &indices, opts);
                 return rdx::Result{};
               },
               a.repeat);

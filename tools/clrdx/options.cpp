@@ -164,11 +164,13 @@ Layout parse_layout(std::string_view s) {
   }
   const auto colon = s.find(':');
   const std::string_view kind = s.substr(0, colon);
-  if (colon == std::string_view::npos || (kind != "uniform" && kind != "rows" && kind != "columns"))
-    throw rdx::ArgumentError(
-        fmt::format("bad layout '{}' (expected uniform:L, rows:L, columns:C or powerlaw)", s));
+  if (colon == std::string_view::npos ||
+      (kind != "uniform" && kind != "rows" && kind != "columns" && kind != "apart"))
+    throw rdx::ArgumentError(fmt::format(
+        "bad layout '{}' (expected uniform:L, rows:L, columns:C, apart:W or powerlaw)", s));
   l.kind = kind == "uniform" ? Layout::Kind::Uniform
            : kind == "rows"  ? Layout::Kind::Rows
+           : kind == "apart" ? Layout::Kind::Apart
                              : Layout::Kind::Columns;
   l.width = parse_count(s.substr(colon + 1), "a layout's width");
   if (l.width == 0) throw rdx::ArgumentError(fmt::format("bad layout '{}': width 0", s));

@@ -64,7 +64,7 @@ void check_writable_location(const std::string& path);
 // elements by offsets), powerlaw (lengths 1 << (splitmix64(s) % 17), by offsets), and the axis
 // forms of an (n / W) x W matrix: rows:W (axis 1) and columns:W (axis 0).
 struct Layout {
-  enum class Kind { Uniform, PowerLaw, Rows, Columns } kind = Kind::Uniform;
+  enum class Kind { Uniform, PowerLaw, Rows, Columns, Apart } kind = Kind::Uniform;
   std::uint64_t width = 0;
   std::string name;
 };
