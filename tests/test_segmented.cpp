@@ -40,13 +40,8 @@ std::vector<rdx::Options> forms(bool contiguous = true) {
   return all;
 }
 
-// A buffer of ctx's context holding a copy of `bytes` bytes at p (or uninitialised).
 cl::Buffer buffer(std::size_t bytes, const void* p = nullptr) {
-  cl_int err = CL_SUCCESS;
-  cl::Buffer b(ctx().cl_context(), CL_MEM_READ_WRITE | (p ? CL_MEM_COPY_HOST_PTR : 0), bytes,
-               const_cast<void*>(p), &err);
-  REQUIRE(err == CL_SUCCESS);
-  return b;
+  return rdx_test::buffer(ctx(), bytes, p);
 }
 
 bool device_allows(rdx::Type t) {

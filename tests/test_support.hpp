@@ -10,7 +10,18 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include "rdx/context.hpp"
+
 namespace rdx_test {
+
+// A buffer of ctx's context holding a copy of `bytes` bytes at p (or uninitialised).
+inline cl::Buffer buffer(rdx::Context& ctx, std::size_t bytes, const void* p = nullptr) {
+  cl_int err = CL_SUCCESS;
+  cl::Buffer b(ctx.cl_context(), CL_MEM_READ_WRITE | (p ? CL_MEM_COPY_HOST_PTR : 0), bytes,
+               const_cast<void*>(p), &err);
+  REQUIRE(err == CL_SUCCESS);
+  return b;
+}
 
 // The device the tests run on: $RDX_DEVICE, else PoCL's CPU device.
 inline std::string device() {

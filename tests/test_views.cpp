@@ -24,11 +24,7 @@ rdx::Context& ctx() {
 }
 
 cl::Buffer buffer(std::size_t bytes, const void* p = nullptr) {
-  cl_int err = CL_SUCCESS;
-  cl::Buffer b(ctx().cl_context(), CL_MEM_READ_WRITE | (p ? CL_MEM_COPY_HOST_PTR : 0), bytes,
-               const_cast<void*>(p), &err);
-  REQUIRE(err == CL_SUCCESS);
-  return b;
+  return rdx_test::buffer(ctx(), bytes, p);
 }
 
 // Each result's element offsets in the data, in order: an odometer over the kept axes (C order),
