@@ -181,6 +181,20 @@ TEST_CASE("views: axes apart, slices, reversed and broadcast axes against a walk
       check_case(c, data, op, r);
     }
   }
+  // The view form runs in one pass: a chunk below the elements it spans is refused; the axis
+  // form runs in passes.
+  rdx::Options small;
+  small.tuning.set("chunk", 16);
+  const std::vector<rdx::Array> in = {{rdx::Type::F32, data.data()}};
+  CHECK_THROWS_AS(rdx::reduce_axes(ctx(), rdx::Type::F32, data.data(), all[0].view, all[0].axes,
+                                   rdx::Op::Sum, small),
+                  rdx::UnsupportedError);
+  CHECK_THROWS_AS(rdx::reduce_axes(ctx(), rdx::Stat::Mean, in, all[0].view, all[0].axes, small),
+                  rdx::UnsupportedError);
+  const auto passes = rdx::reduce_axes(ctx(), rdx::Type::F32, data.data(), all[1].view, all[1].axes,
+                                       rdx::Op::Sum, small);
+  CHECK(passes.plan.in_passes());
+  check_case(all[1], data, rdx::Op::Sum, passes);
   // NaN's two families on views of both forms.
   for (std::size_t k : {0, 5, 6, 9}) {
     const Case& c = all[k];

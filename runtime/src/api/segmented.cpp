@@ -64,12 +64,12 @@ HostView host_view(const View& v, Type type, const void* data, const char* who) 
   return h;
 }
 
-void check_view_pass(const SegmentedPlan& p, const HostView& h, const char* who) {
-  if (p.by_view && h.elements > p.chunk)
+void check_view_pass(const SegmentedPlan& p, std::uint64_t elements, const char* who) {
+  if (p.by_view && elements > p.chunk)
     throw UnsupportedError(fmt::format(
         "{}: the view's elements span {} elements of the data, more than one pass ({}: the "
         "device's largest allocation, or the tunable chunk); a strided view runs in one",
-        who, h.elements, p.chunk));
+        who, elements, p.chunk));
 }
 
 void check_device_view(Context& ctx, const cl::Buffer& data, Type type, const View& v,
@@ -207,7 +207,7 @@ SegmentedResult reduce_axes(Context& ctx, Type type, const void* data, const Vie
   const char* who = "reduce_axes";
   const detail::HostView h = detail::host_view(v, type, data, who);
   const SegmentedPlan p = plan_view(ctx, type, op, h.view, axes, opts, who);
-  detail::check_view_pass(p, h, who);
+  detail::check_view_pass(p, h.elements, who);
   if (!p.by_view && p.in_passes()) return detail::in_passes(ctx, p, h.first);
   auto& impl = detail::impl_of(ctx);
   const cl::Buffer in = device_buffer(impl, byte_size(type, h.elements), h.first, "input");

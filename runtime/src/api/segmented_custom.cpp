@@ -105,11 +105,7 @@ SegmentedStates run_host(const Job& job, const SegmentedPlan& p,
   const std::uint64_t used = p.by_offsets ? offsets.back()
                              : p.by_view  ? element_span(p.view).hi
                                           : p.n;
-  if (p.by_view && used > p.chunk)
-    throw UnsupportedError(fmt::format(
-        "reduce_axes: the view's elements span {} elements of the data, more than one pass ({}: "
-        "the device's largest allocation, or the tunable chunk); a strided view runs in one",
-        used, p.chunk));
+  detail::check_view_pass(p, used, "reduce_axes");
   if (used <= p.chunk) {
     std::vector<cl::Buffer> in;
     for (std::size_t j = 0; j < job.in.types.size(); ++j)

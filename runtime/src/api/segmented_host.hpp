@@ -31,8 +31,9 @@ struct HostView {
   std::uint64_t elements = 0;
 };
 HostView host_view(const View& v, Type type, const void* data, const char* who);
-// The view form runs in one pass: UnsupportedError when its span exceeds p.chunk.
-void check_view_pass(const SegmentedPlan& p, const HostView& h, const char* who);
+// The view form runs in one pass: UnsupportedError when the elements its view spans exceed
+// p.chunk.
+void check_view_pass(const SegmentedPlan& p, std::uint64_t elements, const char* who);
 // A device buffer holding every element v addresses (ArgumentError otherwise).
 void check_device_view(Context& ctx, const cl::Buffer& data, Type type, const View& v,
                        const char* who);
