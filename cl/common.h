@@ -8,7 +8,7 @@
  *                         OP_NANMIN/OP_NANMAX)
  *   NAN_IGNORED           float states ignore NaN (nanmin ... nanargmax); else NaN propagates
  *   T, T_COMPUTE          an element's type as stored (what input pointers point to) and as
- *                         computed (one OpenCL C type for every type today)
+ *                         computed (f16 and bf16: stored as ushort, computed as float)
  *   T_VALUE(x)            a stored element x (a T) as a T_COMPUTE value
  *   T_VALUES(N, x)        a vector of N stored elements as a vector of N T_COMPUTE values
  *   LOAD_T(p, k)          element k of p (global const T*) as a T_COMPUTE value: every kernel
@@ -58,6 +58,27 @@
 #ifdef NEEDS_FP64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
+
+#define RDX_CAT_(a, b) a##b
+#define RDX_CAT(a, b) RDX_CAT_(a, b)
+
+/* An f16 element's bits (a ushort) as a float, one and N at a time: f16's T_VALUE and T_VALUES
+ * (its type row). vload_half is core OpenCL C: no cl_khr_fp16 is needed. */
+inline float rdx_f16_value(ushort x) {
+  return vload_half(0, (const __private half*)&x);
+}
+inline float2 rdx_f16_values2(ushort2 x) {
+  return vload_half2(0, (const __private half*)&x);
+}
+inline float4 rdx_f16_values4(ushort4 x) {
+  return vload_half4(0, (const __private half*)&x);
+}
+inline float8 rdx_f16_values8(ushort8 x) {
+  return vload_half8(0, (const __private half*)&x);
+}
+inline float16 rdx_f16_values16(ushort16 x) {
+  return vload_half16(0, (const __private half*)&x);
+}
 
 /* No index: the value of an identity state of argmin/argmax. */
 #define NO_INDEX ULONG_MAX

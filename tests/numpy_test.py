@@ -1,7 +1,7 @@
 """clrdx against NumPy: NaN's two families, any/all/count_nonzero, the nan* composites, and
-reductions over several axes at once.
+reductions over several axes at once, and the 16-bit floats f16 and bf16.
 
-Usage: numpy_test.py CLRDX [--types f32,f64,i32] [--device SEL (default cpu)]
+Usage: numpy_test.py CLRDX [--types f32,f64,i32,f16,bf16] [--device SEL (default cpu)]
 
 Each case is a row of a 2-D array: clrdx reduces the array along axis 1 (`--axis 1 --output`)
 and the result is compared with NumPy's reduction along that axis, element type by element
@@ -9,6 +9,13 @@ type. The rows place NaN first, inside and last, hold only NaN, mix -0.0 with +0
 infinities of both signs, and random numbers. A few rows are also reduced whole (`--json`), where
 the built-in strategies run instead of the segmented kernels. A 3-D array is reduced over
 several axes (`--axis=0,2`, negative ones among them) and compared with NumPy's axis=(0, 2).
+
+f16 and bf16 are storage types: clrdx accumulates them in f32. Their min, max, arg*, any, all and
+count_nonzero are compared with NumPy on the 16-bit array itself; their sums, products, means and
+variances with NumPy on the same values as float32 (NumPy's float16 product would round every
+step to float16). bf16, which NumPy has no dtype for, is a raw file of the upper halves of
+float32 values whose lower halves are zero, reduced whole, and NumPy reduces those float32
+values.
 
 Exact: min, max, argmin, argmax and their nan* forms (values by ==, so -0.0 == +0.0: the sign
 of a zero picked among zeros of both signs is not specified, as in NumPy), any, all,
@@ -25,9 +32,11 @@ import numpy as np
 
 CLRDX = sys.argv[1]
 TYPES = sys.argv[sys.argv.index("--types") + 1].split(",") if "--types" in sys.argv else [
-    "f32", "f64", "i32"]
+    "f32", "f64", "i32", "f16", "bf16"]
 DEVICE = sys.argv[sys.argv.index("--device") + 1] if "--device" in sys.argv else "cpu"
-DTYPE = {"f32": np.float32, "f64": np.float64, "i32": np.int32}
+DTYPE = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "f16": np.float16}
+EXACT = ("min", "max", "argmin", "argmax", "nanmin", "nanmax", "nanargmin", "nanargmax", "any",
+         "all", "count_nonzero")
 L = 37  # odd: every vector width leaves a tail
 
 failures = []
@@ -63,6 +72,8 @@ def run(args):
 
 
 def expected(op, a, axis):
+    if a.dtype == np.float16 and op not in EXACT:
+        a = a.astype(np.float32)  # clrdx accumulates a 16-bit float in f32
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         if op == "count_nonzero":
@@ -75,13 +86,12 @@ def same(op, got, want, dtype):
     want = np.asarray(want)
     if got.shape != want.shape:
         return False
-    exact = op in ("min", "max", "argmin", "argmax", "nanmin", "nanmax", "nanargmin",
-                   "nanargmax", "any", "all", "count_nonzero")
+    exact = op in EXACT
     if exact or not np.issubdtype(want.dtype, np.floating):
         if np.issubdtype(want.dtype, np.floating):
             return bool(np.all((got == want) | (np.isnan(got) & np.isnan(want))))
         return bool(np.all(got == want))
-    tol = 1e-4 if dtype == np.float32 else 1e-10
+    tol = 1e-4 if dtype in (np.float32, np.float16) else 1e-10
     return bool(np.allclose(got.astype(np.float64), want.astype(np.float64), rtol=tol, atol=tol,
                             equal_nan=True))
 
@@ -97,6 +107,8 @@ OPS = ["min", "max", "argmin", "argmax", "nanmin", "nanmax", "nanargmin", "nanar
 
 with tempfile.TemporaryDirectory() as d:
     for t in TYPES:
+        if t == "bf16":
+            continue  # below: NumPy has no bfloat16
         dtype = DTYPE[t]
         a = rows(dtype)
         src = os.path.join(d, f"{t}.npy")
@@ -141,6 +153,8 @@ with tempfile.TemporaryDirectory() as d:
     # Several axes at once, negative axes among them, of a 3-D array (NaN inside for floats):
     # the view form (axes apart) and the axis form (axes that are one run).
     for t in TYPES:
+        if t == "bf16":
+            continue
         dtype = DTYPE[t]
         rng = np.random.default_rng(11)
         cube = (rng.standard_normal((4, 5, 6)) * 10).astype(dtype) if dtype != np.int32 else \
@@ -161,6 +175,28 @@ with tempfile.TemporaryDirectory() as d:
                      "--axis=" + ",".join(map(str, axes)), "--output", out] + acc)
                 want = expected(op, cube, axes[0] if op == "argmax" else axes)
                 check(f"{t} {op} --axis {axes}", op, np.load(out), want, dtype)
+
+    # bf16: the rows as float32 with their lower halves cleared, each reduced whole from a raw
+    # file of its upper halves, against NumPy on those float32 values.
+    if "bf16" in TYPES:
+        bits = rows(np.float32).view(np.uint32) & np.uint32(0xFFFF0000)
+        a = bits.view(np.float32)
+        all_nan = np.isnan(a).all(axis=1)
+        for k in range(len(a)):
+            raw = os.path.join(d, f"bf16-row{k}.bin")
+            (bits[k] >> np.uint32(16)).astype("<u2").tofile(raw)
+            for op in OPS:
+                if op.startswith("nanarg") and all_nan[k]:
+                    continue  # NumPy raises
+                j = json.loads(run(["reduce", "--device", DEVICE, "--type", "bf16", "--input",
+                                    raw, "--op", op, "--json"]))
+                if op.endswith(("argmin", "argmax")):
+                    got = j["index"]
+                else:
+                    r = j["result"]
+                    got = float(r) if isinstance(r, str) else r
+                check(f"bf16 {op} of row {k} whole", op, got, expected(op, a[k], None),
+                      np.float32)
 
 for f in failures:
     print("FAIL", f)

@@ -372,7 +372,7 @@ TEST_CASE("types: each row's facts are its C++ type's, and its .npy code reads b
       using L = std::numeric_limits<H>;
       CHECK(r.size == sizeof(H));
       CHECK(r.digits == L::digits);
-      CHECK(r.is_float == std::is_floating_point_v<H>);
+      CHECK(r.is_float == is_float_v<H>);
       CHECK(r.is_signed == L::is_signed);
       CHECK(r.min_exp == (r.is_float ? L::min_exponent : 0));
       CHECK(r.max_exp == (r.is_float ? L::max_exponent : 0));
@@ -380,27 +380,31 @@ TEST_CASE("types: each row's facts are its C++ type's, and its .npy code reads b
     });
     const std::string d(npy_descr(t));
     CAPTURE(d);
-    REQUIRE(d.size() >= 3);
-    CHECK(d[0] == (r.size == 1 ? '|' : '<'));
-    CHECK(d[1] == (r.is_float ? 'f' : r.is_signed ? 'i' : 'u'));
-    CHECK(d.substr(2) == std::to_string(r.size));
-    CHECK((type_of_npy(d) == t));
-    // The same descriptor in native and big-endian byte order (a copy with its first character
-    // replaced: GCC 12 warns falsely (-Wrestrict) on "=" + d.substr(1) at -O2).
-    std::string native = d, big = d;
-    native[0] = '=';
-    big[0] = '>';
-    CHECK((type_of_npy(native) == t));
-    CHECK((type_of_npy(big) == (r.size == 1 ? std::optional<Type>(t) : std::nullopt)));
+    if (d.empty()) {
+      CHECK(t == Type::BF16);  // NumPy has no bfloat16 dtype
+    } else {
+      REQUIRE(d.size() >= 3);
+      CHECK(d[0] == (r.size == 1 ? '|' : '<'));
+      CHECK(d[1] == (r.is_float ? 'f' : r.is_signed ? 'i' : 'u'));
+      CHECK(d.substr(2) == std::to_string(r.size));
+      CHECK((type_of_npy(d) == t));
+      // The same descriptor in native and big-endian byte order (a copy with its first character
+      // replaced: GCC 12 warns falsely (-Wrestrict) on "=" + d.substr(1) at -O2).
+      std::string native = d, big = d;
+      native[0] = '=';
+      big[0] = '>';
+      CHECK((type_of_npy(native) == t));
+      CHECK((type_of_npy(big) == (r.size == 1 ? std::optional<Type>(t) : std::nullopt)));
+    }
     CHECK((parse_type(r.name) == t));
-    const std::string& defs = cl_definitions(t, t, Op::Sum);
+    const std::string& defs = cl_definitions(t, computed_type(t), Op::Sum);
     CHECK(has(defs, "#define T " + std::string(r.cl_storage) + "\n"));
     CHECK(has(defs, "#define T_COMPUTE " + std::string(r.cl_name) + "\n"));
     CHECK(has(defs, "#define LOAD_T(p, k) T_VALUE((p)[(k)])\n"));
     CHECK(has(defs, "#define T_VALUE(x) (x)\n") == (r.cl_storage == r.cl_name));
     CHECK(has(defs, "#define T_VALUES(N, x) (x)\n") == (r.cl_storage == r.cl_name));
   }
-  for (const char* s : {"<f2", ">f4", ">i8", "<b1", "<c8", "f4", "", "<f16"}) {
+  for (const char* s : {">f2", ">f4", ">i8", "<b1", "<c8", "f4", "", "<f16"}) {
     CAPTURE(s);
     CHECK_FALSE(type_of_npy(s).has_value());
   }

@@ -90,13 +90,17 @@ TEST_CASE("names parse back, and bad names are argument errors") {
     CHECK(parse_op(name(op)) == op);
   CHECK(parse_type("float") == Type::F32);
   CHECK(parse_type("UINT8") == Type::U8);
-  CHECK_THROWS_AS(parse_type("f16"), ArgumentError);
+  CHECK(parse_type("float16") == Type::F16);
+  CHECK(parse_type("bfloat16") == Type::BF16);
+  CHECK_THROWS_AS(parse_type("ushort16"), ArgumentError);
+  CHECK_THROWS_AS(parse_type("f8"), ArgumentError);
   CHECK_THROWS_AS(parse_op("mean"), ArgumentError);
 }
 
 TEST_CASE("holds_every_value: exact conversions between element types") {
   // Every pair, against the ranges of the C++ types: an integer fits when its minimum and
-  // maximum convert and come back unchanged; a float fits a float at least as wide.
+  // maximum convert and come back unchanged; a float fits a float at least as wide; a 16-bit
+  // float fits where each of its 65536 values converts and comes back unchanged.
   for (Type from : kAllTypes)
     for (Type to : kAllTypes) {
       CAPTURE(name(from));
@@ -105,7 +109,18 @@ TEST_CASE("holds_every_value: exact conversions between element types") {
         using F = decltype(f);
         return visit_type(to, [&](auto t) {
           using T = decltype(t);
-          if constexpr (std::is_floating_point_v<F>) {
+          if constexpr (is_half_v<F>) {
+            if constexpr (std::is_integral_v<T>) {
+              return false;  // 0.5 is an f16 and a bf16
+            } else {
+              for (std::uint32_t b = 0; b < 0x10000; ++b) {
+                const float x = F::from_bits(static_cast<std::uint16_t>(b));
+                if (std::isnan(x)) continue;
+                if (static_cast<float>(static_cast<T>(x)) != x) return false;
+              }
+              return true;
+            }
+          } else if constexpr (std::is_floating_point_v<F>) {
             return std::is_floating_point_v<T> && sizeof(T) >= sizeof(F);
           } else {
             // The extremes, and the largest value with all low bits set (2^k - 1 rounds in a
@@ -115,7 +130,7 @@ TEST_CASE("holds_every_value: exact conversions between element types") {
               const long double y = static_cast<long double>(static_cast<T>(x));
               return y == static_cast<long double>(x);
             };
-            if constexpr (std::is_floating_point_v<T>) return round_trips(lo) && round_trips(hi);
+            if constexpr (is_float_v<T>) return round_trips(lo) && round_trips(hi);
             return std::numeric_limits<T>::lowest() <= static_cast<long double>(lo) &&
                    static_cast<long double>(hi) <= std::numeric_limits<T>::max();
           }
@@ -141,6 +156,26 @@ TEST_CASE("make_plan validates the request") {
   o.acc = Type::I64;
   CHECK_THROWS_AS(make_plan(gpu, Type::I32, Op::ArgMax, 10, o), ArgumentError);
   CHECK(make_plan(gpu, Type::I32, Op::Sum, 10, o).acc == Type::I64);
+  // f16 and bf16 compute in f32 (or f64), never in themselves; argmin/argmax only in f32.
+  for (Type h : {Type::F16, Type::BF16}) {
+    CAPTURE(name(h));
+    Options d;
+    CHECK(make_plan(gpu, h, Op::Sum, 10, d).acc == Type::F32);
+    CHECK(make_plan(gpu, h, Op::ArgMin, 10, d).acc == Type::F32);
+    CHECK(make_plan(gpu, h, Op::NanMax, 10, d).acc == Type::F32);
+    d.acc = h;
+    CHECK_THROWS_AS(make_plan(gpu, h, Op::Sum, 10, d), ArgumentError);
+    d.acc = Type::F16;
+    CHECK_THROWS_AS(make_plan(gpu, Type::I8, Op::Sum, 10, d), ArgumentError);
+    d.acc = Type::F64;
+    CHECK(make_plan(gpu, h, Op::Sum, 10, d).acc == Type::F64);
+    CHECK(make_plan(gpu, h, Op::Max, 10, d).acc == Type::F64);
+    CHECK_THROWS_AS(make_plan(gpu, h, Op::ArgMax, 10, d), ArgumentError);
+    CHECK_THROWS_AS(make_plan(no_fp64, h, Op::Sum, 10, d), UnsupportedError);
+    d.acc = Type::F32;
+    CHECK(make_plan(gpu, h, Op::ArgMax, 10, d).acc == Type::F32);
+    CHECK_THROWS_AS(make_plan(gpu, h, Op::And, 10, d), ArgumentError);
+  }
   // An integer widens into a wider integer or a float, never into one of its own width.
   o.acc = Type::U32;
   CHECK_THROWS_AS(make_plan(gpu, Type::I32, Op::Sum, 10, o), ArgumentError);
@@ -292,11 +327,11 @@ TEST_CASE("generators and the case table") {
 TEST_CASE("the covering test matrix still runs every pair, every type and every operator") {
   const auto all = strategies();
   std::map<std::pair<Type, Op>, int> runs;  // pair -> strategies that run it
-  std::size_t every = 0;                    // the pairs there are: 124
+  std::size_t every = 0;                    // the pairs there are: 144
   for (Type t : kAllTypes)
     for (Op op : kAllOps)
       every += op_allows(op, t);
-  CHECK(every == 124);
+  CHECK(every == 144);  // 8 integer types x 13 operators, 4 float types x 10
   for (std::size_t pos = 0; pos < all.size(); ++pos) {
     const std::string_view s = all[pos].name;
     CAPTURE(s);
@@ -515,7 +550,7 @@ TEST_CASE("tuning file: saved and loaded back; a malformed file is an ArgumentEr
   CHECK(b.note == "measured");
   for (const char* bad :
        {"not json", "{\"entries\": 3}", "{\"entries\": [{\"wg\": -1}]}",
-        "{\"entries\": [{\"colour\": \"red\"}]}", "{\"entries\": [{\"type\": \"f16\"}]}",
+        "{\"entries\": [{\"colour\": \"red\"}]}", "{\"entries\": [{\"type\": \"f8\"}]}",
         "{\"entries\": [{\"auto\": \"localtree\"}]}",
         "{\"entries\": [{\"strategy\": \"localtree\", \"wg\": 64}]}"}) {
     CAPTURE(bad);

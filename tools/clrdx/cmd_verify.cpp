@@ -211,10 +211,10 @@ int cmd_verify(const VerifyArgs& a) {
             [&] {
               const rdx::Result r = rdx::reduce(ctx, c.type, data.data(), c.n, c.op, opts);
               if (c.n == 0)
-                return r.value == rdx::identity(c.op, c.type)
+                return r.value == rdx::identity(c.op, r.plan.acc)
                            ? std::string()
                            : std::string("empty input: not the identity");
-              const auto ref = rdx::reference_reduce(c.type, c.type, c.op, data.data(), c.n);
+              const auto ref = rdx::reference_reduce(c.type, r.plan.acc, c.op, data.data(), c.n);
               return rdx::check_result(r.plan, r.value, r.index, ref);
             },
             c.n == 0 && rdx::is_index_op(c.op));

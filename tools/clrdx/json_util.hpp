@@ -21,8 +21,8 @@ inline nlohmann::json to_json(const rdx::Scalar& s) {
   return rdx::visit_type(s.type, [&](auto z) -> nlohmann::json {
     using T = decltype(z);
     const T v = s.as<T>();
-    if constexpr (std::is_floating_point_v<T>) {
-      if (!std::isfinite(v)) return s.to_string();
+    if constexpr (rdx::is_float_v<T>) {
+      if (!std::isfinite(static_cast<float>(v))) return s.to_string();
       return static_cast<double>(v);
     } else if constexpr (std::is_signed_v<T>) {
       return static_cast<std::int64_t>(v);

@@ -56,7 +56,8 @@ struct Reduction {
   // input converted to acc).
   static Reduction simple(Type acc, std::string combine, std::string identity,
                           std::string map = "x");
-  // A built-in operator (sum, prod, min, max, and, or, xor) over `map`: transform-reduce.
+  // A built-in operator (sum, prod, min, max, and, or, xor) over `map`: transform-reduce, in
+  // type acc (f16 or bf16: in f32, their computed type; a field is never a storage type).
   // argmin and argmax are ArgumentErrors (their state has an index: see rdx::Stat::MinMax).
   static Reduction transform(Op op, Type acc, std::string map);
 };

@@ -44,9 +44,11 @@ struct IndexResult {
 };
 
 namespace detail {
+// R, when given, is the accumulator; a 16-bit float R (rdx::f16, rdx::bf16) is no accumulator:
+// the reduction computes in f32 and its result is rounded to R, as NumPy's float16 sum is.
 template <class R, class T>
 Options with_acc(Options o) {
-  if constexpr (!std::is_void_v<R>) o.acc = type_of<R>();
+  if constexpr (!std::is_void_v<R> && !is_half_v<R>) o.acc = type_of<R>();
   return o;
 }
 template <class R, class T>
@@ -59,7 +61,9 @@ inline void check_index_op(Op op, const char* where) {
 }
 }  // namespace detail
 
-// Host data. R, when given, is the accumulator type (reduce<double>(ctx, floats, Op::Sum)).
+// Host data. R, when given, is the accumulator type (reduce<double>(ctx, floats, Op::Sum)). The
+// result is R, else the element type: an f16 or bf16 input's f32 result rounded to it (exact for
+// min, max and the other operators that return an element).
 template <class R = void, class T>
 detail::result_t<R, std::remove_cv_t<T>> reduce(Context& ctx, std::span<T> data, Op op,
                                                 Options opts = {}) {

@@ -12,10 +12,12 @@
 #include <type_traits>
 
 #include "rdx/errors.hpp"
+#include "rdx/half.hpp"
 
 namespace rdx {
 
-enum class Type : std::uint8_t { I8, U8, I16, U16, I32, U32, I64, U64, F32, F64 };
+// F16 and BF16 (rdx/half.hpp) are storage types: stored in 16 bits, computed in f32 (or f64).
+enum class Type : std::uint8_t { I8, U8, I16, U16, I32, U32, I64, U64, F32, F64, F16, BF16 };
 // min, max, argmin and argmax propagate NaN as NumPy's do; nanmin, nanmax, nanargmin and
 // nanargmax ignore it unless every element is NaN (docs/semantics.md).
 enum class Op : std::uint8_t {
@@ -34,8 +36,9 @@ enum class Op : std::uint8_t {
   NanArgMax
 };
 
-inline constexpr Type kAllTypes[] = {Type::I8,  Type::U8,  Type::I16, Type::U16, Type::I32,
-                                     Type::U32, Type::I64, Type::U64, Type::F32, Type::F64};
+inline constexpr Type kAllTypes[] = {Type::I8,  Type::U8,  Type::I16, Type::U16,
+                                     Type::I32, Type::U32, Type::I64, Type::U64,
+                                     Type::F32, Type::F64, Type::F16, Type::BF16};
 inline constexpr Op kAllOps[] = {Op::Sum,    Op::Prod,      Op::Min,      Op::Max,    Op::And,
                                  Op::Or,     Op::Xor,       Op::ArgMin,   Op::ArgMax, Op::NanMin,
                                  Op::NanMax, Op::NanArgMin, Op::NanArgMax};
@@ -54,6 +57,9 @@ std::optional<Type> type_of_npy(std::string_view descr);
 
 std::size_t size_of(Type t);
 bool is_float(Type t);
+// The type t's values are computed in, and its default accumulator: f32 for f16 and bf16 (storage
+// types), t itself for every other type.
+Type computed_type(Type t);
 bool is_signed(Type t);
 inline bool is_index_op(Op op) {
   return op == Op::ArgMin || op == Op::ArgMax || op == Op::NanArgMin || op == Op::NanArgMax;
@@ -94,11 +100,15 @@ constexpr Type type_of() {
     return Type::F32;
   else if constexpr (std::is_same_v<U, double>)
     return Type::F64;
+  else if constexpr (std::is_same_v<U, f16>)
+    return Type::F16;
+  else if constexpr (std::is_same_v<U, bf16>)
+    return Type::BF16;
   else
-    static_assert(sizeof(U) == 0, "librdx reduces i8..i64, u8..u64, f32 and f64 only");
+    static_assert(sizeof(U) == 0, "librdx reduces i8..i64, u8..u64, f16, bf16, f32 and f64 only");
 }
 
-// Calls f(T{}) with the C++ type that t names.
+// Calls f(T{}) with the C++ type that t names (rdx::f16 and rdx::bf16 for the 16-bit floats).
 template <class F>
 decltype(auto) visit_type(Type t, F&& f) {
   switch (t) {
@@ -122,8 +132,26 @@ decltype(auto) visit_type(Type t, F&& f) {
       return f(float{});
     case Type::F64:
       return f(double{});
+    case Type::F16:
+      return f(f16{});
+    case Type::BF16:
+      return f(bf16{});
   }
   return f(std::int8_t{});  // unreachable: every enumerator is handled above
+}
+
+// Calls f(A{}) with the C++ type of accumulator type `acc`. The storage types (f16, bf16) are
+// never accumulators (their values compute in f32 or f64), so the host's arithmetic is never
+// instantiated on them: ArgumentError for one.
+template <class F>
+decltype(auto) visit_acc(Type acc, F&& f) {
+  return visit_type(acc, [&](auto z) -> decltype(f(float{})) {
+    if constexpr (is_half_v<decltype(z)>)
+      throw ArgumentError(std::string(name(acc)) +
+                          " is a storage type, not an accumulator (its values compute in f32)");
+    else
+      return f(z);
+  });
 }
 
 // One value of any librdx type, kept with its type (a reduction's result).
@@ -151,8 +179,19 @@ struct Scalar {
     });
   }
 
+  // A 16-bit float converts as its float value does; a value converts to a 16-bit float
+  // rounded to nearest (rdx/half.hpp).
   template <class T, class S>
   static T converted_value(S v) {
+    if constexpr (is_half_v<S>)
+      return converted_value<T>(static_cast<float>(v));
+    else if constexpr (is_half_v<T>)
+      return T(static_cast<double>(v));
+    else
+      return converted_plain<T>(v);
+  }
+  template <class T, class S>
+  static T converted_plain(S v) {
     if constexpr (std::is_floating_point_v<S> && std::is_integral_v<T> &&
                   !std::is_same_v<T, bool>) {
       const S hi = std::ldexp(S(1), std::numeric_limits<T>::digits);  // exact: a power of two

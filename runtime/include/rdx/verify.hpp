@@ -26,6 +26,7 @@ struct Reference {
   long double exact = 0;               // floats: the sum or product before rounding to acc
   long double abs_sum = 0;             // floats: sum of |x|, for the error bound
 };
+// acc: the accumulator; an f16 or bf16 acc stands for f32, their default accumulator.
 Reference reference_reduce(Type type, Type acc, Op op, const void* data, std::uint64_t n);
 
 // Integers, min, max, argmin, argmax, and, or, xor: exact. Float sums: |got - exact| <=

@@ -82,7 +82,7 @@ cl::Event enqueue_reduce(Context& ctx, Type type, const cl::Buffer& data, std::u
   if (n == 0) {  // the identity as rdx::reduce gives it
     const Scalar id = identity(op, plan.acc);
     cl::Event done;
-    visit_type(plan.acc, [&](auto z) {
+    visit_acc(plan.acc, [&](auto z) {
       const auto value = id.as<decltype(z)>();
       RDX_CHECK(ctx.queue().enqueueFillBuffer(out, value, offset, bytes,
                                               wait.empty() ? nullptr : &wait, &done));

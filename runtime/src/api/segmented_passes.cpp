@@ -48,7 +48,7 @@ class PassResults {
       if (indexed) r_.indices[k] = moved(r.indices[j], skip);
       return;
     }
-    visit_type(p_.acc, [&](auto z) {
+    visit_acc(p_.acc, [&](auto z) {
       using A = decltype(z);
       TypedState<A> a{A{}, indexed ? r_.indices[k] : 0}, b{A{}, 0};
       std::memcpy(&a.value, to, sizeof(A));

@@ -39,7 +39,7 @@ struct TypeRow {
   int digits;
   int min_exp, max_exp;           // floats: std::numeric_limits<>'s exponent range; integers: 0
   std::string_view cl_extension;  // the OpenCL extension the type needs ("cl_khr_fp64"), or ""
-  std::string_view npy;           // NumPy's dtype string in a .npy header: "<f4"
+  std::string_view npy;           // NumPy's dtype string in a .npy header: "<f4"; "": none (bf16)
 };
 
 // A row: the type, wire; names: librdx's, OpenCL C's computed type, two aliases; size, float,
@@ -67,11 +67,25 @@ inline constexpr TypeRow kTypeRows[] = {
      "float", "", "", 24, -125, 128, "", "<f4"},
     {Type::F64, 9, "f64", "double", "float64", "double", 8, true, true, "", "", "",
      "double", "", "", 53, -1021, 1024, "cl_khr_fp64", "<f8"},
+    {Type::F16, 10, "f16", "float", "float16", "half", 2, true, true, "", "", "",
+     "ushort", "rdx_f16_value(x)", "RDX_CAT(rdx_f16_values, N)(x)", 11, -13, 16, "", "<f2"},
+    {Type::BF16, 11, "bf16", "float", "bfloat16", "bfloat16", 2, true, true, "", "", "",
+     "ushort", "as_float((uint)(x) << 16)",
+     "RDX_CAT(as_float, N)(RDX_CAT(convert_uint, N)(x) << 16)", 8, -125, 128, "", ""},
 };
 // clang-format on
 
 constexpr const TypeRow& type_row(Type t) {
   return kTypeRows[static_cast<std::size_t>(t)];
+}
+
+// The computed type of a row stored as another (f16, bf16: f32): the row stored as it is
+// computed in that OpenCL C type. A type stored as it is computed is its own.
+constexpr Type computed_type_of(Type t) {
+  const TypeRow& r = type_row(t);
+  for (const TypeRow& c : kTypeRows)
+    if (c.cl_storage == r.cl_name && c.cl_name == r.cl_name) return c.type;
+  return t;  // unreachable for a complete table (type_rows_complete)
 }
 
 constexpr bool rows_follow_enum() {
@@ -98,20 +112,23 @@ constexpr bool accepts_cl_name(const TypeRow& r) {
 }
 
 // A type stored as another OpenCL type converts its stored values (cl_value, cl_values); one
-// stored as it is computed converts nothing. Every row has its .npy dtype string, one of its
-// own, and the extension of a double (the kernels' NEEDS_FP64) where it computes in double.
+// stored as it is computed converts nothing, and its computed type has a row. Every row has its
+// .npy dtype string, one of its own (bf16 has none: NumPy has no bfloat16), and the extension of a
+// double (the kernels' NEEDS_FP64) where it computes in double.
 constexpr bool type_rows_complete() {
   for (const TypeRow& r : kTypeRows) {
     const bool same = r.cl_storage == r.cl_name;
-    if (r.cl_storage.empty() || r.cl_name.empty() || r.npy.size() < 3 || r.digits <= 0)
-      return false;
+    if (r.cl_storage.empty() || r.cl_name.empty() || r.digits <= 0) return false;
+    if (!r.npy.empty() && r.npy.size() < 3) return false;
+    if (!same && type_row(computed_type_of(r.type)).cl_storage != r.cl_name) return false;
     if (same != r.cl_value.empty() || same != r.cl_values.empty()) return false;
     if ((r.cl_name == "double") != (r.cl_extension == "cl_khr_fp64")) return false;
     if (r.is_float != (r.max_exp > 0)) return false;
   }
   for (std::size_t i = 0; i < std::size(kTypeRows); ++i)
     for (std::size_t j = i + 1; j < std::size(kTypeRows); ++j)
-      if (kTypeRows[i].npy == kTypeRows[j].npy || kTypeRows[i].name == kTypeRows[j].name)
+      if ((!kTypeRows[i].npy.empty() && kTypeRows[i].npy == kTypeRows[j].npy) ||
+          kTypeRows[i].name == kTypeRows[j].name)
         return false;
   return true;
 }

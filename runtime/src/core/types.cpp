@@ -24,6 +24,24 @@ std::string type_list() {
   return r;
 }
 
+// The shortest decimal text that reads back (rounded to nearest) to h's bits, as NumPy prints
+// a float16: "0.1" and "65500", not float's "0.099975586" and "65504".
+template <class H>
+std::string shortest_half(H h) {
+  const float v = h;
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+  char buf[64];
+  double back = v;
+  for (int p = 1; p <= 9; ++p) {  // 5 significant digits always suffice (bf16: 4)
+    auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific, p - 1);
+    std::from_chars(buf, res.ptr, back);
+    if (H(back).bits == h.bits) break;
+  }
+  auto res = std::to_chars(buf, buf + sizeof buf, back);  // those digits, fixed or scientific
+  return std::string(buf, res.ptr);
+}
+
 }  // namespace
 
 std::string_view name(Type t) {
@@ -35,13 +53,19 @@ std::size_t size_of(Type t) {
 bool is_float(Type t) {
   return type_row(t).is_float;
 }
+Type computed_type(Type t) {
+  return detail::computed_type_of(t);
+}
 bool is_signed(Type t) {
   return type_row(t).is_signed;
 }
 
 bool holds_every_value(Type to, Type from) {
   if (to == from) return true;
-  if (is_float(from)) return is_float(to) && size_of(to) >= size_of(from);
+  if (is_float(from)) {  // a float holds another's values when its significand and range do
+    const auto &f = type_row(from), &t = type_row(to);
+    return t.is_float && t.digits >= f.digits && t.min_exp <= f.min_exp && t.max_exp >= f.max_exp;
+  }
   // digits: bits of magnitude of an integer type, and of a float's significand.
   const int from_bits = type_row(from).digits;
   if (is_float(to)) return from_bits <= type_row(to).digits;
@@ -58,7 +82,7 @@ std::optional<Type> type_of_npy(std::string_view descr) {
   const char order = descr[0];
   const std::string_view code = descr.substr(1);
   for (auto& t : kTypeRows) {
-    if (code != t.npy.substr(1)) continue;
+    if (t.npy.empty() || code != t.npy.substr(1)) continue;  // bf16 has no NumPy dtype
     if (order == '<' || order == '=' || order == '|' || (order == '>' && t.size == 1))
       return t.type;
   }
@@ -87,7 +111,9 @@ std::string Scalar::to_string() const {
     using T = decltype(z);
     T v;
     std::memcpy(&v, &bits, sizeof v);
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (is_half_v<T>) {
+      return shortest_half(v);
+    } else if constexpr (std::is_floating_point_v<T>) {
       if (std::isnan(v)) return "nan";  // NaN has no meaningful sign (NumPy prints nan)
       if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
       char buf[64];

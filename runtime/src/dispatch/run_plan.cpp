@@ -30,7 +30,7 @@ Result run_plan(Context& ctx, const Plan& plan, const cl::Buffer& buf, std::uint
 }
 
 Result publish(Result r) {
-  r.value = visit_type(r.plan.acc, [&](auto z) {
+  r.value = visit_acc(r.plan.acc, [&](auto z) {
     using A = decltype(z);
     return Scalar::of(public_value<A>(r.plan.op, r.value.as<A>()));
   });

@@ -148,7 +148,7 @@ std::vector<Outcome> Exec::read_all(const States& s, std::uint64_t count) {
 Outcome Exec::identity() const {
   no_user("Exec::identity");
   if (indexed()) return {Scalar::from_bytes(plan.acc, "\0\0\0\0\0\0\0\0"), kNoIndex};
-  return visit_type(plan.acc, [&](auto z) -> Outcome {
+  return visit_acc(plan.acc, [&](auto z) -> Outcome {
     return {Scalar::of(identity_value<decltype(z)>(plan.op)), std::nullopt};
   });
 }
@@ -160,7 +160,7 @@ Outcome Exec::combine(const Outcome& a, const Outcome& b) const {
 
 Outcome combine_outcomes(const Plan& plan, const Outcome& a, const Outcome& b) {
   const bool indexed = is_index_op(plan.op);
-  return visit_type(plan.acc, [&](auto z) -> Outcome {
+  return visit_acc(plan.acc, [&](auto z) -> Outcome {
     using A = decltype(z);
     const TypedState<A> r = combine_states<A>(plan.op, {a.value.as<A>(), a.index.value_or(0)},
                                               {b.value.as<A>(), b.index.value_or(0)});
@@ -180,7 +180,7 @@ std::size_t staged_values_bytes(const Plan& plan, std::uint64_t count) {
 Outcome fold_states(const Plan& plan, const unsigned char* values, const unsigned char* indices,
                     std::uint64_t count) {
   const bool indexed = is_index_op(plan.op);
-  return visit_type(plan.acc, [&](auto z) -> Outcome {
+  return visit_acc(plan.acc, [&](auto z) -> Outcome {
     using A = decltype(z);
     auto state = [&](std::uint64_t k) {
       TypedState<A> t{A{}, 0};

@@ -38,16 +38,11 @@ bool any_below(const std::vector<std::int64_t>& mag, std::int64_t i) {
   return false;
 }
 
-// The row of the float type t's values are computed in: t's own, or for a type stored as the
-// bits of another (a 16-bit float in a ushort), the row stored as it is computed in that type,
-// whose layout the kernels see (they read elements through LOAD_T, as computed values).
+// The row of the float type t's values are computed in (computed_type: f16 and bf16 are
+// f32's), whose layout the kernels see (they read elements through LOAD_T, as computed values).
 const TypeRow& float_row(Type t, const char* what) {
-  const TypeRow& r = type_row(t);
-  if (!r.is_float) throw std::logic_error(std::string(what) + ": a float type");
-  for (const TypeRow& c : kTypeRows)
-    if (c.is_float && c.cl_storage == r.cl_name && c.cl_name == r.cl_name) return c;
-  throw std::logic_error(std::string(what) + ": no float row computes as " +
-                         std::string(r.cl_name));
+  if (!type_row(t).is_float) throw std::logic_error(std::string(what) + ": a float type");
+  return type_row(computed_type_of(t));
 }
 
 // The unsigned integer OpenCL C type of a float type's bits: the unsigned row of its size.

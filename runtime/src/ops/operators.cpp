@@ -29,7 +29,7 @@ Op parse_op(std::string_view s) {
 // The result of an empty input: the identity, with float nanmin/nanmax at +inf / -inf.
 Scalar identity(Op op, Type acc) {
   if (detail::op_row(op).indexed) throw ArgumentError(fmt::format("{} has no identity", name(op)));
-  return visit_type(acc, [&](auto z) {
+  return visit_acc(acc, [&](auto z) {
     using A = decltype(z);
     if constexpr (std::is_floating_point_v<A>) {
       const detail::Identity id = detail::op_row(op).identity;

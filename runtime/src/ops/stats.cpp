@@ -162,7 +162,11 @@ NanSkip nan_skip(Stat s, Type input) {
 }
 
 Type stat_acc(Stat s, std::span<const Type> inputs, const Options& opts, bool fp64) {
-  const Type in = inputs.empty() ? Type::F32 : inputs[0];
+  // The input's computed type: f16 and bf16 elements accumulate as f32 ones do.
+  const Type in = computed_type_of(inputs.empty() ? Type::F32 : inputs[0]);
+  if (opts.acc && computed_type_of(*opts.acc) != *opts.acc)
+    throw ArgumentError(
+        fmt::format("{} is a storage type, not an accumulator (use f32 or f64)", name(*opts.acc)));
   auto float_acc = [&](Type fallback) {
     if (opts.acc && !is_float(*opts.acc))
       throw ArgumentError(
@@ -219,9 +223,9 @@ Reduction stat_reduction(Stat s, std::span<const Type> inputs, Type acc, const s
     case Stat::MinMax: {
       const bool fl = is_float(inputs[0]);
       const std::string lo = wins("lo", "lo_i", "<", fl), hi = wins("hi", "hi_i", ">", fl);
-      r.fields = {{"lo", inputs[0], "0", "x", fmt::format("{} ? b.lo : a.lo", lo)},
+      r.fields = {{"lo", acc, "0", "x", fmt::format("{} ? b.lo : a.lo", lo)},
                   {"lo_i", Type::U64, "ULONG_MAX", "i", fmt::format("{} ? b.lo_i : a.lo_i", lo)},
-                  {"hi", inputs[0], "0", "x", fmt::format("{} ? b.hi : a.hi", hi)},
+                  {"hi", acc, "0", "x", fmt::format("{} ? b.hi : a.hi", hi)},
                   {"hi_i", Type::U64, "ULONG_MAX", "i", fmt::format("{} ? b.hi_i : a.hi_i", hi)}};
       break;
     }

@@ -26,7 +26,8 @@ Reduction Reduction::simple(Type acc, std::string combine, std::string identity,
   return r;
 }
 
-Reduction Reduction::transform(Op op, Type acc, std::string map) {
+Reduction Reduction::transform(Op op, Type type, std::string map) {
+  const Type acc = detail::computed_type_of(type);  // f16, bf16: their values' f32
   if (is_index_op(op))
     throw ArgumentError(fmt::format("{} takes no map (its state has an index)", rdx::name(op)));
   if (!op_allows(op, acc))
@@ -667,6 +668,10 @@ void validate(const Reduction& r, std::size_t inputs) {
           f.name));
     if (!seen.insert(f.name).second)
       throw ArgumentError(fmt::format("the field '{}' is named twice", f.name));
+    if (detail::computed_type_of(f.type) != f.type)
+      throw ArgumentError(
+          fmt::format("the field '{}' is {}, a storage type: a field holds computed values ({})",
+                      f.name, rdx::name(f.type), rdx::name(detail::computed_type_of(f.type))));
     if (r.fields.size() > 1) combine_names.member.insert(f.name);
   }
   for (std::size_t k = 0; k < r.fields.size(); ++k) {

@@ -7,25 +7,32 @@
 #include <limits>
 #include <string>
 
+#include "core/type_table.hpp"
 #include "ops/operators.hpp"
 #include "rdx/errors.hpp"
 
 namespace rdx::detail {
 namespace {
 
-// The accumulator of a request: the element type, or Options::acc when it widens. An integer
+// The accumulator of a request: the element's computed type (f16, bf16: f32; every other type
+// its own), or Options::acc when it widens. A storage type is never an accumulator. An integer
 // widens into a wider integer or a float, a float into a wider float (or itself). min and max
 // return an element's value, so their accumulator must hold every value of the element type
 // exactly: no signed into unsigned, no 64-bit integer into f64, no 32-bit one into f32.
 Type check_acc(Type type, Op op, const std::optional<Type>& requested) {
-  if (!requested) return type;
+  const Type computed = computed_type_of(type);
+  if (!requested) return computed;
   const Type acc = *requested;
-  if (acc == type) return acc;
+  if (computed_type_of(acc) != acc)
+    throw ArgumentError(fmt::format(
+        "{} is a storage type, not an accumulator: {} elements accumulate in {} (or f64)",
+        name(acc), name(type), name(computed)));
+  if (acc == computed) return acc;
   if (is_index_op(op))
     throw ArgumentError(
-        fmt::format("{} returns an element: its accumulator is the element type {}, "
+        fmt::format("{} returns an element: its accumulator is {}, "
                     "not {}",
-                    name(op), name(type), name(acc)));
+                    name(op), name(computed), name(acc)));
   if (is_float(type) && !is_float(acc))
     throw ArgumentError(fmt::format("accumulator {} cannot hold {} elements (use f32 or f64)",
                                     name(acc), name(type)));

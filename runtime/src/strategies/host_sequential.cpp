@@ -19,7 +19,7 @@ Outcome run_amp_sequential(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   for (std::uint64_t i = 0; i < n; ++i) {
     // Converted to the accumulator type first, as the kernels' to_acc(in[i]) does.
     const Scalar x = Scalar::from_bytes(type, bytes.data() + i * size);
-    const Scalar v = visit_type(acc, [&](auto z) {
+    const Scalar v = visit_acc(acc, [&](auto z) {
       using A = decltype(z);
       return Scalar::of(input_value<A>(ex.plan.op, x.as<A>()));
     });

@@ -43,6 +43,9 @@ bool builtin_covers(Type acc, Op op) {
     case Type::I16:
     case Type::U16:
       return false;  // no 8- or 16-bit built-ins
+    case Type::F16:
+    case Type::BF16:
+      return false;  // storage types: never an accumulator (plan/request.cpp)
   }
   return false;  // not a Type
 }

@@ -36,7 +36,7 @@ class ChunkCombiner {
     r.plan.n = n;
     if (chunks_ == 1) return r;
     if (last_.op == Op::Sum && is_float(last_.acc)) {
-      r.value = visit_type(last_.acc, [&](auto z) {
+      r.value = visit_acc(last_.acc, [&](auto z) {
         using A = decltype(z);
         // inf and NaN follow the plain sum (+inf + -inf is NaN); compensation would turn any
         // inf into NaN.

@@ -62,7 +62,7 @@ std::vector<unsigned char> generate(Type type, std::string_view pattern, std::ui
     Rng rng{seed};
     return fill(type, n, [&](auto z, std::uint64_t) {
       using T = decltype(z);
-      if constexpr (std::is_floating_point_v<T>)
+      if constexpr (is_float_v<T>)
         return T(rng.unit());
       else
         return T(rng.next());
@@ -72,14 +72,14 @@ std::vector<unsigned char> generate(Type type, std::string_view pattern, std::ui
     Rng rng{seed};
     return fill(type, n, [&](auto z, std::uint64_t) {
       using T = decltype(z);
-      if constexpr (std::is_floating_point_v<T>) {
+      if constexpr (is_float_v<T>) {
         using L = std::numeric_limits<T>;
         // Exponents from the smallest subnormal's to 32 below the largest: sums of up to 2^31
         // elements stay finite.
         constexpr int lo = L::min_exponent - L::digits, hi = L::max_exponent - 32;
         const int e = lo + static_cast<int>(rng.next() % static_cast<std::uint64_t>(hi - lo + 1));
         const T v = static_cast<T>(std::ldexp(1.0 + rng.unit(), e));
-        return rng.next() & 1 ? -v : v;
+        return rng.next() & 1 ? T(-static_cast<double>(v)) : v;
       } else {
         return T(rng.next());
       }
@@ -114,7 +114,7 @@ std::vector<unsigned char> make_case_data(Type type, Op op, Pattern p, std::uint
     if (p == Pattern::Constant) {
       // A float product of n copies of 1 stays exact; 3 wraps for integers and is exact for sums;
       // `and` of all bits set keeps every bit.
-      if constexpr (std::is_floating_point_v<T>)
+      if constexpr (is_float_v<T>)
         return mul ? T(1) : T(3);
       else
         return T(rule == detail::Combine::And ? ~T(0) : 3);
@@ -123,7 +123,7 @@ std::vector<unsigned char> make_case_data(Type type, Op op, Pattern p, std::uint
       if (mul) return T(1 + rng.next() % 2);  // ones and twos: exact while it fits
       return T(rng.next() % 16);
     }
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (is_float_v<T>) {
       // Products near 1 stay in range for any n; other operators get signed values in [-1, 1).
       if (mul) return T(1.0 + (rng.unit() - 0.5) * 0x1.0p-10);
       return T(rng.unit() * 2 - 1);

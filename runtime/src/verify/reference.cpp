@@ -167,7 +167,7 @@ Reference reference_reduce(Type type, Type acc, Op op, const void* data, std::ui
   if (n == 0) throw ArgumentError("reference_reduce: empty input");
   return visit_type(type, [&](auto t) {
     using T = decltype(t);
-    return visit_type(acc, [&](auto a) -> Reference {
+    return visit_acc(computed_type(acc), [&](auto a) -> Reference {
       using A = decltype(a);
       const T* x = static_cast<const T*>(data);
       if constexpr (std::is_floating_point_v<A>) {

@@ -94,8 +94,10 @@ std::string check_typed(Context& ctx, Stat s, const std::vector<unsigned char>& 
         return "";
       } else {
         long double d = 0, abs_d = 0;
+        // Products in the element type, as the kernel forms them; a 16-bit float's in f32.
+        using P = std::conditional_t<is_half_v<T>, float, T>;
         for (std::uint64_t i = 0; i < n; ++i) {
-          const long double p = static_cast<long double>(T(x[i] * y[i]));
+          const long double p = static_cast<long double>(P(P(x[i]) * P(y[i])));
           d += p;
           abs_d += std::fabs(p);
         }
@@ -153,7 +155,7 @@ std::string check_stat(Context& ctx, Stat s, Type type, std::uint64_t n, std::ui
     for (std::uint64_t i = 2; i < n; i += 5)
       visit_type(type, [&](auto z) {
         using T = decltype(z);
-        if constexpr (std::is_floating_point_v<T>) {
+        if constexpr (is_float_v<T>) {
           const T q = std::numeric_limits<T>::quiet_NaN();
           std::memcpy(x.data() + i * sizeof(T), &q, sizeof(T));
         }

@@ -23,7 +23,7 @@ std::string check_transform(Context& ctx, Op op, Type type, std::uint64_t n, std
   const auto data = make_case_data(type, op, Pattern::Random, n, seed);
   const Array in[] = {{type, data.data()}};
   const StateResult r = reduce(ctx, Reduction::transform(op, type, "x"), in, n, opts);
-  const Reference ref = reference_reduce(type, type, op, data.data(), n);
+  const Reference ref = reference_reduce(type, r.fields.at(0).type, op, data.data(), n);
   Plan as_op = r.plan;  // a user's plan does not use op: check_result reads it as op's result
   as_op.op = op;
   return check_result(as_op, r.fields.at(0), std::nullopt, ref);
