@@ -161,10 +161,17 @@ inline state_t range_state(global const T* in, ulong b, ulong e USER_INPUT_PARAM
     s = combine_values(s, USER_MAP_AT(i));
   return s;
 #elif VW > 1
-  VACC v = (VACC)(st_identity());
+  /* Two vectors of states, so that two combines are in flight (one chain of float adds waits
+   * on each add's latency: on PoCL that, not memory, bounded a sum). */
+  VACC v = (VACC)(st_identity()), v1 = v;
   const ulong vb = b / VW, ve = e / VW;
-  for (ulong k = vb; k < ve; ++k)
+  ulong k = vb;
+  for (; k + 1 < ve; k += 2) {
     v = VCOMBINE(v, TO_VACC(VLOAD_T(k, in)));
+    v1 = VCOMBINE(v1, TO_VACC(VLOAD_T(k + 1, in)));
+  }
+  if (k < ve) v = VCOMBINE(v, TO_VACC(VLOAD_T(k, in)));
+  v = VCOMBINE(v, v1);
   ACC s;
   VHORIZONTAL(v, s);
   for (ulong i = ve * VW; i < e; ++i)
