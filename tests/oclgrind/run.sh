@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Every strategy's kernels under Oclgrind's simulator with --data-races --uninitialized, at sizes
 # that cross every code path with work-groups of 16: n = 0, 1, wg - 1, wg + 1, a few groups (300)
-# and a second and third pass or finish (5000), for four kernel families: f32 sum, i32 argmax
+# and a second and third pass or finish (5000), for these kernel families: f32 sum, i32 argmax
 # (a state of value and index), u8 argmin (a widened accumulator) and f64 prod (float products
-# mark input infinities); and two users' reductions (USER_STATE kernels): f32 mean (a struct state
+# mark input infinities), f16 sum and bf16 argmax (elements stored as ushort, read through
+# vload_half and a shift); and two users' reductions (USER_STATE kernels): f32 mean (a struct state
 # of three fields) and u16 count (one u64 field; the atomic strategies' word); and the segmented
 # kernels (rows, columns, offsets). Fails on any
 # Oclgrind report, on a clrdx failure, or on an integer result that differs from PoCL's. The
@@ -32,7 +33,7 @@ mapfile -t strategies < <("$clrdx" strategies --json | python3 -c \
   'import json, sys; print("\n".join(s["name"] for s in json.load(sys.stdin)))')
 strategies+=(auto)
 status=0 runs=0
-for family in f32:sum i32:argmax u8:argmin f64:prod f32:mean u16:count f32:max; do
+for family in f32:sum i32:argmax u8:argmin f64:prod f32:mean u16:count f32:max f16:sum bf16:argmax; do
   type=${family%:*} op=${family#*:}
   for n in 0 1 15 17 300 5000; do
     args=(reduce --type "$type" --op "$op" --generate random --count "$n")
