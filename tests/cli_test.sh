@@ -201,7 +201,7 @@ says "clrdx: --seed applies to --generate only, not to --input" "--seed with --i
 expect 2 "missing file" -- "$clrdx" reduce --device "$dev" --input "$tmp/nope.bin" --type i32 --op sum
 expect 2 "directory" -- "$clrdx" reduce --device "$dev" --input "$tmp" --type i32 --op sum
 expect 2 "unknown device" -- "$clrdx" reduce --device no-such-device --type i32 --op sum --generate ones --count 5
-expect 2 "unknown type" -- "$clrdx" reduce --device "$dev" --type f16 --op sum --generate ones --count 5
+expect 2 "unknown type" -- "$clrdx" reduce --device "$dev" --type f8 --op sum --generate ones --count 5
 expect 2 "unknown op" -- "$clrdx" reduce --device "$dev" --type i32 --op median --generate ones --count 5
 expect 2 "unknown strategy" -- "$clrdx" reduce --device "$dev" --strategy nope --type i32 --op sum --generate ones --count 5
 expect 2 "negative count" -- "$clrdx" reduce --device "$dev" --type i32 --op sum --generate ones --count -5
@@ -415,7 +415,7 @@ import json,sys; j=json.load(open(sys.argv[1])); assert len([e for e in j["entri
 expect 0 "tune --clear" -- "$clrdx" tune --device "$dev" --clear --file "$tmp/tune.json"
 python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["entries"] == []' "$tmp/tune.json" && ok || bad "tune --clear left entries"
 expect 2 "tune bad margin" -- "$clrdx" tune --device "$dev" --margin 3 --file "$tmp/tune.json"
-expect 2 "tune bad type" -- "$clrdx" tune --device "$dev" --types f16 --file "$tmp/tune.json"
+expect 2 "tune bad type" -- "$clrdx" tune --device "$dev" --types f8 --file "$tmp/tune.json"
 # A tuning file entry for CPUs makes auto run fast_strided there, with exact results.
 printf '{"entries": [{"kind": "cpu", "auto": "fast_strided", "note": "cli test"}]}' >"$tmp/cpu.json"
 RDX_TUNING_FILE="$tmp/cpu.json" expect 0 "tuned auto" -- "$clrdx" reduce --device cpu --type i64 --op sum --generate iota --count 100000 --json

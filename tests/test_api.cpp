@@ -131,7 +131,15 @@ TEST_CASE("documented semantics hold for all strategies") {
       std::vector<float> nans(77, nan);
       CHECK(std::isnan(reduce(ctx, std::span<const float>(nans), Op::Max, o)));
       CHECK(reduce_index(ctx, std::span<const float>(nans), Op::ArgMax, o).index == 0);
-      CHECK(reduce_index(ctx, std::span<const float>(nans), Op::NanArgMax, o).index == 0);
+      // nanargmax of NaN alone has no index: NumPy raises, so does librdx (whole and per segment).
+      CHECK_THROWS_AS(reduce_index(ctx, std::span<const float>(nans), Op::NanArgMax, o),
+                      ArgumentError);
+      const std::vector<float> seg = {nan, nan, 3.0f, nan, 1.0f};
+      const std::vector<std::uint64_t> cut = {0, 2, 5}, ok = {0, 3, 5};
+      CHECK_THROWS_AS(reduce_segments(ctx, Type::F32, seg.data(), seg.size(), cut, Op::NanArgMin),
+                      ArgumentError);
+      const auto sr = reduce_segments(ctx, Type::F32, seg.data(), seg.size(), ok, Op::NanArgMin);
+      CHECK(sr.indices == std::vector<std::uint64_t>{2, 1});
       std::vector<float> infs = {inf, 1.0f, -inf};
       CHECK(std::isnan(reduce(ctx, std::span<const float>(infs), Op::Sum, o)));
       CHECK(reduce(ctx, std::span<const float>(infs), Op::Max, o) == inf);

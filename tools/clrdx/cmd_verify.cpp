@@ -211,7 +211,7 @@ int cmd_verify(const VerifyArgs& a) {
             [&] {
               const rdx::Result r = rdx::reduce(ctx, c.type, data.data(), c.n, c.op, opts);
               if (c.n == 0)
-                return r.value == rdx::identity(c.op, r.plan.acc)
+                return r.value == rdx::result_value(c.op, c.type, rdx::identity(c.op, r.plan.acc))
                            ? std::string()
                            : std::string("empty input: not the identity");
               const auto ref = rdx::reference_reduce(c.type, r.plan.acc, c.op, data.data(), c.n);

@@ -13,6 +13,7 @@
 #include <optional>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 #include "rdx/errors.hpp"
 
@@ -96,6 +97,7 @@ std::string_view dict_value(std::string_view dict, std::string_view key) {
 std::string npy_codes() {
   std::string r;
   for (rdx::Type t : rdx::kAllTypes) {
+    if (rdx::npy_descr(t).empty()) continue;  // bf16: NumPy has no dtype for it
     if (!r.empty()) r += ' ';
     r += rdx::npy_descr(t).substr(1);
   }
@@ -368,6 +370,21 @@ InputFile open_input(const std::string& path, std::optional<rdx::Type> type, boo
 std::string npy_bytes(rdx::Type type, std::span<const std::uint64_t> shape, const void* data,
                       bool logical) {
   if (logical && type != rdx::Type::U8) throw std::logic_error("npy_bytes: a bool is a u8");
+  if (rdx::npy_descr(type).empty()) {  // bf16: written as its f32 values (exact)
+    std::uint64_t count = 1;
+    for (std::uint64_t d : shape)
+      count *= d;
+    const rdx::Type f = rdx::computed_type(type);
+    if (f != rdx::Type::F32) throw std::logic_error("npy_bytes: a type without dtype is not f32's");
+    std::vector<unsigned char> wide(count * rdx::size_of(f));
+    for (std::uint64_t k = 0; k < count; ++k) {
+      const auto* p = static_cast<const unsigned char*>(data) + k * rdx::size_of(type);
+      const rdx::Scalar v = rdx::Scalar::from_bytes(type, p);
+      const float x = v.as<float>();
+      std::memcpy(wide.data() + k * sizeof x, &x, sizeof x);
+    }
+    return npy_bytes(f, shape, wide.data(), false);
+  }
   const std::string_view descr = logical ? "|b1" : rdx::npy_descr(type);
   std::string dims;
   std::uint64_t count = 1;

@@ -13,7 +13,8 @@
 
 namespace rdx {
 
-// What a reduction returns: the value (of the accumulator type), the index for argmin/argmax,
+// What a reduction returns: the value (of the accumulator type; for min, max, argmin, ... of f16
+// or bf16 elements, the element's type), the index for argmin/argmax,
 // and the plan that ran.
 struct Result {
   Scalar value;
@@ -36,6 +37,12 @@ double measure_roundtrip(Context& ctx, int repeats = 50);
 // The result of an empty input: the operator's identity, in type acc. Throws ArgumentError for
 // argmin/argmax, which have no identity.
 Scalar identity(Op op, Type acc);
+
+// The type a result of op over `type` elements into accumulator `acc` is given in: the element
+// type where op returns an element's value and the element is a storage type (max of f16: an
+// f16, exact), else acc. result_value converts an accumulator value to it.
+Type result_type(Op op, Type type, Type acc);
+Scalar result_value(Op op, Type type, const Scalar& value);
 
 template <class T>
 struct IndexResult {

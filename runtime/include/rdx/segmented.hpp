@@ -115,7 +115,8 @@ SegmentedPlan plan_axes(const DeviceInfo& dev, Type type, Op op, const View& v,
 // the segment's start (kEmptySegmentIndex for an empty segment). An empty segment's value is the
 // operator's identity (rdx::identity; float min / max: +inf / -inf; argmin/argmax: 0).
 struct SegmentedResult {
-  Type acc = Type::F32;
+  Type acc = Type::F32;  // the values' type: the accumulator; for min, max, argmin, ... of f16 or
+                         // bf16 elements, the element type
   std::vector<unsigned char> values;   // size() * size_of(acc) bytes, the values in order
   std::vector<std::uint64_t> indices;  // argmin/argmax only
   SegmentedPlan plan;

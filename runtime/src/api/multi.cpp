@@ -91,7 +91,10 @@ GroupResult run_parts(DeviceGroup& g, Type type, Op op, const Options& opts,
   Partial all = reduce_partial(g.context(0), type, static_cast<const void*>(nullptr), 0, op, opts);
   GroupResult r;
   for (std::size_t k = 0; k < parts.size(); ++k) {
-    r.parts.push_back({parts[k].device, parts[k].first, parts[k].n, finish(outs[k])});
+    // A part's own result (its nanargmin may be all NaN where the whole is not: unchecked).
+    Result part = detail::PartialAccess::finished(outs[k]);
+    part.value = result_value(part.plan.op, part.plan.type, part.value);
+    r.parts.push_back({parts[k].device, parts[k].first, parts[k].n, part});
     all = combine(all, outs[k]);
   }
   const Result whole = finish(all);  // no elements: what one device gives

@@ -10,14 +10,17 @@
 #include <stdexcept>
 #include <vector>
 
+#include "api/reduce_published.hpp"
 #include "core/type_table.hpp"
 #include "dispatch/partial_access.hpp"
 #include "dispatch/run_exact.hpp"
 #include "dispatch/run_plan.hpp"
 #include "exec/exec.hpp"
+#include "exec/wait_gate.hpp"
 #include "ops/exact_sum.hpp"
 #include "ops/operators.hpp"
 #include "plan/request.hpp"
+#include "rdx/stream.hpp"
 
 namespace rdx {
 
@@ -166,8 +169,16 @@ Partial partial_of(Context& ctx, Type type, const void* host, const cl::Buffer* 
         detail::exact_total(ctx, plan, host, device, n, opts.profile, &seconds);
     return PartialAccess::of_exact(s, plan, n, seconds);
   }
+  // rdx::reduce's work, its result kept as published (not finished: a part's nanargmin may be
+  // all NaN where the whole is not).
+  if (!device && n > detail::max_alloc_elements(ctx.device_info(), type)) {
+    detail::WaitGate::leave();  // as rdx::reduce's stream: the other parts need not wait for it
+    Stream s(ctx, type, op, opts);
+    s.push(host, n);
+    return s.finish_partial();
+  }
   return PartialAccess::of_result(
-      device ? reduce(ctx, type, *device, n, op, opts) : reduce(ctx, type, host, n, op, opts), n);
+      detail::reduce_published(ctx, plan, host, device, n, opts.profile), n);
 }
 
 }  // namespace
@@ -195,7 +206,10 @@ Partial combine(const Partial& left, const Partial& right) {
 }
 
 Result finish(const Partial& p) {
-  return PartialAccess::finished(p);
+  Result r = PartialAccess::finished(p);
+  detail::check_all_nan_index(r.plan.op, r.value, "finish");
+  r.value = result_value(r.plan.op, r.plan.type, r.value);
+  return r;
 }
 
 }  // namespace rdx

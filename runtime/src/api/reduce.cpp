@@ -7,6 +7,7 @@
 #include <limits>
 #include <vector>
 
+#include "api/reduce_published.hpp"
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
 #include "dispatch/run_exact.hpp"
@@ -66,7 +67,7 @@ Result reduce(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
   const Plan plan = make_plan(ctx.device_info(), type, op, n, opts, ctx.tuning());
   if (n == 0) return empty_result(plan);
   if (!data) throw ArgumentError("reduce: data is null but n > 0");
-  const std::uint64_t bytes = byte_size(type, n);
+  byte_size(type, n);  // ArgumentError where n elements overflow a 64-bit byte count
   if (is_exact(plan)) return exact_result(ctx, plan, data, nullptr, n, opts.profile);
   if (n > max_alloc_elements(ctx.device_info(), type)) {
     // Beyond one allocation: the streaming reducer's chunks, transfers overlapping reductions
@@ -74,14 +75,10 @@ Result reduce(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
     detail::WaitGate::leave();
     Stream s(ctx, type, op, opts);
     s.push(data, n);
-    return s.finish();  // published there
+    return s.finish();  // finished there
   }
-  auto& impl = detail::impl_of(ctx);
-  cl_int err = CL_SUCCESS;
-  cl::Buffer buf(impl.context, CL_MEM_READ_ONLY, bytes, nullptr, &err);
-  RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of input)", bytes));
-  RDX_CHECK(impl.queue.enqueueWriteBuffer(buf, CL_TRUE, 0, bytes, data));
-  return detail::publish(run_plan(ctx, plan, buf, n, opts.profile));
+  return detail::finished_result(
+      detail::reduce_published(ctx, plan, data, nullptr, n, opts.profile));
 }
 
 Result reduce(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n, Op op,
@@ -90,7 +87,20 @@ Result reduce(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n, 
   if (n == 0) return empty_result(plan);
   detail::check_device_input(ctx, data, type, n, "reduce");
   if (is_exact(plan)) return exact_result(ctx, plan, nullptr, &data, n, opts.profile);
-  return detail::publish(run_plan(ctx, plan, data, n, opts.profile));
+  return detail::finished_result(
+      detail::reduce_published(ctx, plan, nullptr, &data, n, opts.profile));
+}
+
+Result detail::reduce_published(Context& ctx, const Plan& plan, const void* host,
+                                const cl::Buffer* device, std::uint64_t n, bool profile) {
+  if (device) return publish(run_plan(ctx, plan, *device, n, profile));
+  auto& impl = impl_of(ctx);
+  const std::uint64_t bytes = byte_size(plan.type, n);
+  cl_int err = CL_SUCCESS;
+  cl::Buffer buf(impl.context, CL_MEM_READ_ONLY, bytes, nullptr, &err);
+  RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of input)", bytes));
+  RDX_CHECK(impl.queue.enqueueWriteBuffer(buf, CL_TRUE, 0, bytes, host));
+  return publish(run_plan(ctx, plan, buf, n, profile));
 }
 
 }  // namespace rdx

@@ -2,11 +2,15 @@
 // device, run the plan (exec/run_segmented.cpp), read the results back.
 #include <fmt/format.h>
 
+#include <cstring>
+#include <vector>
+
 #include "api/segmented_host.hpp"
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
 #include "dispatch/run_plan.hpp"
 #include "exec/run_segmented.hpp"
+#include "ops/operators.hpp"
 #include "rdx/errors.hpp"
 #include "rdx/segmented.hpp"
 
@@ -41,6 +45,28 @@ SegmentedResult run_to_host(Context& ctx, const SegmentedPlan& p, const cl::Buff
   RDX_CHECK(impl.queue.enqueueReadBuffer(values, CL_TRUE, 0, r.values.size(), r.values.data()));
   if (is_index_op(p.op))
     RDX_CHECK(impl.queue.enqueueReadBuffer(indices, CL_TRUE, 0, p.segments * 8, r.indices.data()));
+  return r;
+}
+
+// nanargmin and nanargmax: a segment whose elements are all NaN has no index; NumPy raises, and
+// so does a result that reaches the host (ops/operators.hpp). Checked once the segments are
+// whole: a pass's part of a segment may be all NaN.
+// The values are then given in the result's type (rdx::result_type: f16's min is an f16).
+SegmentedResult finished_segments(SegmentedResult r) {
+  if (is_index_op(r.plan.op))
+    for (std::uint64_t k = 0; k < r.size(); ++k)
+      if (r.indices[k] != kEmptySegmentIndex)
+        detail::check_all_nan_index(r.plan.op, r.value(k), "segmented reduction", k);
+  const Type t = result_type(r.plan.op, r.plan.type, r.acc);
+  if (t != r.acc) {
+    std::vector<unsigned char> values(r.size() * size_of(t));
+    for (std::uint64_t k = 0; k < r.size(); ++k) {
+      const Scalar v = result_value(r.plan.op, r.plan.type, r.value(k));
+      std::memcpy(values.data() + k * size_of(t), &v.bits, size_of(t));
+    }
+    r.values = std::move(values);
+    r.acc = t;
+  }
   return r;
 }
 
@@ -96,6 +122,7 @@ using detail::byte_size;
 using detail::check_fits;
 using detail::check_one_pass;
 using detail::device_buffer;
+using detail::finished_segments;
 using detail::run_to_host;
 
 // The caller's result buffers: p.segments values of p.acc, and indices for argmin/argmax.
@@ -127,11 +154,11 @@ SegmentedResult reduce_segments(Context& ctx, Type type, const void* data, std::
   if (n && !data) throw ArgumentError("reduce_segments: data is null but n > 0");
   // Only the elements the segments cover are moved to the device.
   const std::uint64_t used = offsets.back();
-  if (used > p.chunk) return detail::in_passes(ctx, p, data, offsets);
+  if (used > p.chunk) return finished_segments(detail::in_passes(ctx, p, data, offsets));
   auto& impl = detail::impl_of(ctx);
   const cl::Buffer in = device_buffer(impl, byte_size(type, used), data, "input");
   const cl::Buffer off = device_buffer(impl, offsets.size() * 8, offsets.data(), "offsets");
-  return run_to_host(ctx, p, in, &off);
+  return finished_segments(run_to_host(ctx, p, in, &off));
 }
 
 SegmentedResult reduce_segments(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n,
@@ -142,7 +169,7 @@ SegmentedResult reduce_segments(Context& ctx, Type type, const cl::Buffer& data,
   check_one_pass(p, "reduce_segments");
   auto& impl = detail::impl_of(ctx);
   const cl::Buffer off = device_buffer(impl, offsets.size() * 8, offsets.data(), "offsets");
-  return run_to_host(ctx, p, data, &off);
+  return finished_segments(run_to_host(ctx, p, data, &off));
 }
 
 SegmentedPlan reduce_segments_into(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n,
@@ -166,10 +193,10 @@ SegmentedResult reduce_axis(Context& ctx, Type type, const void* data,
   const SegmentedPlan p = plan_axis(ctx.device_info(), type, op, shape, axis, opts);
   check_fits(ctx, p, "reduce_axis");
   if (p.n && !data) throw ArgumentError("reduce_axis: data is null but the shape has elements");
-  if (p.in_passes()) return detail::in_passes(ctx, p, data);
+  if (p.in_passes()) return finished_segments(detail::in_passes(ctx, p, data));
   auto& impl = detail::impl_of(ctx);
   const cl::Buffer in = device_buffer(impl, byte_size(type, p.n), data, "input");
-  return run_to_host(ctx, p, in, nullptr);
+  return finished_segments(run_to_host(ctx, p, in, nullptr));
 }
 
 SegmentedResult reduce_axis(Context& ctx, Type type, const cl::Buffer& data,
@@ -179,7 +206,7 @@ SegmentedResult reduce_axis(Context& ctx, Type type, const cl::Buffer& data,
   check_fits(ctx, p, "reduce_axis");
   if (p.n) detail::check_device_input(ctx, data, type, p.n, "reduce_axis");
   check_one_pass(p, "reduce_axis");
-  return run_to_host(ctx, p, data, nullptr);
+  return finished_segments(run_to_host(ctx, p, data, nullptr));
 }
 
 SegmentedPlan reduce_axis_into(Context& ctx, Type type, const cl::Buffer& data,
@@ -208,10 +235,10 @@ SegmentedResult reduce_axes(Context& ctx, Type type, const void* data, const Vie
   const detail::HostView h = detail::host_view(v, type, data, who);
   const SegmentedPlan p = plan_view(ctx, type, op, h.view, axes, opts, who);
   detail::check_view_pass(p, h.elements, who);
-  if (!p.by_view && p.in_passes()) return detail::in_passes(ctx, p, h.first);
+  if (!p.by_view && p.in_passes()) return finished_segments(detail::in_passes(ctx, p, h.first));
   auto& impl = detail::impl_of(ctx);
   const cl::Buffer in = device_buffer(impl, byte_size(type, h.elements), h.first, "input");
-  return run_to_host(ctx, p, in, nullptr);
+  return finished_segments(run_to_host(ctx, p, in, nullptr));
 }
 
 SegmentedResult reduce_axes(Context& ctx, Type type, const cl::Buffer& data, const View& v,
@@ -220,7 +247,7 @@ SegmentedResult reduce_axes(Context& ctx, Type type, const cl::Buffer& data, con
   const SegmentedPlan p = plan_view(ctx, type, op, v, axes, opts, who);
   detail::check_device_view(ctx, data, type, v, who);
   check_one_pass(p, who);
-  return run_to_host(ctx, p, data, nullptr);
+  return finished_segments(run_to_host(ctx, p, data, nullptr));
 }
 
 SegmentedPlan reduce_axes_into(Context& ctx, Type type, const cl::Buffer& data, const View& v,

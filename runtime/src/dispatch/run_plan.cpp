@@ -37,10 +37,17 @@ Result publish(Result r) {
   return r;
 }
 
+Result finished_result(Result r) {
+  r = publish(std::move(r));
+  check_all_nan_index(r.plan.op, r.value, "reduce");
+  r.value = result_value(r.plan.op, r.plan.type, r.value);
+  return r;
+}
+
 Result empty_result(const Plan& plan) {
   if (is_index_op(plan.op))
     throw ArgumentError(fmt::format("{} of an empty input has no result", name(plan.op)));
-  return {identity(plan.op, plan.acc), std::nullopt, plan};
+  return {result_value(plan.op, plan.type, identity(plan.op, plan.acc)), std::nullopt, plan};
 }
 
 void check_device_input(Context& ctx, const cl::Buffer& buf, Type type, std::uint64_t n,

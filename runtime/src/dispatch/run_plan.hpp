@@ -18,6 +18,11 @@ Result run_plan(Context& ctx, const Plan& plan, const cl::Buffer& buf, std::uint
 // product's marked input infinity (ops/float_prod.hpp) becomes an infinity. run_plan's results are
 // partial states; reduce() and Stream::finish() publish them.
 Result publish(Result r);
+// publish, then the result's last checks and type, for the caller: nanargmin/nanargmax of NaN
+// alone is an ArgumentError (ops/operators.hpp), and an element of a storage type is given in
+// its type (rdx::result_value). reduce() and Stream::finish() return it; a Partial keeps
+// publish's (Stream::finish_partial), and rdx::finish does the same to it.
+Result finished_result(Result r);
 
 // The result of an empty input: the identity; ArgumentError for argmin/argmax.
 Result empty_result(const Plan& plan);

@@ -40,6 +40,16 @@ Scalar identity(Op op, Type acc) {
   });
 }
 
+Type result_type(Op op, Type type, Type acc) {
+  return detail::op_row(op).returns_element && detail::computed_type_of(type) != type ? type : acc;
+}
+
+Scalar result_value(Op op, Type type, const Scalar& value) {
+  const Type t = result_type(op, type, value.type);
+  if (t == value.type) return value;
+  return visit_type(t, [&](auto z) { return Scalar::of(value.as<decltype(z)>()); });
+}
+
 }  // namespace rdx
 
 namespace rdx::detail {
@@ -48,6 +58,15 @@ std::string cl_combine(Op op, Type acc) {
   const std::string_view c = cl_form(op, acc).combine;
   if (c.empty()) throw ArgumentError(fmt::format("no combine for {} on {}", name(op), name(acc)));
   return std::string(c);
+}
+
+void check_all_nan_index(Op op, const Scalar& value, const char* where,
+                         std::optional<std::uint64_t> segment) {
+  if (!is_index_op(op) || !nan_ignored(op_row(op).combine) || !is_float(value.type)) return;
+  if (!std::isnan(value.as<double>())) return;
+  throw ArgumentError(fmt::format(
+      "{}: every element{} is NaN, so {} has no index (NumPy raises: All-NaN slice encountered)",
+      where, segment ? fmt::format(" of segment {}", *segment) : std::string(), name(op)));
 }
 
 std::string cl_vcombine(Op op, Type acc) {

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -318,6 +319,14 @@ inline bool lanes_combine(Op op, Type acc) {
 
 // The index of an identity state of argmin/argmax (NO_INDEX in the kernels).
 inline constexpr std::uint64_t kNoIndex = ~std::uint64_t{0};
+
+// nanargmin and nanargmax of elements that are all NaN have no index: NumPy raises ("All-NaN
+// slice encountered"), and so does librdx where such a result reaches the host. Their states
+// ignore NaN, so their value is NaN exactly then (and for an empty segment, whose index is
+// kEmptySegmentIndex). Throws ArgumentError naming `where` (and the segment, when given) for a
+// finished result `value` of op that is one.
+void check_all_nan_index(Op op, const Scalar& value, const char* where,
+                         std::optional<std::uint64_t> segment = std::nullopt);
 
 // The operator on two accumulator values (argmin/argmax: their value operator), with the
 // kernels' semantics. Float products combine marked states (float_prod.hpp).

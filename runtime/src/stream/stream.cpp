@@ -255,7 +255,7 @@ Result Stream::finish() {
   s.drain();
   if (s.pushed == 0) return detail::empty_result(s.whole);
   if (s.exact) return detail::rounded_result(*s.exact, s.pushed_plan(), s.pushed, s.exact_seconds);
-  return detail::publish(s.combiner.result(s.pushed));
+  return detail::finished_result(s.combiner.result(s.pushed));
 }
 
 Partial Stream::finish_partial() {

@@ -8,6 +8,7 @@
 
 #include "ops/operators.hpp"
 #include "rdx/errors.hpp"
+#include "rdx/reduce.hpp"
 #include "rdx/verify.hpp"
 
 namespace rdx {
@@ -184,14 +185,17 @@ Reference reference_reduce(Type type, Type acc, Op op, const void* data, std::ui
 
 std::string check_result(const Plan& plan, const Scalar& value,
                          const std::optional<std::uint64_t>& index, const Reference& ref) {
-  if (value.type != ref.value.type)
-    return fmt::format("result type {} is not the accumulator type {}", name(value.type),
-                       name(ref.value.type));
+  // The result's type: the accumulator's, or an element's where the host gives an element of
+  // a storage type (min of f16: an f16, which the reference's f32 holds exactly; results in
+  // device buffers stay in the accumulator).
+  const Type want = result_type(plan.op, plan.type, ref.value.type);
+  if (value.type != want && value.type != ref.value.type)
+    return fmt::format("result type {} is not {}", name(value.type), name(want));
   if (index != ref.index)
     return fmt::format("index {} (value {}), want index {} (value {})",
                        index ? std::to_string(*index) : "none", value.to_string(),
                        ref.index ? std::to_string(*ref.index) : "none", ref.value.to_string());
-  return visit_type(value.type, [&](auto z) -> std::string {
+  return visit_acc(ref.value.type, [&](auto z) -> std::string {
     using A = decltype(z);
     if constexpr (std::is_floating_point_v<A>) {
       return check_float<A>(plan, value.as<A>(), ref);

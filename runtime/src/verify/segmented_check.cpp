@@ -23,8 +23,9 @@ std::string check_one(const SegmentedResult& r, std::uint64_t k,
       is_index_op(p.op) ? std::optional<std::uint64_t>(r.indices[k]) : std::nullopt;
   std::string why;
   if (count == 0) {
-    const Scalar want =
-        is_index_op(p.op) ? Scalar::from_bytes(p.acc, "\0\0\0\0\0\0\0\0") : identity(p.op, p.acc);
+    const Scalar want = result_value(
+        p.op, p.type,
+        is_index_op(p.op) ? Scalar::from_bytes(p.acc, "\0\0\0\0\0\0\0\0") : identity(p.op, p.acc));
     if (!(got == want) || (index && *index != kEmptySegmentIndex))
       why = fmt::format("got {} (index {}), want the empty segment's {}", got.to_string(),
                         index ? std::to_string(*index) : "none", want.to_string());
