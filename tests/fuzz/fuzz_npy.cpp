@@ -11,6 +11,7 @@
 //    in any key order, either quote, padded with spaces and a newline) with a supported
 //    little-endian dtype, C order and a size numpy can hold must be accepted, and must be
 //    refused when its dtype is big-endian, unknown, or the array is in Fortran order.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -41,7 +42,7 @@ struct Code {
 constexpr Code kCodes[] = {{"i1", rdx::Type::I8},  {"u1", rdx::Type::U8},  {"i2", rdx::Type::I16},
                            {"u2", rdx::Type::U16}, {"i4", rdx::Type::I32}, {"u4", rdx::Type::U32},
                            {"i8", rdx::Type::I64}, {"u8", rdx::Type::U64}, {"f4", rdx::Type::F32},
-                           {"f8", rdx::Type::F64}};
+                           {"f8", rdx::Type::F64}, {"f2", rdx::Type::F16}};
 
 std::optional<rdx::Type> type_of_code(string_view code) {
   for (auto& c : kCodes)
@@ -313,7 +314,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (h->data_offset != *header_start + *header_len)
       finding("data_offset is not the preamble plus the header length it declares");
     if (h->data_offset > bytes.size()) finding("data_offset is past the end of the input");
-    if (static_cast<unsigned>(h->type) >= std::size(kCodes)) finding("the type is not one of ten");
+    if (!std::any_of(std::begin(kCodes), std::end(kCodes),
+                     [&](const Code& c) { return c.type == h->type; }))
+      finding("the type is not one of the .npy codes");
     check_fields(dict, *h);
   }
 
