@@ -5,7 +5,6 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -76,9 +75,6 @@ struct Half16 {
     return h;
   }
   operator float() const { return Format::decode(bits); }
-  // Bitwise equality (+0 and -0 differ, a NaN equals itself): what a test of a stored value
-  // wants; compare as float for IEEE equality.
-  bool same_bits(Half16 o) const { return bits == o.bits; }
 };
 
 using f16 = Half16<5, 10>;   // IEEE binary16
