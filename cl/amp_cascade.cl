@@ -14,6 +14,7 @@
 #endif
 
 kernel void amp_cascade(global const T* in, ulong n, OUT_PARAMS ELEM_PARAMS) {
+  OPEN_INPUT(in);
   local state_t tile[WG];
   const uint tid = get_local_id(0);
   state_t x = st_identity();

@@ -24,6 +24,7 @@
 
 kernel void amp_window(IN_PARAMS, ulong m, OUT_PARAMS, global ACC* tail_v,
                        global ulong* tail_i ELEM_PARAMS) {
+  OPEN_INPUT(in_v);
   const ulong s = m / WINDOW; /* work-items that own a full window */
   const ulong g = s ? s : 1;  /* work-items in the dispatch */
   const ulong idx = get_global_id(0);

@@ -24,6 +24,7 @@
 #endif
 
 kernel void amp_tiled_1(IN_PARAMS, ulong m, OUT_PARAMS ELEM_PARAMS) {
+  OPEN_INPUT(in_v);
   local state_t tile[WG];
   const uint tid = get_local_id(0);
   const ulong gid = get_global_id(0);
@@ -37,6 +38,7 @@ kernel void amp_tiled_1(IN_PARAMS, ulong m, OUT_PARAMS ELEM_PARAMS) {
 }
 
 kernel void amp_tiled_2(IN_PARAMS, ulong m, OUT_PARAMS ELEM_PARAMS) {
+  OPEN_INPUT(in_v);
   local state_t tile[WG];
   const uint tid = get_local_id(0);
   const ulong gid = get_global_id(0);
@@ -51,6 +53,7 @@ kernel void amp_tiled_2(IN_PARAMS, ulong m, OUT_PARAMS ELEM_PARAMS) {
 }
 
 kernel void amp_tiled_3(IN_PARAMS, ulong m, OUT_PARAMS ELEM_PARAMS) {
+  OPEN_INPUT(in_v);
   local state_t tile[WG];
   const uint tid = get_local_id(0);
   const ulong gid = get_global_id(0);
@@ -64,6 +67,7 @@ kernel void amp_tiled_3(IN_PARAMS, ulong m, OUT_PARAMS ELEM_PARAMS) {
 }
 
 kernel void amp_tiled_4(IN_PARAMS, ulong m, OUT_PARAMS ELEM_PARAMS) {
+  OPEN_INPUT(in_v);
   local state_t tile[WG];
   const uint tid = get_local_id(0);
   const ulong i = get_group_id(0) * (2 * (ulong)WG) + tid;

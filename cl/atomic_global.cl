@@ -27,6 +27,7 @@ kernel void ag_init(global WORD* acc, global IWORD* best_i) {
 }
 
 kernel void ag_values(global const T* in, ulong n, volatile global WORD* acc ELEM_PARAMS) {
+  OPEN_INPUT(in);
   const ulong gid = get_global_id(0);
   if (gid >= n) return;
 #if COMBINE_NATIVE
@@ -43,7 +44,8 @@ kernel void ag_values(global const T* in, ulong n, volatile global WORD* acc ELE
 #ifndef USER_STATE
 /* argmin/argmax, second pass: the smallest index whose element holds the extreme value. */
 kernel void ag_indices(global const T* in, ulong n, global const WORD* acc,
-                       volatile global IWORD* best_i) {
+                       volatile global IWORD* best_i IN_OFFSET_PARAM) {
+  OPEN_FIRST_INPUT(in);
   const ulong gid = get_global_id(0);
   if (gid < n && holds_best(to_acc(LOAD_T(in, gid)), from_word(acc[0]))) {
     const IWORD i = (IWORD)gid;
@@ -53,7 +55,8 @@ kernel void ag_indices(global const T* in, ulong n, global const WORD* acc,
 #endif
 
 kernel void ag_finish(global const T* in, global const WORD* acc, global const IWORD* best_i,
-                      OUT_PARAMS) {
+                      OUT_PARAMS IN_OFFSET_PARAM) {
+  OPEN_FIRST_INPUT(in);
 #ifdef INDEXED
   const ulong i = best_i[0];
   STORE(0, st_make(to_acc(LOAD_T(in, i)), i));

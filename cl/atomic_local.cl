@@ -27,6 +27,7 @@ kernel void al_init(global WORD* acc, global IWORD* best_i) {
 }
 
 kernel void al_values(global const T* in, ulong n, volatile global WORD* acc ELEM_PARAMS) {
+  OPEN_INPUT(in);
   local volatile WORD part;
   const ulong gid = get_global_id(0);
   const bool first = get_local_id(0) == 0;
@@ -40,7 +41,8 @@ kernel void al_values(global const T* in, ulong n, volatile global WORD* acc ELE
 #ifndef USER_STATE
 /* argmin/argmax, second pass: the smallest index whose element holds the extreme value. */
 kernel void al_indices(global const T* in, ulong n, global const WORD* acc,
-                       volatile global IWORD* best_i) {
+                       volatile global IWORD* best_i IN_OFFSET_PARAM) {
+  OPEN_FIRST_INPUT(in);
   local volatile IWORD part;
   const ulong gid = get_global_id(0);
   const bool first = get_local_id(0) == 0;
@@ -59,7 +61,8 @@ kernel void al_indices(global const T* in, ulong n, global const WORD* acc,
 #endif
 
 kernel void al_finish(global const T* in, global const WORD* acc, global const IWORD* best_i,
-                      OUT_PARAMS) {
+                      OUT_PARAMS IN_OFFSET_PARAM) {
+  OPEN_FIRST_INPUT(in);
 #ifdef INDEXED
   const ulong i = best_i[0];
   STORE(0, st_make(to_acc(LOAD_T(in, i)), i));

@@ -11,6 +11,7 @@
 #endif
 
 kernel void bu_first(global const T* in, ulong n, OUT_PARAMS ELEM_PARAMS) {
+  OPEN_INPUT(in);
   const ulong i = get_global_id(0);
   const ulong src = 2 * i;
   if (src >= n) return;

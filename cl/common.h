@@ -34,9 +34,10 @@
  * USER_LOAD_LANES(k) and USER_MAP_LANE(j, idx); a reduction with a vector form also has fast.cl's
  * USER_VECTOR_MAP forms (USER_VMAP_AT(k), USER_VCOMBINE(a, b), USER_VFIELD, USER_FIELD_T,
  * rdx_field_of, rdx_state_of). Every kernel that reads input elements reads
- * them with ELEM(p, k) and ends its parameters with ELEM_PARAMS (below), so the kernels of
- * every strategy that keeps its states on the device run a user's reduction unchanged (the
- * host appends the further arguments: exec/exec.cpp, Exec::args).
+ * them with ELEM(p, k), ends its parameters with ELEM_PARAMS and opens with OPEN_INPUT(p)
+ * (below), so the kernels of every strategy that keeps its states on the device run a user's
+ * reduction, and read an input at an element offset, unchanged (the host appends the further
+ * arguments: exec/exec.cpp, Exec::args).
  *
  * Semantics (docs/semantics.md): integer sum and product wrap modulo 2^bits of the accumulator;
  * NaN propagates through sum, product, min, max, argmin and argmax (argmin/argmax: the first
@@ -251,11 +252,32 @@ inline void st_store(global ACC* v, global ulong* ix, ulong k, state_t s) {
 #define ELEM(p, k) st_make(to_acc(LOAD_T(p, k)), (k))
 #define USER_INPUT_PARAMS
 #define USER_INPUT_ARGS
+#define USER_OPEN_INPUTS
+#endif
+/* An input at an element offset (rdx::BufferAt): built with -DIN_OFFSET (the host adds it to
+ * every kernel of a call whose input has one), ELEM_PARAMS begins with the offset, and
+ * OPEN_INPUT(p), the first statement of a kernel that reads input elements, moves the kernel's
+ * input pointer p (and a user's further inputs, USER_OPEN_INPUTS) there. Element k and index k
+ * below count from the offset. A kernel that reads input elements without ELEM_PARAMS (the
+ * atomic strategies' index passes) takes IN_OFFSET_PARAM and opens with OPEN_FIRST_INPUT(p).
+ * Without IN_OFFSET both are empty: the kernels of inputs at offset 0 are the same as before. */
+#ifdef IN_OFFSET
+#define IN_OFFSET_PARAM , ulong rdx_in_off
+#define OPEN_FIRST_INPUT(p) (p) += rdx_in_off
+#define IN_ELEMENT_OFFSET rdx_in_off /* what an aligned load's address counts from */
+#else
+#define IN_OFFSET_PARAM
+#define OPEN_FIRST_INPUT(p) (void)0
+#define IN_ELEMENT_OFFSET 0
 #endif
 #ifdef FROM_PARTIALS
 #define ELEM_PARAMS
+#define OPEN_INPUT(p)
 #else
-#define ELEM_PARAMS USER_INPUT_PARAMS
+#define ELEM_PARAMS IN_OFFSET_PARAM USER_INPUT_PARAMS
+#define OPEN_INPUT(p) \
+  OPEN_FIRST_INPUT(p); \
+  USER_OPEN_INPUTS
 #endif
 
 /* A kernel that reads either the input elements or earlier partial states takes IN_PARAMS (and

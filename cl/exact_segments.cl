@@ -83,6 +83,7 @@ inline void seg_flush(digits_t* acc, const window_t* w, double a1, double a2) {
 kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_segments(
     global const T* in, X_GEOMETRY ulong segments, global uchar* out, ulong out_stride,
     ulong out_offset X_CHECK ELEM_PARAMS) {
+  OPEN_INPUT(in);
 #ifdef CHECKED
   if (*bad) return; /* the same for every work-item: none reaches a barrier */
 #endif

@@ -192,6 +192,7 @@ inline void bins_range(global const T* in, ulong i, ulong e, long* b0, long* b1,
 kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_partial(
     global const T* in, ulong n, ulong per_item, global long* partial,
     global uint* flags ELEM_PARAMS) {
+  OPEN_INPUT(in);
   local long sum[WG];
   local uint group_flags;
   local int group_lo, group_hi;

@@ -66,9 +66,9 @@ typedef ulong sidx_t;
 #if HOST_FINISH
 #error "a user's reduction finishes on the device (the host cannot run its combine)"
 #endif
-#define USER_PARAMS , ulong carry USER_INPUT_PARAMS
+#define USER_PARAMS , ulong carry ELEM_PARAMS
 #else
-#define USER_PARAMS
+#define USER_PARAMS ELEM_PARAMS
 #endif
 
 #define CAT_(a, b) a##b
@@ -195,6 +195,7 @@ inline state_t load_partial(volatile global ACC* v, volatile global ulong* ix, u
 
 kernel void fast_reduce(global const T* restrict in, ulong n, ulong chunk, global ACC* part_v,
                         global ulong* part_i, volatile global uint* counter USER_PARAMS) {
+  OPEN_INPUT(in);
   local state_t sh[WG];
   local uint ticket;
   const uint lid = get_local_id(0);

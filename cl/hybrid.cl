@@ -13,6 +13,7 @@
 #endif
 
 kernel void hy_local(global const T* in, ulong n, OUT_PARAMS ELEM_PARAMS) {
+  OPEN_INPUT(in);
   local state_t sh[WG];
   const uint lid = get_local_id(0);
   const ulong base = get_group_id(0) * (ulong)WG;

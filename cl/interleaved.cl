@@ -14,6 +14,7 @@
 #endif
 
 kernel void il_reduce(IN_PARAMS, ulong n, OUT_PARAMS ELEM_PARAMS) {
+  OPEN_INPUT(in_v);
   local state_t sh[WG];
   const uint lid = get_local_id(0);
   const ulong gid = get_global_id(0);

@@ -15,6 +15,7 @@
 #include "group_tree.h"
 
 kernel void ms_reduce(IN_PARAMS, ulong n, OUT_PARAMS ELEM_PARAMS) {
+  OPEN_INPUT(in_v);
   local state_t sh[WG];
   const uint lid = get_local_id(0);
   const ulong G = get_global_size(0);

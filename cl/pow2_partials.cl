@@ -20,6 +20,7 @@
 #endif
 
 kernel void p2_reduce(IN_PARAMS, ulong n, OUT_PARAMS, local state_t* sh ELEM_PARAMS) {
+  OPEN_INPUT(in_v);
   const uint tid = get_local_id(0);
   const uint size = (uint)get_local_size(0); /* a power of two */
   state_t x = st_identity();

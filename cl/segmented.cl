@@ -178,6 +178,7 @@ inline state_t seg_public(state_t s, ulong count, ACC empty_v) {
 kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(
     global const T* in, SEG_PARAMS, ulong segments,
     EMPTY_PARAM OUT_PARAMS CHECK_PARAM ELEM_PARAMS) {
+  OPEN_INPUT(in);
   RETURN_IF_BAD; /* the whole group returns: no barrier is reached by only some */
   local state_t scratch[WG];
   const uint lid = get_local_id(0);
@@ -205,10 +206,11 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(
     const global T* p = in + first;
 #if SEG_VEC > 1
     /* Loads of SEG_VEC elements over the part's aligned body [a0, a1) (element a0's address a
-     * multiple of SEG_VEC elements); the fewer than SEG_VEC elements before and after it one by
-     * one. */
-    const ulong a0 = min(hi, lo + (SEG_VEC - (first + lo) % SEG_VEC) % SEG_VEC);
-    const ulong a1 = max(a0, hi - min(hi, (first + hi) % SEG_VEC));
+     * multiple of SEG_VEC elements: counted from the buffer's start, IN_ELEMENT_OFFSET before
+     * `in`); the fewer than SEG_VEC elements before and after it one by one. */
+    const ulong at = IN_ELEMENT_OFFSET + first;
+    const ulong a0 = min(hi, lo + (SEG_VEC - (at + lo) % SEG_VEC) % SEG_VEC);
+    const ulong a1 = max(a0, hi - min(hi, (at + hi) % SEG_VEC));
     for (ulong k = lo + lane; k < a0; k += SEG_LANES)
       s = st_combine(s, st_make(to_acc(LOAD_T(p, k)), k));
     ulong k = a0 + lane * SEG_VEC;
@@ -338,6 +340,7 @@ typedef SCV_CAT(T, 16) __attribute__((aligned(sizeof(T)))) seg_col_load_t;
 #endif
 kernel void seg_columns(global const T* in, ulong length, ulong inner, ulong segments,
                         EMPTY_PARAM OUT_PARAMS ELEM_PARAMS) {
+  OPEN_INPUT(in);
   local state_t st[COL_BLOCK] __attribute__((aligned(128)));
   const ulong t = get_group_id(0);
   const ulong blocks = (inner + COL_BLOCK - 1) / COL_BLOCK;

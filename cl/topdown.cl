@@ -10,6 +10,7 @@
 #endif
 
 kernel void td_reduce(global const T* in, ulong n, OUT_PARAMS ELEM_PARAMS) {
+  OPEN_INPUT(in);
   const ulong lid = get_local_id(0);
   ulong stride = (n + 1) / 2;
   for (ulong i = lid; i < stride; i += WG) {

@@ -146,6 +146,15 @@ TEST_CASE("group: shards on their devices") {
   CHECK(m.value.as<double>() == 9);
   CHECK_THROWS_AS(rdx::reduce(g, rdx::Type::F64, std::span(shards, 1), rdx::Op::Sum),
                   rdx::ArgumentError);
+  // Shards at element offsets: the second shard's buffer holds the whole input, read from 20000.
+  const rdx::Shard at[] = {
+      shards[0],
+      {cl::Buffer(pair().b->cl_context(), copy, x.size() * 8, x.data(), &err), 10000, 20000}};
+  REQUIRE(err == CL_SUCCESS);
+  CHECK(rdx::reduce(g, rdx::Type::F64, at, rdx::Op::Sum, o).value.bits ==
+        one(x, rdx::Op::Sum, o).value.bits);
+  const rdx::Shard past[] = {shards[0], {at[1].buffer, 10000, 20001}};
+  CHECK_THROWS_AS(rdx::reduce(g, rdx::Type::F64, past, rdx::Op::Sum), rdx::ArgumentError);
 }
 
 TEST_CASE("group: device lists") {

@@ -18,6 +18,11 @@ int main() {
   float u = rdx::reduce_buffer<float>(ctx, buf, n, rdx::Op::Sum);
   auto k = rdx::reduce_index_buffer<float>(ctx, buf, n, rdx::Op::ArgMin);  // k.value, k.index
 
-  std::printf("sum %g, argmin %g at %llu\n", u, k.value, static_cast<unsigned long long>(k.index));
-  return u == 2993.0f && k.value == -1.0f && k.index == 500 ? 0 : 1;
+  // A slice in place: 100 elements from element 450 on (rdx::BufferAt, any offset); the index
+  // counts from the slice's start.
+  auto s = rdx::reduce_index_buffer<float>(ctx, rdx::BufferAt(buf, 450), 100, rdx::Op::ArgMin);
+
+  std::printf("sum %g, argmin %g at %llu, in the slice at %llu\n", u, k.value,
+              static_cast<unsigned long long>(k.index), static_cast<unsigned long long>(s.index));
+  return u == 2993.0f && k.value == -1.0f && k.index == 500 && s.index == 50 ? 0 : 1;
 }

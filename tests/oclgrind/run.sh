@@ -13,10 +13,11 @@
 # groups' partials after a fence and an atomic ticket, which Oclgrind does not model and reports
 # as a race; the built-in operators finish these grids on the host) and minmax (Oclgrind's
 # Uninitialized plugin stops on the llvm.memmove its 24-byte state copies compile to).
-# Usage: run.sh path/to/clrdx path/to/race_control
+# Usage: run.sh path/to/clrdx path/to/race_control path/to/rdx_device_tests
 set -euo pipefail
 clrdx=$1
 control=$2
+device_tests=$3
 command -v oclgrind >/dev/null || { echo "oclgrind is not installed (tools/setup.sh)"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -134,5 +135,16 @@ for run in "sum 40 16" "argmax 40 16" "sum 4 4"; do
     echo "FAIL columns $run: not the column-block form: $(echo "$out" | tail -2)"; status=1
   fi
 done
+# Inputs at an element offset (rdx::BufferAt; kernels built with -DIN_OFFSET): the device tests'
+# offset cases, every strategy at offsets 3 and 1027 with NaN and low guards around the range, the
+# segmented kernels' aligned loads counted from the buffer's start, users' inputs at offsets of
+# their own. Oclgrind's device is a GPU to librdx.
+log=$tmp/offsets.log
+out=$(RDX_DEVICE=gpu oclgrind --data-races --max-errors 5 --log "$log" "$device_tests" \
+        --test-case='offsets:*' 2>&1) || { echo "FAIL offsets: $(echo "$out" | tail -15)"; status=1; }
+runs=$((runs + 1))
+if [ -s "$log" ]; then
+  echo "FAIL offsets: oclgrind reported"; head -20 "$log"; status=1
+fi
 echo "$runs runs under oclgrind, $( [ $status = 0 ] && echo "no report" || echo "FAILED")"
 exit $status

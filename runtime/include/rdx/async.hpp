@@ -13,8 +13,8 @@
 
 namespace rdx {
 
-// Enqueues the reduction of n elements of `type` at the start of `data` (a buffer of ctx's
-// context) on ctx's queue, after the events `wait`, and the write of its result into `out` at
+// Enqueues the reduction of n elements of `type` from `data`'s element offset on (a buffer of
+// ctx's context) on ctx's queue, after the events `wait`, and the write of its result into `out` at
 // byte `offset`: the value in the accumulator type (size_of(acc) bytes; offset a multiple of
 // size_of(acc), else ArgumentError, whichever path writes it). Returns the event of that write;
 // nothing waits on the host. An empty input writes the operator's identity (float min/max:
@@ -23,7 +23,7 @@ namespace rdx {
 // synchronous form has them). Options::strategy: auto, fast_strided or fast_blocked (the other
 // launchers read their result on the host: UnsupportedError). The buffers must stay alive until the
 // event completes.
-cl::Event enqueue_reduce(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n, Op op,
+cl::Event enqueue_reduce(Context& ctx, Type type, const BufferAt& data, std::uint64_t n, Op op,
                          const cl::Buffer& out, std::size_t offset,
                          const std::vector<cl::Event>& wait = {}, const Options& opts = {});
 
@@ -42,7 +42,7 @@ std::size_t field_offset(const Reduction& r, std::size_t k);
 // must stay alive and unchanged until the future is ready; the Context must outlive it.
 std::future<Result> reduce_async(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
                                  const Options& opts = {});
-std::future<Result> reduce_async(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n,
+std::future<Result> reduce_async(Context& ctx, Type type, const BufferAt& data, std::uint64_t n,
                                  Op op, const Options& opts = {});
 
 }  // namespace rdx

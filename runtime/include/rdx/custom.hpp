@@ -72,10 +72,12 @@ struct Array {
   }
 };
 
-// One device input array: n elements of `type` at the start of `buffer` (ctx's context).
+// One device input array: n elements of `type` from element `offset` of `buffer` (ctx's
+// context) on, as rdx::BufferAt: read in place, the map's i counts from the offset.
 struct DeviceArray {
   Type type = Type::F32;
   cl::Buffer buffer;
+  std::uint64_t offset = 0;
 };
 
 // A reduction's final state: one Scalar per field, in the order of Reduction::fields.

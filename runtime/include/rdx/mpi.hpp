@@ -19,6 +19,7 @@
 #include <functional>
 #include <optional>
 
+#include "rdx/buffer_at.hpp"
 #include "rdx/context.hpp"
 #include "rdx/partial.hpp"
 #include "rdx/reduce.hpp"
@@ -31,17 +32,17 @@ namespace rdx::mpi {
 std::optional<Partial> reduce(MPI_Comm comm, const std::function<Partial()>& local, int root = 0);
 Partial allreduce(MPI_Comm comm, const std::function<Partial()>& local);
 
-// This rank's n elements of `type`: host data (null only when n == 0) or the start of a buffer of
-// ctx's context, reduced on ctx's device; the result as rdx::finish gives it (an empty input:
-// the identity, ArgumentError for argmin/argmax), whose plan is what ran on rank 0 (on other
-// ranks only its type, acc, op and n).
+// This rank's n elements of `type`: host data (null only when n == 0) or a buffer of ctx's
+// context from its element offset on, reduced on ctx's device; the result as rdx::finish gives it
+// (an empty input: the identity, ArgumentError for argmin/argmax), whose plan is what ran on rank 0
+// (on other ranks only its type, acc, op and n).
 std::optional<Result> reduce(Context& ctx, MPI_Comm comm, Type type, const void* data,
                              std::uint64_t n, Op op, const Options& opts = {}, int root = 0);
-std::optional<Result> reduce(Context& ctx, MPI_Comm comm, Type type, const cl::Buffer& data,
+std::optional<Result> reduce(Context& ctx, MPI_Comm comm, Type type, const BufferAt& data,
                              std::uint64_t n, Op op, const Options& opts = {}, int root = 0);
 Result allreduce(Context& ctx, MPI_Comm comm, Type type, const void* data, std::uint64_t n, Op op,
                  const Options& opts = {});
-Result allreduce(Context& ctx, MPI_Comm comm, Type type, const cl::Buffer& data, std::uint64_t n,
+Result allreduce(Context& ctx, MPI_Comm comm, Type type, const BufferAt& data, std::uint64_t n,
                  Op op, const Options& opts = {});
 
 // Rank `rank`'s run [first, end) of n elements cut into `ranks` equal runs in rank order (the

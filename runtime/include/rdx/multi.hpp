@@ -76,11 +76,13 @@ struct GroupResult {
 GroupResult reduce(DeviceGroup& g, Type type, const void* data, std::uint64_t n, Op op,
                    const Options& opts = {});
 
-// Device-resident data: shards[k] (n elements of `type` in a buffer of device k's context) holds
-// the input's k-th piece; g.size() shards (ArgumentError otherwise).
+// Device-resident data: shards[k] (n elements of `type` from element `offset` of a buffer of
+// device k's context on, as rdx::BufferAt) holds the input's k-th piece; g.size() shards
+// (ArgumentError otherwise).
 struct Shard {
   cl::Buffer buffer;
   std::uint64_t n = 0;
+  std::uint64_t offset = 0;
 };
 GroupResult reduce(DeviceGroup& g, Type type, std::span<const Shard> shards, Op op,
                    const Options& opts = {});

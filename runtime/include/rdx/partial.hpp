@@ -22,6 +22,7 @@
 #include <span>
 #include <vector>
 
+#include "rdx/buffer_at.hpp"
 #include "rdx/context.hpp"
 #include "rdx/plan.hpp"
 #include "rdx/reduce.hpp"
@@ -70,11 +71,11 @@ class Partial {
 };
 
 // The partial state of n elements of `type` on ctx's device: host data (null only when n == 0)
-// or n elements at the start of a buffer of ctx's context. Checks the request as rdx::reduce does;
-// an empty partial (n == 0) is valid for every operator.
+// or n elements of a buffer of ctx's context from its element offset on. Checks the request as
+// rdx::reduce does; an empty partial (n == 0) is valid for every operator.
 Partial reduce_partial(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
                        const Options& opts = {});
-Partial reduce_partial(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n, Op op,
+Partial reduce_partial(Context& ctx, Type type, const BufferAt& data, std::uint64_t n, Op op,
                        const Options& opts = {});
 
 // The state of left's elements followed by right's. ArgumentError when the two are not states of

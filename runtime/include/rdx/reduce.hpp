@@ -6,6 +6,7 @@
 #include <string>
 #include <type_traits>
 
+#include "rdx/buffer_at.hpp"
 #include "rdx/context.hpp"
 #include "rdx/errors.hpp"
 #include "rdx/plan.hpp"
@@ -24,9 +25,11 @@ struct Result {
 };
 
 // Untyped entry points (what the CLI uses). `type` is the element type; data is never modified.
+// Device data: n elements of a buffer of ctx's context from its element offset on (a cl::Buffer
+// is a BufferAt at offset 0); argmin/argmax's index counts from the offset.
 Result reduce(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
               const Options& opts = {});
-Result reduce(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n, Op op,
+Result reduce(Context& ctx, Type type, const BufferAt& data, std::uint64_t n, Op op,
               const Options& opts = {});
 
 // The device's round trip: the median time of one empty kernel launch plus a blocking read of one
@@ -89,17 +92,18 @@ IndexResult<std::remove_cv_t<T>> reduce_index(Context& ctx, std::span<T> data, O
   return {r.value.template as<E>(), r.index.value_or(0)};
 }
 
-// Device-resident data: n elements of T at the start of `data`, which belongs to ctx's context.
+// Device-resident data: n elements of T from `data`'s offset on (a cl::Buffer: its start), a
+// buffer of ctx's context.
 // R is the accumulator, first as in reduce<R>; T, the elements' type, defaults to it
 // (reduce_buffer<float>: f32 elements; reduce_buffer<double, float>: f32 elements into f64).
 template <class R, class T = R>
-R reduce_buffer(Context& ctx, const cl::Buffer& data, std::uint64_t n, Op op, Options opts = {}) {
+R reduce_buffer(Context& ctx, const BufferAt& data, std::uint64_t n, Op op, Options opts = {}) {
   auto r = reduce(ctx, type_of<T>(), data, n, op, detail::with_acc<R, T>(opts));
   return r.value.template as<R>();
 }
 
 template <class T>
-IndexResult<T> reduce_index_buffer(Context& ctx, const cl::Buffer& data, std::uint64_t n, Op op,
+IndexResult<T> reduce_index_buffer(Context& ctx, const BufferAt& data, std::uint64_t n, Op op,
                                    Options opts = {}) {
   detail::check_index_op(op, "reduce_index_buffer");
   auto r = reduce(ctx, type_of<T>(), data, n, op, opts);

@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "rdx/buffer_at.hpp"
 #include "rdx/context.hpp"
 #include "rdx/device_info.hpp"
 #include "rdx/errors.hpp"
@@ -149,12 +150,13 @@ std::vector<A> converted(Type t, const std::vector<unsigned char>& bytes, std::u
 
 // Segments by offsets: segment k is elements offsets[k] .. offsets[k+1] - 1, so there are
 // offsets.size() - 1 segments; offsets start at 0, never decrease and end at most at n
-// (ArgumentError, checked before any kernel runs). Host or device data; the caller's data is
-// never modified.
+// (ArgumentError, checked before any kernel runs). Host or device data (a BufferAt: from its
+// element offset on, which the segments' offsets count from); the caller's data is never
+// modified.
 SegmentedResult reduce_segments(Context& ctx, Type type, const void* data, std::uint64_t n,
                                 std::span<const std::uint64_t> offsets, Op op,
                                 const Options& opts = {});
-SegmentedResult reduce_segments(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n,
+SegmentedResult reduce_segments(Context& ctx, Type type, const BufferAt& data, std::uint64_t n,
                                 std::span<const std::uint64_t> offsets, Op op,
                                 const Options& opts = {});
 
@@ -163,7 +165,7 @@ SegmentedResult reduce_segments(Context& ctx, Type type, const cl::Buffer& data,
 // for argmin/argmax, `indices` (segments cl_ulong). The offsets are checked on the device, in the
 // same queue, before the reduction: offsets that the host form refuses give ArgumentError, and
 // `values` and `indices` are left as they were. Waits for the results; returns the plan that ran.
-SegmentedPlan reduce_segments_into(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n,
+SegmentedPlan reduce_segments_into(Context& ctx, Type type, const BufferAt& data, std::uint64_t n,
                                    const cl::Buffer& offsets, std::uint64_t segments, Op op,
                                    const cl::Buffer& values, const cl::Buffer* indices = nullptr,
                                    const Options& opts = {});
@@ -174,12 +176,12 @@ SegmentedPlan reduce_segments_into(Context& ctx, Type type, const cl::Buffer& da
 SegmentedResult reduce_axis(Context& ctx, Type type, const void* data,
                             std::span<const std::uint64_t> shape, std::size_t axis, Op op,
                             const Options& opts = {});
-SegmentedResult reduce_axis(Context& ctx, Type type, const cl::Buffer& data,
+SegmentedResult reduce_axis(Context& ctx, Type type, const BufferAt& data,
                             std::span<const std::uint64_t> shape, std::size_t axis, Op op,
                             const Options& opts = {});
 
 // The same, results into the caller's device buffers (as reduce_segments_into); waits for them.
-SegmentedPlan reduce_axis_into(Context& ctx, Type type, const cl::Buffer& data,
+SegmentedPlan reduce_axis_into(Context& ctx, Type type, const BufferAt& data,
                                std::span<const std::uint64_t> shape, std::size_t axis, Op op,
                                const cl::Buffer& values, const cl::Buffer* indices = nullptr,
                                const Options& opts = {});

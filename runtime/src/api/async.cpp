@@ -58,7 +58,7 @@ cl::Event enqueue_reduce(Context& ctx, const Reduction& r, std::span<const Devic
   return done;
 }
 
-cl::Event enqueue_reduce(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n, Op op,
+cl::Event enqueue_reduce(Context& ctx, Type type, const BufferAt& data, std::uint64_t n, Op op,
                          const cl::Buffer& out, std::size_t offset,
                          const std::vector<cl::Event>& wait, const Options& opts) {
   if (is_index_op(op))
@@ -74,7 +74,8 @@ cl::Event enqueue_reduce(Context& ctx, Type type, const cl::Buffer& data, std::u
     detail::check_device_input(ctx, data, type, n, "enqueue_reduce");
     cl::Event done;
     detail::Exec ex(detail::impl_of(ctx), plan);
-    detail::enqueue_exact(ex, data, n, type, "", plan.acc, out, offset, &wait, &done);
+    ex.in_offset = data.offset;
+    detail::enqueue_exact(ex, data.buffer, n, type, "", plan.acc, out, offset, &wait, &done);
     ex.detach();
     RDX_CHECK(ctx.queue().flush());
     return done;
@@ -93,7 +94,7 @@ cl::Event enqueue_reduce(Context& ctx, Type type, const cl::Buffer& data, std::u
   // The built-in operator as a user's reduction over the map x: the same combine and identity
   // (ops/operators.cpp), run by the same kernel.
   // make_plan accepted the determinism: an order-independent operator, which needs nothing more.
-  const DeviceArray in[] = {{type, data}};
+  const DeviceArray in[] = {{type, data.buffer, data.offset}};
   Options run = opts;
   run.determinism = Determinism::RunToRun;
   return enqueue_reduce(ctx, Reduction::transform(op, plan.acc, "x"), in, n, out, offset, wait,
@@ -107,7 +108,7 @@ std::future<Result> reduce_async(Context& ctx, Type type, const void* data, std:
   });
 }
 
-std::future<Result> reduce_async(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n,
+std::future<Result> reduce_async(Context& ctx, Type type, const BufferAt& data, std::uint64_t n,
                                  Op op, const Options& opts) {
   return std::async(std::launch::async, [&ctx, type, data, n, op, opts] {
     return reduce(ctx, type, data, n, op, opts);

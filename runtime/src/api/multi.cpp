@@ -44,8 +44,8 @@ std::vector<std::string> items_of(std::string_view list) {
 struct PartRun {
   std::size_t device = 0;
   std::uint64_t first = 0, n = 0;
-  const void* host = nullptr;         // host data: the part's first element
-  const cl::Buffer* shard = nullptr;  // device data
+  const void* host = nullptr;    // host data: the part's first element
+  const Shard* shard = nullptr;  // device data
 };
 
 GroupResult run_parts(DeviceGroup& g, Type type, Op op, const Options& opts,
@@ -67,7 +67,8 @@ GroupResult run_parts(DeviceGroup& g, Type type, Op op, const Options& opts,
         struct Leave {
           ~Leave() { detail::WaitGate::leave(); }
         } leave;
-        return p.shard ? reduce_partial(ctx, type, *p.shard, p.n, op, opts)
+        return p.shard ? reduce_partial(ctx, type, BufferAt(p.shard->buffer, p.shard->offset), p.n,
+                                        op, opts)
                        : reduce_partial(ctx, type, p.host, p.n, op, opts);
       }));
     } catch (...) {
@@ -245,9 +246,9 @@ GroupResult reduce(DeviceGroup& g, Type type, std::span<const Shard> shards, Op 
   std::uint64_t first = 0;
   for (std::size_t k = 0; k < shards.size(); ++k) {
     if (shards[k].n) {
-      detail::check_device_input(g.context(k), shards[k].buffer, type, shards[k].n,
-                                 fmt::format("reduce (shard {})", k).c_str());
-      parts.push_back({k, first, shards[k].n, nullptr, &shards[k].buffer});
+      detail::check_device_input(g.context(k), BufferAt(shards[k].buffer, shards[k].offset), type,
+                                 shards[k].n, fmt::format("reduce (shard {})", k).c_str());
+      parts.push_back({k, first, shards[k].n, nullptr, &shards[k]});
     }
     if (first > ~std::uint64_t{0} - shards[k].n)
       throw ArgumentError("reduce: the shards' lengths overflow 64 bits");

@@ -154,7 +154,7 @@ namespace {
 
 // reduce_partial's steps for host data (`host`) or a buffer (`device`): the plan and its checks,
 // then the exact sum's digits or rdx::reduce's result.
-Partial partial_of(Context& ctx, Type type, const void* host, const cl::Buffer* device,
+Partial partial_of(Context& ctx, Type type, const void* host, const BufferAt* device,
                    std::uint64_t n, Op op, const Options& opts) {
   const Plan plan = make_plan(ctx.device_info(), type, op, n, opts, ctx.tuning());
   detail::check_partial_op(plan);
@@ -188,7 +188,7 @@ Partial reduce_partial(Context& ctx, Type type, const void* data, std::uint64_t 
   return partial_of(ctx, type, data, nullptr, n, op, opts);
 }
 
-Partial reduce_partial(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n, Op op,
+Partial reduce_partial(Context& ctx, Type type, const BufferAt& data, std::uint64_t n, Op op,
                        const Options& opts) {
   return partial_of(ctx, type, nullptr, &data, n, op, opts);
 }

@@ -26,7 +26,7 @@ using detail::max_alloc_elements;
 using detail::run_plan;
 
 // A float sum under Determinism AnyDevice or Exact: exact_total (dispatch/run_exact.hpp), rounded.
-Result exact_result(Context& ctx, const Plan& plan, const void* host, const cl::Buffer* device,
+Result exact_result(Context& ctx, const Plan& plan, const void* host, const BufferAt* device,
                     std::uint64_t n, bool profile) {
   double seconds = 0;
   const detail::ExactSum total = detail::exact_total(ctx, plan, host, device, n, profile, &seconds);
@@ -81,7 +81,7 @@ Result reduce(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
       detail::reduce_published(ctx, plan, data, nullptr, n, opts.profile));
 }
 
-Result reduce(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n, Op op,
+Result reduce(Context& ctx, Type type, const BufferAt& data, std::uint64_t n, Op op,
               const Options& opts) {
   const Plan plan = make_plan(ctx.device_info(), type, op, n, opts, ctx.tuning());
   if (n == 0) return empty_result(plan);
@@ -92,7 +92,7 @@ Result reduce(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n, 
 }
 
 Result detail::reduce_published(Context& ctx, const Plan& plan, const void* host,
-                                const cl::Buffer* device, std::uint64_t n, bool profile) {
+                                const BufferAt* device, std::uint64_t n, bool profile) {
   if (device) return publish(run_plan(ctx, plan, *device, n, profile));
   auto& impl = impl_of(ctx);
   const std::uint64_t bytes = byte_size(plan.type, n);

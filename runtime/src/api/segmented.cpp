@@ -29,7 +29,7 @@ cl::Buffer device_buffer(Context::Impl& impl, std::uint64_t bytes, const void* i
 
 // Runs p on device data (offsets, when by offsets, already on the device and checked) and
 // reads the results back.
-SegmentedResult run_to_host(Context& ctx, const SegmentedPlan& p, const cl::Buffer& data,
+SegmentedResult run_to_host(Context& ctx, const SegmentedPlan& p, const BufferAt& data,
                             const cl::Buffer* offsets) {
   auto& impl = detail::impl_of(ctx);
   SegmentedResult r;
@@ -161,7 +161,7 @@ SegmentedResult reduce_segments(Context& ctx, Type type, const void* data, std::
   return finished_segments(run_to_host(ctx, p, in, &off));
 }
 
-SegmentedResult reduce_segments(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n,
+SegmentedResult reduce_segments(Context& ctx, Type type, const BufferAt& data, std::uint64_t n,
                                 std::span<const std::uint64_t> offsets, Op op,
                                 const Options& opts) {
   const SegmentedPlan p = offsets_plan(ctx, type, n, offsets, op, opts);
@@ -172,7 +172,7 @@ SegmentedResult reduce_segments(Context& ctx, Type type, const cl::Buffer& data,
   return finished_segments(run_to_host(ctx, p, data, &off));
 }
 
-SegmentedPlan reduce_segments_into(Context& ctx, Type type, const cl::Buffer& data, std::uint64_t n,
+SegmentedPlan reduce_segments_into(Context& ctx, Type type, const BufferAt& data, std::uint64_t n,
                                    const cl::Buffer& offsets, std::uint64_t segments, Op op,
                                    const cl::Buffer& values, const cl::Buffer* indices,
                                    const Options& opts) {
@@ -199,7 +199,7 @@ SegmentedResult reduce_axis(Context& ctx, Type type, const void* data,
   return finished_segments(run_to_host(ctx, p, in, nullptr));
 }
 
-SegmentedResult reduce_axis(Context& ctx, Type type, const cl::Buffer& data,
+SegmentedResult reduce_axis(Context& ctx, Type type, const BufferAt& data,
                             std::span<const std::uint64_t> shape, std::size_t axis, Op op,
                             const Options& opts) {
   const SegmentedPlan p = plan_axis(ctx.device_info(), type, op, shape, axis, opts);
@@ -209,7 +209,7 @@ SegmentedResult reduce_axis(Context& ctx, Type type, const cl::Buffer& data,
   return finished_segments(run_to_host(ctx, p, data, nullptr));
 }
 
-SegmentedPlan reduce_axis_into(Context& ctx, Type type, const cl::Buffer& data,
+SegmentedPlan reduce_axis_into(Context& ctx, Type type, const BufferAt& data,
                                std::span<const std::uint64_t> shape, std::size_t axis, Op op,
                                const cl::Buffer& values, const cl::Buffer* indices,
                                const Options& opts) {

@@ -32,8 +32,13 @@ struct Job {
   UserInputs in;
   std::shared_ptr<const detail::Prepared> prep;
 
-  detail::UserRun run(std::uint64_t base, std::vector<cl::Buffer> further) const {
-    return {&prep->definitions, prep->layout.bytes, base, std::move(further)};
+  // further: the inputs after the first; offsets: every input's element offset (device inputs)
+  // or none (host inputs' staged chunks).
+  detail::UserRun run(std::uint64_t base, std::vector<cl::Buffer> further,
+                      std::span<const std::uint64_t> offsets = {}) const {
+    std::vector<std::uint64_t> rest;
+    if (!offsets.empty()) rest.assign(offsets.begin() + 1, offsets.end());
+    return {&prep->definitions, prep->layout.bytes, base, std::move(further), std::move(rest)};
   }
 };
 
@@ -52,19 +57,22 @@ Job device_job(Context& ctx, const Reduction& r, std::span<const DeviceArray> in
   return job;
 }
 
-// p over device inputs `in` (their elements from flat index `base`), states into `out`; returns
-// the plan that ran (its work-group size may be below p's). check_offsets: device offsets of the
-// caller's, checked on the device first (run_segmented).
+// p over device inputs `in` (their elements from flat index `base`; the caller's device inputs
+// from their element offsets, `in_offsets`), states into `out`; returns the plan that ran (its
+// work-group size may be below p's). check_offsets: device offsets of the caller's, checked on
+// the device first (run_segmented).
 SegmentedPlan run_states(const Job& job, const SegmentedPlan& p, const std::vector<cl::Buffer>& in,
-                         std::uint64_t base, const cl::Buffer* offsets, const cl::Buffer& out,
+                         std::span<const std::uint64_t> in_offsets, std::uint64_t base,
+                         const cl::Buffer* offsets, const cl::Buffer& out,
                          bool check_offsets = false) {
-  const detail::UserRun u = job.run(base, {in.begin() + 1, in.end()});
+  const detail::UserRun u = job.run(base, {in.begin() + 1, in.end()}, in_offsets);
   std::vector<detail::ExactFieldPlace> places;  // the exact form: every field a float sum
   if (p.exact)
     for (std::size_t f = 0; f < job.r.fields.size(); ++f)
       places.push_back({job.r.fields[f].name, job.r.fields[f].type, job.prep->layout.offsets[f]});
   try {
-    return detail::run_segmented(detail::impl_of(job.ctx), p, in[0], offsets, out, nullptr,
+    const BufferAt first(in[0], in_offsets.empty() ? 0 : in_offsets[0]);
+    return detail::run_segmented(detail::impl_of(job.ctx), p, first, offsets, out, nullptr,
                                  check_offsets, &u, places);
   } catch (const BuildError& e) {
     detail::rethrow_build_error(job.r, job.in.types, e);
@@ -115,7 +123,7 @@ SegmentedStates run_host(const Job& job, const SegmentedPlan& p,
     if (p.by_offsets)
       off = detail::device_buffer(impl, offsets.size() * 8, offsets.data(), "offsets");
     const SegmentedPlan ran =
-        p.segments ? run_states(job, p, in, 0, off ? &*off : nullptr, out) : p;
+        p.segments ? run_states(job, p, in, {}, 0, off ? &*off : nullptr, out) : p;
     return to_fields(job, ran, &out);
   }
   // Passes: every segment starts from the identity, and each pass's pieces are combined into it.
@@ -133,7 +141,7 @@ SegmentedStates run_host(const Job& job, const SegmentedPlan& p,
       off =
           detail::device_buffer(impl, pass.offsets.size() * 8, pass.offsets.data(), "pass offsets");
     const cl::Buffer piece = states_buffer(job, pass.q);
-    run_states(job, pass.q, in, pass.first, off ? &*off : nullptr, piece);
+    run_states(job, pass.q, in, {}, pass.first, off ? &*off : nullptr, piece);
     detail::merge_states(impl, p, merge_run, out, pass.segment, piece, pass.q.segments);
   });
   return to_fields(job, p, &out);
@@ -148,7 +156,8 @@ SegmentedStates run_device(const Job& job, const SegmentedPlan& p,
     off = detail::device_buffer(detail::impl_of(job.ctx), offsets.size() * 8, offsets.data(),
                                 "offsets");
   const SegmentedPlan ran =
-      p.segments ? run_states(job, p, job.in.device, 0, off ? &*off : nullptr, out) : p;
+      p.segments ? run_states(job, p, job.in.device, job.in.offsets, 0, off ? &*off : nullptr, out)
+                 : p;
   return to_fields(job, ran, &out);
 }
 
@@ -277,7 +286,8 @@ SegmentedPlan reduce_segments_into(Context& ctx, const Reduction& r,
                              fmt::format("{} (offsets)", who).c_str());
   check_fields(job, p, fields, who);
   const cl::Buffer states = states_buffer(job, p);
-  const SegmentedPlan ran = run_states(job, p, job.in.device, 0, &offsets, states, true);
+  const SegmentedPlan ran =
+      run_states(job, p, job.in.device, job.in.offsets, 0, &offsets, states, true);
   if (p.segments) scatter_fields(job, p, states, fields);
   return ran;
 }
@@ -294,7 +304,7 @@ SegmentedPlan reduce_axis_into(Context& ctx, const Reduction& r,
   if (p.segments == 0) return p;
   check_fields(job, p, fields, who);
   const cl::Buffer states = states_buffer(job, p);
-  const SegmentedPlan ran = run_states(job, p, job.in.device, 0, nullptr, states);
+  const SegmentedPlan ran = run_states(job, p, job.in.device, job.in.offsets, 0, nullptr, states);
   scatter_fields(job, p, states, fields);
   return ran;
 }

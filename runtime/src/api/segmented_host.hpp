@@ -40,7 +40,7 @@ void check_device_view(Context& ctx, const cl::Buffer& data, Type type, const Vi
 
 // Runs p on device data (offsets, when by offsets, already on the device and checked) and reads
 // the results back.
-SegmentedResult run_to_host(Context& ctx, const SegmentedPlan& p, const cl::Buffer& data,
+SegmentedResult run_to_host(Context& ctx, const SegmentedPlan& p, const BufferAt& data,
                             const cl::Buffer* offsets);
 
 // One pass over host data larger than one allocation: elements [first, first + q.n) of the

@@ -114,15 +114,16 @@ void enqueue_exact(Exec& ex, const cl::Buffer& in, std::uint64_t n, Type value,
   ex.launch(slot->round, 1, 1, nullptr, done);
 }
 
-ExactSum run_exact(Context::Impl& ctx, const Plan& plan, const cl::Buffer& in, std::uint64_t n,
+ExactSum run_exact(Context::Impl& ctx, const Plan& plan, const BufferAt& in, std::uint64_t n,
                    bool profile, double* device_seconds) {
   Exec ex(ctx, plan, profile);
-  ExactSum s = run_exact(ex, in, n, plan.type);
+  ex.in_offset = in.offset;
+  ExactSum s = run_exact(ex, in.buffer, n, plan.type);
   if (device_seconds) *device_seconds = profile ? ex.device_seconds() : 0.0;
   return s;
 }
 
-ExactSum exact_total(Context& ctx, const Plan& plan, const void* host, const cl::Buffer* device,
+ExactSum exact_total(Context& ctx, const Plan& plan, const void* host, const BufferAt* device,
                      std::uint64_t n, bool profile, double* device_seconds) {
   auto& impl = impl_of(ctx);
   double seconds = 0;

@@ -8,6 +8,7 @@
 #include "core/context_impl.hpp"
 #include "exec/exec.hpp"
 #include "ops/exact_sum.hpp"
+#include "rdx/buffer_at.hpp"
 #include "rdx/plan.hpp"
 
 namespace rdx::detail {
@@ -15,10 +16,11 @@ namespace rdx::detail {
 // The exact sum of the first n elements of `in` (plan.type), with the plan's grid ("groups",
 // "blocked", "fold"); waits for it. `device_seconds`, when given, receives the kernels' time
 // (profile).
-ExactSum run_exact(Context::Impl& ctx, const Plan& plan, const cl::Buffer& in, std::uint64_t n,
+ExactSum run_exact(Context::Impl& ctx, const Plan& plan, const BufferAt& in, std::uint64_t n,
                    bool profile = false, double* device_seconds = nullptr);
 
-// The same with ex's plan, of elements of type `value` (F32 or F64): `in`'s own, or with ex.user
+// The same with ex's plan (and ex.in_offset), of elements of type `value` (F32 or F64): `in`'s
+// own, or with ex.user
 // (a user's reduction) the field `field` of each element's mapped state, the further inputs
 // ex.user's.
 ExactSum run_exact(Exec& ex, const cl::Buffer& in, std::uint64_t n, Type value,
@@ -34,7 +36,7 @@ void enqueue_exact(Exec& ex, const cl::Buffer& in, std::uint64_t n, Type value,
 // The exact sum of n elements of plan.type: host data in chunks of at most one allocation (or the
 // tunable "chunk"), or a device buffer in one pass; waits for it. `device_seconds`, when given,
 // receives the kernels' time (profile).
-ExactSum exact_total(Context& ctx, const Plan& plan, const void* host, const cl::Buffer* device,
+ExactSum exact_total(Context& ctx, const Plan& plan, const void* host, const BufferAt* device,
                      std::uint64_t n, bool profile = false, double* device_seconds = nullptr);
 
 }  // namespace rdx::detail

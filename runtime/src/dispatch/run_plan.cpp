@@ -16,11 +16,11 @@
 
 namespace rdx::detail {
 
-Result run_plan(Context& ctx, const Plan& plan, const cl::Buffer& buf, std::uint64_t n,
-                bool profile) {
+Result run_plan(Context& ctx, const Plan& plan, const BufferAt& in, std::uint64_t n, bool profile) {
   const StrategyDef* s = find_strategy(plan.strategy);
   Exec ex(impl_of(ctx), plan, profile);
-  Outcome o = s->run(ex, buf, n);
+  ex.in_offset = in.offset;
+  Outcome o = s->run(ex, in.buffer, n);
   Plan ran = plan;  // a kernel that does not fit the planned work-group size ran with a smaller one
   if (const std::size_t wg = ex.work_group_size_built(); wg && wg < plan.work_group_size) {
     ran.work_group_size = wg;
@@ -50,14 +50,24 @@ Result empty_result(const Plan& plan) {
   return {result_value(plan.op, plan.type, identity(plan.op, plan.acc)), std::nullopt, plan};
 }
 
-void check_device_input(Context& ctx, const cl::Buffer& buf, Type type, std::uint64_t n,
+void check_device_input(Context& ctx, const BufferAt& in, Type type, std::uint64_t n,
                         const char* who) {
+  const cl::Buffer& buf = in.buffer;
   if (buf() == nullptr) throw ArgumentError(fmt::format("{}: the cl::Buffer is null", who));
   std::size_t size = 0;
   RDX_CHECK(buf.getInfo(CL_MEM_SIZE, &size));
-  if (byte_size(type, n) > size)
+  if (in.offset > std::numeric_limits<std::uint64_t>::max() - n)
+    throw ArgumentError(
+        fmt::format("{}: element offset {} + {} elements overflow 64 bits", who, in.offset, n));
+  const std::uint64_t end = in.offset + n;  // one past the last element read
+  if (byte_size(type, end) > size) {
+    if (in.offset)
+      throw ArgumentError(
+          fmt::format("{}: {} elements of {} at element offset {} need {} bytes, the buffer has {}",
+                      who, n, name(type), in.offset, byte_size(type, end), size));
     throw ArgumentError(fmt::format("{}: {} elements of {} need {} bytes, the buffer has {}", who,
                                     n, name(type), byte_size(type, n), size));
+  }
   cl::Context owner;
   RDX_CHECK(buf.getInfo(CL_MEM_CONTEXT, &owner));
   if (owner() != ctx.cl_context()())

@@ -8,11 +8,11 @@
 
 namespace rdx::detail {
 
-// Runs `plan` on the first n >= 1 elements of buf (on ctx's queue; ends with a blocking read).
+// Runs `plan` on the first n >= 1 elements of `in` (from its offset on; on ctx's queue; ends with
+// a blocking read).
 // The result's plan is what ran: the work-group size the kernels were built for, where a kernel
 // did not fit the planned one (Exec::kernel halves it), and the depth of that size.
-Result run_plan(Context& ctx, const Plan& plan, const cl::Buffer& buf, std::uint64_t n,
-                bool profile);
+Result run_plan(Context& ctx, const Plan& plan, const BufferAt& in, std::uint64_t n, bool profile);
 
 // The result as the user sees it, once every partial state has been combined: a float
 // product's marked input infinity (ops/float_prod.hpp) becomes an infinity. run_plan's results are
@@ -27,9 +27,9 @@ Result finished_result(Result r);
 // The result of an empty input: the identity; ArgumentError for argmin/argmax.
 Result empty_result(const Plan& plan);
 
-// ArgumentError unless `buf` is a buffer of ctx's OpenCL context that holds n elements of type;
-// `who` names the caller in the message.
-void check_device_input(Context& ctx, const cl::Buffer& buf, Type type, std::uint64_t n,
+// ArgumentError unless `in` is a buffer of ctx's OpenCL context that holds n elements of type
+// from its offset on; `who` names the caller in the message.
+void check_device_input(Context& ctx, const BufferAt& in, Type type, std::uint64_t n,
                         const char* who);
 
 }  // namespace rdx::detail

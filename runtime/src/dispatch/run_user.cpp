@@ -101,7 +101,7 @@ ExactFields exact_fields(Context& ctx, const Reduction& r, const UserInputs& in,
   out.plan = make_plan(ctx.device_info(), r.fields[0].type, Op::Sum, n, o, ctx.tuning());
   out.plan.reduction = r.name.empty() ? "custom" : r.name;
   Exec ex(impl_of(ctx), out.plan, opts.profile);
-  ex.user = UserRun{&prep->definitions, prep->layout.bytes, 0, {}};
+  ex.user = UserRun{&prep->definitions, prep->layout.bytes, 0, {}, {}};
   UserChunks chunks(ex, ctx.device_info(), in, n);
   for (const Field& f : r.fields)
     out.sums.push_back(exact_zero(f.type));
@@ -133,7 +133,7 @@ StateResult enqueue_exact_fields(Context& ctx, const Reduction& r, const UserInp
   res.plan = make_plan(ctx.device_info(), r.fields[0].type, Op::Sum, n, o, ctx.tuning());
   res.plan.reduction = r.name.empty() ? "custom" : r.name;
   Exec ex(impl_of(ctx), res.plan);
-  ex.user = UserRun{&prep->definitions, prep->layout.bytes, 0, {}};
+  ex.user = UserRun{&prep->definitions, prep->layout.bytes, 0, {}, {}};
   const std::vector<cl::Event>* wait = target.wait && !target.wait->empty() ? target.wait : nullptr;
   const cl_uchar zero = 0;
   RDX_CHECK(ex.queue.enqueueFillBuffer(*target.out, zero, target.offset, prep->layout.bytes, wait,
@@ -195,7 +195,7 @@ StateResult run_user(Context& ctx, const Reduction& r, const UserInputs& in, std
         "(its launcher reads its result on the host)",
         plan.strategy));
   Exec ex(impl_of(ctx), plan, opts.profile);
-  ex.user = UserRun{&prep->definitions, prep->layout.bytes, 0, {}};
+  ex.user = UserRun{&prep->definitions, prep->layout.bytes, 0, {}, {}};
   StateResult res = s->run_user ? s->run_user(ctx, r, *prep, in, n, ex, target)
                                 : run_strategy(ctx, r, *prep, in, n, ex);
   if (opts.profile && !target) res.device_seconds = ex.device_seconds();

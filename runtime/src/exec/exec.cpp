@@ -8,6 +8,7 @@
 #include "ops/cl_definitions.hpp"
 #include "ops/operators.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -22,14 +23,16 @@ Exec::~Exec() {
 }
 
 std::string Exec::defines(std::size_t wg) const {
-  return fmt::format("{} {} {} -DWG={}", name(plan.type), name(plan.acc), name(plan.op), wg);
+  return fmt::format("{} {} {} -DWG={}{}", name(plan.type), name(plan.acc), name(plan.op), wg,
+                     offset_build() ? " -DIN_OFFSET" : "");
 }
 
 Kernel Exec::kernel(const std::string& file, const char* name, const std::string& extra) {
   const std::string& definitions =
       user ? *user->definitions : cl_definitions(plan.type, plan.acc, plan.op);
   for (std::size_t wg = plan.work_group_size;; wg /= 2) {
-    const std::string opts = fmt::format("-DWG={}", wg) + (extra.empty() ? "" : " " + extra);
+    const std::string opts = fmt::format("-DWG={}", wg) + (extra.empty() ? "" : " " + extra) +
+                             (offset_build() ? " -DIN_OFFSET" : "");
     cl::Program prog = ctx.programs.get(ctx.context, ctx.device, file, definitions, opts);
     cl_int err = CL_SUCCESS;
     cl::Kernel k(prog, name, &err);
@@ -65,17 +68,31 @@ States Exec::states(std::uint64_t count) {
   return s;
 }
 
-void Exec::set_user_args(Kernel& k, cl_uint first) {
-  const auto tail = static_cast<cl_uint>(1 + user->inputs.size());
+bool Exec::offset_build() const {
+  return in_offset != 0 || (user && std::any_of(user->offsets.begin(), user->offsets.end(),
+                                                [](std::uint64_t o) { return o != 0; }));
+}
+
+void Exec::input_args(Kernel& k, cl_uint first) {
   if (k.num_args == first) return;  // a kernel that reads states only
-  if (k.num_args != first + tail)
+  const bool offsets = offset_build();
+  cl_uint i = first;
+  if (offsets) set_arg(k, i++, in_offset);
+  if (k.num_args == i && (offsets || !user)) return;  // reads the first input alone
+  const std::size_t further = user ? user->inputs.size() : 0;
+  const auto tail = static_cast<cl_uint>(user ? 1 + further * (offsets ? 2 : 1) : 0);
+  if (!user || k.num_args != i + tail)
     throw std::logic_error(
         fmt::format("{}: {} arguments given, the kernel takes {} ({} with the "
-                    "user's inputs)",
-                    k.name, first, k.num_args, first + tail));
-  set_arg(k, first, user->base);
-  for (std::size_t j = 0; j < user->inputs.size(); ++j)
-    set_arg(k, first + 1 + static_cast<cl_uint>(j), user->inputs[j]);
+                    "input's offset and a user's inputs)",
+                    k.name, first, k.num_args, i + tail));
+  if (offsets && user->offsets.size() != further)
+    throw std::logic_error(k.name + ": a user's further inputs without their offsets");
+  set_arg(k, i++, user->base);
+  for (std::size_t j = 0; j < further; ++j) {
+    set_arg(k, i++, user->inputs[j]);
+    if (offsets) set_arg(k, i++, user->offsets[j]);
+  }
 }
 
 void Exec::no_user(const char* what) const {

@@ -34,6 +34,7 @@ struct UserRun {
   std::size_t state_bytes = 0;
   std::uint64_t base = 0;          // the index of the current chunk's first element
   std::vector<cl::Buffer> inputs;  // the further inputs (the kernels' rdx_in1, ...), this chunk's
+  std::vector<std::uint64_t> offsets;  // their element offsets (rdx::DeviceArray::offset), or none
 };
 
 // The operator on two host states, with the kernels' semantics (see Exec::combine).
@@ -89,8 +90,15 @@ class Exec {
   // A user's reduction, when this call runs one; else the plan's built-in operator
   // (ops/cl_definitions.hpp) defines the kernels.
   std::optional<UserRun> user;
+  // The element offset of the input that kernels read (rdx::BufferAt): where it, or a user's
+  // further input's, is not 0, every kernel is built with -DIN_OFFSET and the kernels that read
+  // input elements take the offsets (cl/common.h, OPEN_INPUT; Exec::args appends them). Set
+  // before the first kernel() call.
+  std::uint64_t in_offset = 0;
+  bool offset_build() const;
 
-  // A key naming this plan's kernel definitions for work-group size wg (type, acc, operator, WG).
+  // A key naming this plan's kernel definitions for work-group size wg (type, acc, operator, WG,
+  // and IN_OFFSET where offset_build()).
   std::string defines(std::size_t wg) const;
 
   // Kernel `name` of cl/<file>, built with this plan's definitions plus `extra`, for the plan's
@@ -112,24 +120,23 @@ class Exec {
   // A States view of the caller's input, for kernels that take IN_PARAMS.
   static States input(const cl::Buffer& in, std::uint64_t n) { return {in, in, n}; }
 
-  // Sets k's arguments in order; for a user's reduction, a kernel that reads input elements
-  // gets the UserRun's base and further inputs after them.
+  // Sets k's arguments in order; a kernel that reads input elements gets input_args after them.
   template <class... A>
   void args(Kernel& k, const A&... a) {
     cl_uint i = 0;
     (set_arg(k, i++, a), ...);
-    user_args(k, i);
+    input_args(k, i);
   }
   // Argument i alone (kernels whose argument list depends on the definitions).
   template <class A>
   void arg(Kernel& k, cl_uint i, const A& a) {
     set_arg(k, i, a);
   }
-  // For a user's reduction, a kernel that reads input elements: the UserRun's base and further
-  // inputs from argument `first` on (what args() appends); nothing otherwise.
-  void user_args(Kernel& k, cl_uint first) {
-    if (user) set_user_args(k, first);
-  }
+  // A kernel that reads input elements (it has more than `first` arguments): from argument
+  // `first` on, the input's offset (offset_build()), then for a user's reduction the UserRun's
+  // base and further inputs, each with its offset (offset_build()): what args() appends. Nothing
+  // for a kernel that reads states only.
+  void input_args(Kernel& k, cl_uint first);
 
   // Enqueues k over `global` work-items (rounded up to a multiple of `local`), after `wait`;
   // `done`, when given, receives its event.
@@ -175,7 +182,6 @@ class Exec {
   void set_arg(Kernel& k, cl_uint i, std::uint64_t v);
   void set_arg(Kernel& k, cl_uint i, const cl::LocalSpaceArg& local);
   void set_arg(Kernel& k, cl_uint i, const Scalar& v);  // a value argument of v's type
-  void set_user_args(Kernel& k, cl_uint first);
   void no_user(const char* what) const;  // throws for a host-side combine of a user's states
   std::size_t state_bytes() const { return user ? user->state_bytes : size_of(plan.acc); }
   bool indexed() const { return !user && is_index_op(plan.op); }

@@ -105,7 +105,7 @@ void check_host_offsets(std::span<const std::uint64_t> offsets, std::uint64_t n)
   }
 }
 
-SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl::Buffer& in,
+SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const BufferAt& input,
                             const cl::Buffer* offsets, const cl::Buffer& values,
                             const cl::Buffer* indices, bool check_offsets, const UserRun* user,
                             std::span<const ExactFieldPlace> exact_fields) {
@@ -115,6 +115,8 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl
   const Plan kp = kernel_plan(p);
   Exec ex(ctx, kp);
   if (user) ex.user = *user;
+  ex.in_offset = input.offset;
+  const cl::Buffer& in = input.buffer;
   const std::string opts = build_options(p, check_offsets);
   // The offsets' check runs first, on the same queue; the kernels after it read its flag.
   cl::Buffer bad;
@@ -181,7 +183,7 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl
       ex.arg(k, i++, std::uint64_t{user ? user->state_bytes : size_of(p.acc)});
       ex.arg(k, i++, std::uint64_t{field.offset});
       if (check_offsets) ex.arg(k, i++, bad);
-      ex.user_args(k, i);
+      ex.input_args(k, i);
       const std::uint64_t per_group = k.wg / ran.lanes;
       ex.launch(k, (p.segments + per_group - 1) / per_group * k.wg, k.wg);
     }
@@ -214,7 +216,7 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl
     return i;
   };
   ex.arg(reduce, 0, in);
-  ex.user_args(reduce, common_args(reduce, 1, part));  // a user's further inputs
+  ex.input_args(reduce, common_args(reduce, 1, part));  // a user's further inputs
   if (p.column_block)
     ex.launch(reduce, column_tasks, 1);
   else
@@ -223,7 +225,7 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl
     Kernel finish = ex.kernel("segmented.cl", "seg_finish", opts);
     ex.arg(finish, 0, part.values);
     ex.arg(finish, 1, part.indices);
-    ex.user_args(finish, common_args(finish, 2, States{values, out_i, p.segments}));
+    ex.input_args(finish, common_args(finish, 2, States{values, out_i, p.segments}));
     ex.launch(finish, p.segments, std::min<std::size_t>(finish.wg, 64));
   }
   wait();

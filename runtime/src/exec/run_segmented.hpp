@@ -11,7 +11,8 @@
 
 namespace rdx::detail {
 
-// The segments of `in` (p.n elements; segments by `offsets`, p.segments + 1 of them, when
+// The segments of `in` (p.n elements from its offset on; segments by `offsets`, p.segments + 1 of
+// them, when
 // p.by_offsets, else p's axis form) reduced into `values` (p.segments values of p.acc) and, for
 // argmin/argmax, `indices` (p.segments ulongs). Waits for the results. Returns the plan that
 // ran (its lanes at most the work-group size the kernel was built for).
@@ -27,7 +28,7 @@ struct ExactFieldPlace {
   Type type = Type::F32;
   std::size_t offset = 0;  // in the state
 };
-SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const cl::Buffer& in,
+SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const BufferAt& in,
                             const cl::Buffer* offsets, const cl::Buffer& values,
                             const cl::Buffer* indices, bool check_offsets = false,
                             const UserRun* user = nullptr,

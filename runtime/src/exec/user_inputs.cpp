@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -121,11 +122,15 @@ UserInputs device_inputs(const Context& ctx, std::span<const DeviceArray> inputs
     if (a.buffer() == nullptr) throw ArgumentError(fmt::format("{}: input {} is null", caller, k));
     std::size_t size = 0;
     RDX_CHECK(a.buffer.getInfo(CL_MEM_SIZE, &size));
-    if (byte_size(a.type, n) > size)
+    if (a.offset > std::numeric_limits<std::uint64_t>::max() - n)
       throw ArgumentError(
-          fmt::format("{}: input {}: {} elements of {} need {} bytes, the buffer "
-                      "has {}",
-                      caller, k, n, name(a.type), byte_size(a.type, n), size));
+          fmt::format("{}: input {}: element offset {} + {} elements overflow 64 bits", caller, k,
+                      a.offset, n));
+    if (byte_size(a.type, a.offset + n) > size)
+      throw ArgumentError(fmt::format(
+          "{}: input {}: {} elements of {}{} need {} bytes, the buffer has {}", caller, k, n,
+          name(a.type), a.offset ? fmt::format(" at element offset {}", a.offset) : "",
+          byte_size(a.type, a.offset + n), size));
     cl::Context owner;
     RDX_CHECK(a.buffer.getInfo(CL_MEM_CONTEXT, &owner));
     if (owner() != ctx.cl_context()())
@@ -133,6 +138,7 @@ UserInputs device_inputs(const Context& ctx, std::span<const DeviceArray> inputs
           "{}: input {} belongs to another OpenCL context than rdx::Context", caller, k));
     in.types.push_back(a.type);
     in.device.push_back(a.buffer);
+    in.offsets.push_back(a.offset);
   }
   return in;
 }
@@ -140,7 +146,12 @@ UserInputs device_inputs(const Context& ctx, std::span<const DeviceArray> inputs
 UserChunks::UserChunks(Exec& ex, const DeviceInfo& dev, const UserInputs& in, std::uint64_t n)
     : ex_(ex), in_(in) {
   chunk = n ? n : 1;
-  if (in.host.empty()) return;
+  if (in.host.empty()) {  // the device inputs' offsets, before any kernel is built
+    ex.in_offset = in.offsets.empty() ? 0 : in.offsets[0];
+    if (ex.user && !in.offsets.empty())
+      ex.user->offsets.assign(in.offsets.begin() + 1, in.offsets.end());
+    return;
+  }
   for (Type t : in.types)
     chunk = std::min(chunk, max_alloc_elements(dev, t));
   for (Type t : in.types)

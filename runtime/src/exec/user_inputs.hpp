@@ -35,19 +35,21 @@ struct Prepared {
 std::shared_ptr<const Prepared> prepare(const Context& ctx, const Reduction& r,
                                         std::span<const Type> inputs);
 
-// Where a reduction's inputs are: host arrays or device buffers (one of the two), and their types.
+// Where a reduction's inputs are: host arrays or device buffers (one of the two) with their
+// element offsets, and their types.
 struct UserInputs {
   std::vector<Type> types;
   std::vector<const void*> host;
   std::vector<cl::Buffer> device;
+  std::vector<std::uint64_t> offsets;  // the device inputs'
 };
 
 // Host inputs checked (not null when n > 0, n elements fit a byte count); `caller` begins the
 // ArgumentErrors.
 UserInputs host_inputs(std::span<const Array> inputs, std::uint64_t n, std::string_view caller);
 
-// Device inputs checked (not null, n elements fit, ctx's OpenCL context); `caller` begins the
-// ArgumentErrors.
+// Device inputs checked (not null, n elements fit from the offset on, ctx's OpenCL context);
+// `caller` begins the ArgumentErrors.
 UserInputs device_inputs(const Context& ctx, std::span<const DeviceArray> inputs, std::uint64_t n,
                          std::string_view caller);
 
@@ -62,7 +64,8 @@ struct AsyncTarget {
 
 // The inputs as device buffers, chunk by chunk (for_each_chunk, exec/chunks.hpp): host inputs are
 // written to staging buffers of at most one device allocation each (`chunk` elements), device
-// inputs are used as they are.
+// inputs are used as they are, their offsets set on the Exec (Exec::in_offset, UserRun::offsets)
+// when the chunks are made: make them before the first kernel.
 class UserChunks {
  public:
   UserChunks(Exec& ex, const DeviceInfo& dev, const UserInputs& in, std::uint64_t n);

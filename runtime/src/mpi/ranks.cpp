@@ -202,7 +202,7 @@ std::optional<Result> reduce(Context& ctx, MPI_Comm comm, Type type, const void*
   return finish(*p);
 }
 
-std::optional<Result> reduce(Context& ctx, MPI_Comm comm, Type type, const cl::Buffer& data,
+std::optional<Result> reduce(Context& ctx, MPI_Comm comm, Type type, const BufferAt& data,
                              std::uint64_t n, Op op, const Options& opts, int root) {
   const auto p = reduce(
       comm, [&] { return reduce_partial(ctx, type, data, n, op, opts); }, root);
@@ -215,7 +215,7 @@ Result allreduce(Context& ctx, MPI_Comm comm, Type type, const void* data, std::
   return finish(allreduce(comm, [&] { return reduce_partial(ctx, type, data, n, op, opts); }));
 }
 
-Result allreduce(Context& ctx, MPI_Comm comm, Type type, const cl::Buffer& data, std::uint64_t n,
+Result allreduce(Context& ctx, MPI_Comm comm, Type type, const BufferAt& data, std::uint64_t n,
                  Op op, const Options& opts) {
   return finish(allreduce(comm, [&] { return reduce_partial(ctx, type, data, n, op, opts); }));
 }

@@ -771,20 +771,29 @@ std::string user_definitions(const Reduction& r, std::span<const Type> inputs,
   // How kernels read element k of every input and map it (cl/common.h's ELEM, cl/fast.cl's
   // vector lanes): the first input is the kernel's own pointer `p` (fast.cl: `in`), the others
   // the kernel's trailing parameters. `rdx_base`: the index of the chunk's first element (the
-  // map's i counts from the input's start).
-  std::string params = ", ulong rdx_base", args = ", rdx_base",
-              from = "rdx_map(T0_VALUE((p)[(k)]), ", load, lane = "rdx_map(T0_VALUE(e0_[(j)]), ";
+  // map's i counts from the input's start). Built with IN_OFFSET (cl/common.h), each further
+  // input's element offset follows it, and USER_OPEN_INPUTS moves the input there.
+  std::string params = ", ulong rdx_base", args = ", rdx_base", offset_params = params,
+              offset_args = args, open, from = "rdx_map(T0_VALUE((p)[(k)]), ", load,
+              lane = "rdx_map(T0_VALUE(e0_[(j)]), ";
   for (std::size_t k = 1; k < inputs.size(); ++k) {
-    params += fmt::format(", global const T{0}* restrict rdx_in{0}", k);
+    const std::string in = fmt::format(", global const T{0}* restrict rdx_in{0}", k);
+    params += in;
+    offset_params += in + fmt::format(", ulong rdx_off{}", k);
     args += fmt::format(", rdx_in{}", k);
+    offset_args += fmt::format(", rdx_in{0}, rdx_off{0}", k);
+    open += fmt::format(" rdx_in{0} += rdx_off{0};", k);
     from += fmt::format("T{0}_VALUE(rdx_in{0}[(k)]), ", k);
     lane += fmt::format("T{0}_VALUE(e{0}_[(j)]), ", k);
   }
   for (std::size_t k = 0; k < inputs.size(); ++k)
     load += fmt::format(" T{0} e{0}_[VW]; CAT(vstore, VW)(CAT(vload, VW)((k), {1}), 0, e{0}_);", k,
                         k == 0 ? "in" : fmt::format("rdx_in{}", k));
-  s << fmt::format("#define USER_INPUT_PARAMS {}\n", params);
-  s << fmt::format("#define USER_INPUT_ARGS {}\n", args);
+  s << fmt::format(
+      "#ifdef IN_OFFSET\n#define USER_INPUT_PARAMS {}\n#define USER_INPUT_ARGS {}\n"
+      "#define USER_OPEN_INPUTS{}\n#else\n#define USER_INPUT_PARAMS {}\n"
+      "#define USER_INPUT_ARGS {}\n#define USER_OPEN_INPUTS\n#endif\n",
+      offset_params, offset_args, open, params, args);
   // USER_MAP_FROM_AT: element k, with the map's i another index (segmented.cl's view form).
   s << fmt::format("#define USER_MAP_FROM_AT(p, k, i) {}rdx_base + (ulong)(i))\n", from);
   s << "#define USER_MAP_FROM(p, k) USER_MAP_FROM_AT(p, k, k)\n";

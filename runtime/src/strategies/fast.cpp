@@ -113,9 +113,9 @@ StateResult run_fast_user(Context& ctx, const Reduction& r, const Prepared& prep
   const std::string extra = fast_build_options(plan, std::min(n, chunks.chunk));
   const bool vector_map = plan.params.get("vector_map").value_or(0) == 1;
   // The prepared reduction's address names it: the context keeps it as long as it lives.
-  const auto slot = ex.ctx.cached<UserSlot>(fmt::format("user {} {} vector_map={} wg={} groups={}",
-                                                        fmt::ptr(&prep), extra, vector_map,
-                                                        plan.work_group_size, g.groups));
+  const auto slot = ex.ctx.cached<UserSlot>(
+      fmt::format("user {} {} vector_map={} wg={} groups={} offsets={}", fmt::ptr(&prep), extra,
+                  vector_map, plan.work_group_size, g.groups, ex.offset_build()));
   std::lock_guard<std::mutex> lock(slot->mutex);
   if (!slot->ready) {
     try {

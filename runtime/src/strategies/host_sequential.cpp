@@ -13,7 +13,8 @@ Outcome run_amp_sequential(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   const Type type = ex.plan.type, acc = ex.plan.acc;
   const std::size_t size = size_of(type);
   std::vector<unsigned char> bytes(n * size);
-  RDX_CHECK(ex.queue.enqueueReadBuffer(in, CL_TRUE, 0, bytes.size(), bytes.data()));
+  RDX_CHECK(
+      ex.queue.enqueueReadBuffer(in, CL_TRUE, ex.in_offset * size, bytes.size(), bytes.data()));
   const bool indexed = is_index_op(ex.plan.op);
   Outcome r = ex.identity();
   for (std::uint64_t i = 0; i < n; ++i) {
