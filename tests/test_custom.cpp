@@ -777,6 +777,34 @@ TEST_CASE("stats: minmax, dot and count") {
   CHECK(m.min_index == 0);
   const std::vector<float> none;
   CHECK_THROWS_AS(rdx::minmax(ctx(), std::span<const float>(none)), rdx::ArgumentError);
+  // 16-bit floats: the elements in their own type, as min and max give them (rdx::result_type),
+  // whole and per segment.
+  {
+    const std::vector<rdx::f16> h = {rdx::f16(0.1), rdx::f16(-2.25), rdx::f16(65504.0),
+                                     rdx::f16(-2.25)};
+    const std::vector<rdx::bf16> b = {rdx::bf16(3.0), rdx::bf16(-1e30), rdx::bf16(0.1)};
+    const rdx::Array hin[] = {{rdx::Type::F16, h.data()}}, bin[] = {{rdx::Type::BF16, b.data()}};
+    const rdx::StatResult hr = rdx::reduce(ctx(), rdx::Stat::MinMax, hin, h.size());
+    CHECK(hr.value.type == rdx::Type::F16);
+    CHECK(hr.value.bits == h[1].bits);
+    CHECK(*hr.index == 1);
+    CHECK(hr.max->type == rdx::Type::F16);
+    CHECK(hr.max->bits == h[2].bits);
+    const rdx::StatResult br = rdx::reduce(ctx(), rdx::Stat::MinMax, bin, b.size());
+    CHECK(br.value.type == rdx::Type::BF16);
+    CHECK(br.value.bits == b[1].bits);
+    CHECK(br.max->bits == b[0].bits);
+    const std::vector<std::uint64_t> cuts = {0, 1, 4};
+    const rdx::SegmentedStats seg =
+        rdx::reduce_segments(ctx(), rdx::Stat::MinMax, hin, h.size(), cuts);
+    REQUIRE(seg.size() == 2);
+    CHECK(seg.type == rdx::Type::F16);
+    CHECK(seg.value(0).bits == h[0].bits);
+    CHECK(seg.max(0).bits == h[0].bits);
+    CHECK(seg.value(1).bits == h[1].bits);
+    CHECK(seg.indices[1] == 0);  // counted from the segment's start
+    CHECK(seg.max(1).bits == h[2].bits);
+  }
   for (std::uint64_t n : kSizes) {
     CAPTURE(n);
     std::vector<std::int32_t> x(n);

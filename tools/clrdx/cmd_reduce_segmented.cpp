@@ -179,7 +179,10 @@ int cmd_reduce_segmented(const ReduceArgs& a, const ReduceRequest& req) {
     }
     nlohmann::json j = {{"device", ctx.device_info().name},
                         {"type", std::string(rdx::name(in[0].type))},
-                        {"acc", logical ? std::string("bool") : std::string(rdx::name(r.type))},
+                        {"acc", logical ? std::string("bool")
+                                        : std::string(rdx::name(req.stat == rdx::Stat::MinMax
+                                                                    ? rdx::computed_type(r.type)
+                                                                    : r.type))},
                         {"op", what},
                         {"count", n},
                         {"shape", out_shape},

@@ -98,12 +98,16 @@ int cmd_reduce_whole(const ReduceArgs& a, const ReduceRequest& req) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   const bool logical = req.stat && rdx::is_logical(*req.stat);  // any, all: a bool
+  const bool minmax = req.stat == rdx::Stat::MinMax;
   if (a.json) {
     nlohmann::json j = {
         {"device", ctx.device_info().name},
         {"strategy", r.plan.strategy},
         {"type", std::string(rdx::name(in[0].type))},
-        {"acc", logical ? std::string("bool") : std::string(rdx::name(r.value.type))},
+        // minmax gives elements in their type and compares them in their computed one
+        {"acc",
+         logical ? std::string("bool")
+                 : std::string(rdx::name(minmax ? rdx::computed_type(in[0].type) : r.value.type))},
         {"op", what},
         {"count", n},
         {"result", to_json(r.value, logical)},

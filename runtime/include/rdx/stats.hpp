@@ -3,7 +3,8 @@
 // nansum, nanprod, nanmean, nanvar, nanstd.
 //
 //   minmax  the minimum and the maximum with their first indexes (NaN ignored unless every element
-//           is NaN, as nanargmin/nanargmax); an empty input is an ArgumentError
+//           is NaN, as nanargmin/nanargmax), in the element's type (f16 and bf16 too); an empty
+//           input is an ArgumentError
 //   mean    the arithmetic mean; var, std: the population variance and standard deviation (NumPy's
 //           default, ddof = 0), merged pairwise with Chan's formulas from states that hold the
 //           mean as a sum of two floats (no cancellation: at least as accurate as NumPy's two-pass

@@ -327,14 +327,17 @@ struct SegmentStart {
   }
 };
 
-SegmentedStats finish(Stat s, Type acc, const SegmentedStates& st,
+// `element`: the first input's type; minmax gives its elements in it (rdx::result_type).
+SegmentedStats finish(Stat s, Type acc, Type element, const SegmentedStates& st,
                       std::span<const std::uint64_t> offsets) {
   SegmentedStats out;
   out.stat = s;
   out.plan = st.plan;
   const SegmentStart start{st.plan, offsets};
   const bool minmax = s == Stat::MinMax;
-  out.type = minmax ? st.types[0] : s == Stat::Count ? Type::U64 : acc;
+  out.type = minmax             ? result_type(Op::Min, element, st.types[0])
+             : s == Stat::Count ? Type::U64
+                                : acc;
   const std::size_t size = size_of(out.type);
   out.values.resize(st.size() * size);
   if (minmax) {
@@ -350,8 +353,10 @@ SegmentedStats finish(Stat s, Type acc, const SegmentedStates& st,
     state.fields = fields;
     const std::uint64_t count = start.count(k);
     if (minmax) {  // an empty segment: 0, index kEmptySegmentIndex (the identity state)
-      std::memcpy(out.values.data() + k * size, &fields[0].bits, size);  // little-endian
-      std::memcpy(out.max_values.data() + k * size, &fields[2].bits, size);
+      const Scalar lo = result_value(Op::Min, element, fields[0]);
+      const Scalar hi = result_value(Op::Max, element, fields[2]);
+      std::memcpy(out.values.data() + k * size, &lo.bits, size);  // little-endian
+      std::memcpy(out.max_values.data() + k * size, &hi.bits, size);
       out.indices[k] = start(k, fields[1].as<std::uint64_t>());
       out.max_indices[k] = start(k, fields[3].as<std::uint64_t>());
       continue;
@@ -365,7 +370,7 @@ SegmentedStats finish(Stat s, Type acc, const SegmentedStates& st,
 // A statistic as the segmented forms run it: its accumulator, its reduction, and the options
 // without the accumulator (the reduction's fields have their types).
 struct StatJob {
-  Type acc;
+  Type acc, element;  // element: the first input's type
   Reduction r;
   Options opts;
 };
@@ -386,7 +391,7 @@ StatJob stat_job(Context& ctx, Stat s, std::span<const In> inputs, const Options
   o.acc.reset();
   // minmax's values and first indexes do not depend on the order: every level runs it as is.
   if (s == Stat::MinMax) o.determinism = Determinism::RunToRun;
-  return {acc, detail::stat_reduction(s, types, acc, map), o};
+  return {acc, types[0], detail::stat_reduction(s, types, acc, map), o};
 }
 
 template <class In>
@@ -394,7 +399,8 @@ SegmentedStats stat_segments(Context& ctx, Stat s, std::span<const In> inputs, s
                              std::span<const std::uint64_t> offsets, const Options& opts,
                              const std::string& map) {
   const StatJob j = stat_job(ctx, s, inputs, opts, map);
-  return finish(s, j.acc, reduce_segments(ctx, j.r, inputs, n, offsets, j.opts), offsets);
+  return finish(s, j.acc, j.element, reduce_segments(ctx, j.r, inputs, n, offsets, j.opts),
+                offsets);
 }
 
 template <class In>
@@ -402,7 +408,7 @@ SegmentedStats stat_axis(Context& ctx, Stat s, std::span<const In> inputs,
                          std::span<const std::uint64_t> shape, std::size_t axis,
                          const Options& opts, const std::string& map) {
   const StatJob j = stat_job(ctx, s, inputs, opts, map);
-  return finish(s, j.acc, reduce_axis(ctx, j.r, inputs, shape, axis, j.opts), {});
+  return finish(s, j.acc, j.element, reduce_axis(ctx, j.r, inputs, shape, axis, j.opts), {});
 }
 
 template <class In>
@@ -410,7 +416,7 @@ SegmentedStats stat_axes(Context& ctx, Stat s, std::span<const In> inputs, const
                          std::span<const std::int64_t> axes, const Options& opts,
                          const std::string& map) {
   const StatJob j = stat_job(ctx, s, inputs, opts, map);
-  return finish(s, j.acc, reduce_axes(ctx, j.r, inputs, v, axes, j.opts), {});
+  return finish(s, j.acc, j.element, reduce_axes(ctx, j.r, inputs, v, axes, j.opts), {});
 }
 
 }  // namespace

@@ -57,7 +57,12 @@ StatResult run_stat(Context& ctx, Stat s, std::span<const In> inputs, std::uint6
   // minmax's values and first indexes do not depend on the order of its combines: every level
   // runs it as run_to_run.
   if (s == Stat::MinMax) o.determinism = Determinism::RunToRun;
-  return detail::stat_result(s, acc, reduce(ctx, r, inputs, n, o), n);
+  StatResult res = detail::stat_result(s, acc, reduce(ctx, r, inputs, n, o), n);
+  if (s == Stat::MinMax) {  // elements in their type (f16's minimum is an f16), as min and max
+    res.value = result_value(Op::Min, types[0], res.value);
+    res.max = result_value(Op::Max, types[0], *res.max);
+  }
+  return res;
 }
 
 }  // namespace
