@@ -3,6 +3,7 @@
 # test.sh and sanitize.sh; safe to run again. Options add what one tool needs:
 #   --plot      gnuplot, for `clrdx bench --plot`
 #   --sanitize  clang and its sanitizer and libFuzzer runtimes, for tools/sanitize.sh and fuzz.sh
+#   --package   dpkg-dev, file and lintian, for tools/package.sh deb and its test
 # valgrind, oclgrind and pkg-config are in the base list: the test suite runs them (valgrind,
 # oclgrind, package); libgmp-dev is the exact sums' tests' reference; libboost-dev's header-only
 # Boost.Multiprecision holds the big integers of exact var and std; libopenmpi-dev and openmpi-bin
@@ -16,7 +17,8 @@ for arg in "$@"; do
   case "$arg" in
     --plot) pkgs+=(gnuplot-nox) ;;
     --sanitize) pkgs+=(clang libclang-rt-14-dev) ;;
-    *) echo "setup: unknown option $arg (--plot, --sanitize)" >&2; exit 2 ;;
+    --package) pkgs+=(dpkg-dev file lintian) ;;
+    *) echo "setup: unknown option $arg (--plot, --sanitize, --package)" >&2; exit 2 ;;
   esac
 done
 missing=()
