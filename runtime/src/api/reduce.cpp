@@ -10,6 +10,7 @@
 #include "api/reduce_published.hpp"
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
+#include "core/host_input.hpp"
 #include "dispatch/run_exact.hpp"
 #include "dispatch/run_plan.hpp"
 #include "exec/exec.hpp"
@@ -94,13 +95,9 @@ Result reduce(Context& ctx, Type type, const BufferAt& data, std::uint64_t n, Op
 Result detail::reduce_published(Context& ctx, const Plan& plan, const void* host,
                                 const BufferAt* device, std::uint64_t n, bool profile) {
   if (device) return publish(run_plan(ctx, plan, *device, n, profile));
-  auto& impl = impl_of(ctx);
-  const std::uint64_t bytes = byte_size(plan.type, n);
-  cl_int err = CL_SUCCESS;
-  cl::Buffer buf(impl.context, CL_MEM_READ_ONLY, bytes, nullptr, &err);
-  RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of input)", bytes));
-  RDX_CHECK(impl.queue.enqueueWriteBuffer(buf, CL_TRUE, 0, bytes, host));
-  return publish(run_plan(ctx, plan, buf, n, profile));
+  const cl::Buffer buf =
+      host_input(impl_of(ctx), host, byte_size(plan.type, n), size_of(plan.type));
+  return publish(run_plan(ctx, plan, buf, n, profile));  // waits for the kernels
 }
 
 }  // namespace rdx

@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "core/cl_check.hpp"
+#include "core/host_input.hpp"
 #include "dispatch/run_plan.hpp"
 #include "exec/chunks.hpp"
 #include "exec/exec.hpp"
@@ -133,15 +134,11 @@ ExactSum exact_total(Context& ctx, const Plan& plan, const void* host, const Buf
   } else if (n > 0) {
     const std::uint64_t chunk = std::min({n, max_alloc_elements(ctx.device_info(), plan.type),
                                           plan.params.get("chunk").value_or(n)});
-    cl_int err = CL_SUCCESS;
-    cl::Buffer buf(impl.context, CL_MEM_READ_ONLY, byte_size(plan.type, chunk), nullptr, &err);
-    RDX_CHECK_OUT(err,
-                  fmt::format("clCreateBuffer({} bytes of input)", byte_size(plan.type, chunk)));
     for_each_chunk(n, chunk, [&](std::uint64_t base, std::uint64_t len) {
-      RDX_CHECK(impl.queue.enqueueWriteBuffer(
-          buf, CL_TRUE, 0, byte_size(plan.type, len),
-          static_cast<const unsigned char*>(host) + byte_size(plan.type, base)));
-      double s = 0;
+      const cl::Buffer buf =
+          host_input(impl, static_cast<const unsigned char*>(host) + byte_size(plan.type, base),
+                     byte_size(plan.type, len), size_of(plan.type));
+      double s = 0;  // run_exact waits for its kernels before the chunk's buffer goes
       add_exact(total, run_exact(impl, plan, buf, len, profile, &s));
       seconds += s;
     });

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/cl_check.hpp"
+#include "core/host_input.hpp"
 #include "ops/cl_definitions.hpp"
 #include "ops/operators.hpp"
 
@@ -138,6 +139,12 @@ cl::Buffer Exec::buffer(std::size_t bytes, const void* init) {
   cl::Buffer b(ctx.context, CL_MEM_READ_WRITE, bytes ? bytes : 1, nullptr, &err);
   RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of scratch)", bytes));
   if (init && bytes) RDX_CHECK(queue.enqueueWriteBuffer(b, CL_TRUE, 0, bytes, init));
+  buffers_.push_back(b);
+  return b;
+}
+
+cl::Buffer Exec::host_buffer(const void* host, std::uint64_t bytes, std::size_t element_size) {
+  cl::Buffer b = host_input(ctx, host, bytes, element_size);
   buffers_.push_back(b);
   return b;
 }

@@ -176,6 +176,9 @@ class Exec {
   // Raw device scratch of `bytes` (at least 1), alive until the Exec ends; optionally
   // initialised from host memory (blocking write).
   cl::Buffer buffer(std::size_t bytes, const void* init = nullptr);
+  // The caller's host input as core/host_input.hpp's host_input gives it (read in place on a CPU
+  // device), alive until the Exec ends.
+  cl::Buffer host_buffer(const void* host, std::uint64_t bytes, std::size_t element_size);
 
  private:
   void set_arg(Kernel& k, cl_uint i, const cl::Buffer& b);

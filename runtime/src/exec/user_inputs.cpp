@@ -16,6 +16,7 @@
 
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
+#include "core/host_input.hpp"
 #include "exec/exec.hpp"
 #include "ops/user_reduction.hpp"
 #include "plan/request.hpp"
@@ -154,16 +155,22 @@ UserChunks::UserChunks(Exec& ex, const DeviceInfo& dev, const UserInputs& in, st
   }
   for (Type t : in.types)
     chunk = std::min(chunk, max_alloc_elements(dev, t));
-  for (Type t : in.types)
-    staged_.push_back(ex.buffer(byte_size(t, chunk)));
+  staged_.resize(in.types.size());
+  if (reads_host_in_place(dev)) return;  // each chunk's buffer over the host data (at())
+  for (std::size_t j = 0; j < in.types.size(); ++j)
+    staged_[j] = ex.buffer(byte_size(in.types[j], chunk));
 }
 
 const cl::Buffer& UserChunks::at(std::size_t j, std::uint64_t base, std::uint64_t len) {
   if (in_.host.empty()) return in_.device[j];
-  if (const std::uint64_t bytes = byte_size(in_.types[j], len))
-    RDX_CHECK(ex_.queue.enqueueWriteBuffer(
-        staged_[j], CL_TRUE, 0, bytes,
-        static_cast<const unsigned char*>(in_.host[j]) + byte_size(in_.types[j], base)));
+  const auto* first =
+      static_cast<const unsigned char*>(in_.host[j]) + byte_size(in_.types[j], base);
+  const std::uint64_t bytes = byte_size(in_.types[j], len);
+  if (reads_host_in_place(ex_.ctx.info)) {  // the chunk where it is, alive until the Exec ends
+    staged_[j] = ex_.host_buffer(first, bytes, size_of(in_.types[j]));
+    return staged_[j];
+  }
+  if (bytes) RDX_CHECK(ex_.queue.enqueueWriteBuffer(staged_[j], CL_TRUE, 0, bytes, first));
   return staged_[j];
 }
 
