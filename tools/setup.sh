@@ -8,11 +8,12 @@
 # oclgrind, package); libgmp-dev is the exact sums' tests' reference; libboost-dev's header-only
 # Boost.Multiprecision holds the big integers of exact var and std; libopenmpi-dev and openmpi-bin
 # build rdx_mpi and clrdx-mpi and run their tests under mpirun (librdx itself needs no MPI);
-# python3-numpy is the reference of tests/numpy_test.py.
+# python3-numpy is the reference of tests/numpy_test.py; python3-venv and python3-dev build and
+# test the Python package (tools/test_python.sh).
 set -euo pipefail
 pkgs=(cmake make g++ python3 ocl-icd-opencl-dev opencl-clhpp-headers pocl-opencl-icd doctest-dev
       libcli11-dev nlohmann-json3-dev libfmt-dev pkgconf valgrind oclgrind libgmp-dev libboost-dev
-      libopenmpi-dev openmpi-bin python3-numpy)
+      libopenmpi-dev openmpi-bin python3-numpy python3-venv python3-dev)
 for arg in "$@"; do
   case "$arg" in
     --plot) pkgs+=(gnuplot-nox) ;;

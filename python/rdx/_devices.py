@@ -1,0 +1,125 @@
+"""Devices and contexts: rdx.devices(), rdx.Context, and the context each function runs on."""
+from __future__ import annotations
+
+import collections
+import sys
+import threading
+from dataclasses import dataclass
+
+from . import _rdx
+
+
+@dataclass(frozen=True)
+class Device:
+    """An OpenCL device as librdx lists it (the order of `clrdx devices`)."""
+
+    index: int  # a selector: Context(str(index))
+    selector: str  # "P:D", platform and device index: a selector too
+    name: str
+    platform: str
+    vendor: str
+    version: str
+    driver: str
+    kind: str  # "cpu", "gpu", "accelerator" or "other"
+    compute_units: int
+    max_work_group: int
+    global_mem: int  # bytes
+    local_mem: int
+    max_alloc: int  # the largest buffer, in bytes
+    fp64: bool  # float64 arrays reduce on it
+
+
+class Context(_rdx.Context):
+    """One OpenCL device, its queue and its cache of built programs; threads may share it.
+
+    Context(selector="") picks the device as `clrdx --device` does: "" means the RDX_DEVICE
+    environment variable, else the first GPU, else the first device; "cpu", "gpu", an index,
+    "P:D", or part of a device's or platform's name.
+    """
+
+    @property
+    def device(self) -> Device:
+        return Device(**self.device_facts())
+
+    @property
+    def queue(self):
+        """The PyOpenCL CommandQueue this context runs on (from_pyopencl), else None."""
+        return getattr(self, "_pyopencl_queue", None)
+
+    @classmethod
+    def from_pyopencl(cls, queue) -> Context:
+        """A context over PyOpenCL's own objects: the queue's context, device and queue (a
+        pyopencl.CommandQueue, in order; a pyopencl.Context gets a new queue on its first
+        device). Buffers of that context are reduced in place, on that queue, after what was
+        queued before. The handles are retained (PyOpenCL keeps its own references)."""
+        cl = sys.modules.get("pyopencl")
+        if cl is None or not isinstance(queue, (cl.CommandQueue, cl.Context)):
+            raise TypeError("Context.from_pyopencl: a pyopencl.CommandQueue (or Context), not "
+                            f"{type(queue).__name__}")
+        if isinstance(queue, cl.Context):
+            queue = cl.CommandQueue(queue)
+        if queue.properties & cl.command_queue_properties.OUT_OF_ORDER_EXEC_MODE_ENABLE:
+            raise ValueError("Context.from_pyopencl: the queue executes out of order; librdx "
+                             "needs an in-order queue")
+        self = cls.__new__(cls)
+        _rdx.Context.__init__(self, queue.context.int_ptr, queue.device.int_ptr, queue.int_ptr,
+                              "pyopencl")
+        self._pyopencl_queue = queue
+        return self
+
+    def __repr__(self) -> str:
+        d = self.device
+        return f"rdx.Context({self.selector!r}: {d.name} on {d.platform})"
+
+
+def devices() -> list[Device]:
+    """Every OpenCL device of every platform."""
+    return [Device(**facts) for facts in _rdx.devices()]
+
+
+_contexts: dict[str, Context] = {}
+_lock = threading.Lock()
+
+
+def context(device: str | Context | None = None) -> Context:
+    """The context a function given `device=` runs on: one Context per selector string, made on
+    first use and kept; a Context is used as it is; None is the default device ("")."""
+    if device is None:
+        device = ""
+    if type(device) is str:
+        ctx = _contexts.get(device)
+        if ctx is None:
+            with _lock:
+                ctx = _contexts.get(device)
+                if ctx is None:
+                    ctx = _contexts[device] = Context(device)
+        return ctx
+    if isinstance(device, _rdx.Context):
+        return device
+    cl = sys.modules.get("pyopencl")
+    if cl is not None and isinstance(device, cl.CommandQueue):
+        return queue_context(device)
+    raise TypeError("device: a selector string, an rdx.Context or a pyopencl.CommandQueue, not "
+                    f"{type(device).__name__}")
+
+
+_QUEUES = 32  # contexts kept for PyOpenCL queues, the most recently used
+_queue_contexts: collections.OrderedDict[int, Context] = collections.OrderedDict()
+
+
+def queue_context(queue) -> Context:
+    """The context of a PyOpenCL queue: Context.from_pyopencl(queue), made on first use and
+    kept for the 32 most recently used queues."""
+    key = queue.int_ptr  # the queue is retained by its context: the address stays its own
+    with _lock:
+        ctx = _queue_contexts.get(key)
+        if ctx is not None:
+            _queue_contexts.move_to_end(key)
+            return ctx
+    ctx = Context.from_pyopencl(queue)
+    with _lock:
+        ctx = _queue_contexts.setdefault(key, ctx)
+        _queue_contexts.move_to_end(key)
+        while len(_queue_contexts) > _QUEUES:
+            _queue_contexts.popitem(last=False)
+    return ctx

@@ -1,0 +1,79 @@
+"""NumPy's result dtypes, and the accumulator librdx runs each reduction in."""
+from __future__ import annotations
+
+import numpy as np
+
+from ._inputs import F64, type_name
+
+_INT = np.dtype(np.int_)  # NumPy's sum of a smaller signed integer (and of bool)
+_UINT = np.dtype(np.uint)  # ... of a smaller unsigned integer
+_F16 = np.dtype(np.float16)
+_F32 = np.dtype(np.float32)
+
+
+def requested(dtype, name: str) -> np.dtype:
+    res = np.dtype(dtype)
+    if res.kind not in "iuf" or res.itemsize > 8:
+        raise NotImplementedError(
+            f"rdx.{name}: dtype {res}: the accumulator is an integer or float type of at most "
+            "64 bits")
+    return res
+
+
+def sum_dtype(dt: np.dtype, dtype, name: str) -> np.dtype:
+    """np.sum's and np.prod's result dtype: dtype, else the element type with bool and small
+    integers widened to the platform's integer (int64 / uint64 on Linux)."""
+    if dtype is not None:
+        return requested(dtype, name)
+    if dt.kind == "b" or (dt.kind == "i" and dt.itemsize < _INT.itemsize):
+        return _INT
+    if dt.kind == "u" and dt.itemsize < _UINT.itemsize:
+        return _UINT
+    return dt
+
+
+def sum_accumulator(a: np.ndarray, res: np.dtype):
+    """(the array to reduce, librdx's accumulator name or "") for a sum or product whose result
+    is res. librdx widens an integer into a wider integer or a float, and a float into a wider
+    float; an integer of the same width is reinterpreted (the same sum modulo 2^bits); anything
+    else reduces a copy cast to res, as NumPy casts each element to dtype."""
+    e = a.dtype
+    if res == e:
+        return a, ""
+    if res == _F16:  # no 16-bit accumulator: float32 (float64 for float64 elements), rounded
+        return a, "" if e.kind == "f" else "f32"
+    if e.kind in "iu" and res.kind in "iu":
+        if res.itemsize > e.itemsize:
+            return a, type_name(res)
+        if res.itemsize == e.itemsize:
+            return a.view(res), ""
+    elif res.kind == "f" and (e.kind in "iu" or res.itemsize > e.itemsize):
+        return a, type_name(res)
+    return a.astype(res), ""
+
+
+def mean_dtype(dt: np.dtype, dtype, name: str) -> np.dtype:
+    """np.mean's, np.var's and np.std's result dtype: dtype, else float64 for integers and bool,
+    the element type for floats."""
+    if dtype is not None:
+        res = requested(dtype, name)
+        if res.kind != "f":
+            raise NotImplementedError(f"rdx.{name}: dtype {res}: means are float16, float32 or "
+                                      "float64")
+        return res
+    return dt if dt.kind == "f" else F64
+
+
+def mean_accumulator(a: np.ndarray, res: np.dtype, dtype):
+    """(the array, the accumulator name or ""): librdx's default (float64 where the device has
+    it) unless dtype asks for float32 or float64; float32 of float64 elements reduces a copy."""
+    if dtype is None or res == _F16:
+        return a, ""
+    if a.dtype.kind == "f" and a.dtype.itemsize > res.itemsize:
+        return a.astype(res), ""
+    return a, type_name(res)
+
+
+def float_dtype(dt: np.dtype) -> np.dtype:
+    """np.linalg.norm's result: float64 for integers and bool, the element type for floats."""
+    return dt if dt.kind == "f" else F64

@@ -1,0 +1,160 @@
+"""Arrays and axes as NumPy takes them, made ready for the extension, and results made NumPy's."""
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from . import _rdx
+from ._device import DeviceArray, pyopencl_array, pyopencl_buffer
+
+AxisError = getattr(np, "exceptions", np).AxisError  # NumPy 2 has it in numpy.exceptions only
+
+DETERMINISMS = ("run_to_run", "any_device", "exact")
+INTP = np.dtype(np.intp)
+F64 = np.dtype(np.float64)
+BOOL = np.dtype(np.bool_)
+_U8 = np.dtype(np.uint8)
+_SUPPORTED = "bool, int8 .. int64, uint8 .. uint64, float16, float32 and float64"
+_NAMES = {"i1": "i8", "u1": "u8", "i2": "i16", "u2": "u16", "i4": "i32", "u4": "u32",
+          "i8": "i64", "u8": "u64", "f2": "f16", "f4": "f32", "f8": "f64"}
+
+
+def array(a, name: str):
+    """(the array the kernels read, its dtype as NumPy's results have it: native byte order).
+    Bool reads as uint8 (a view); a byte-swapped array, or one whose strides are not whole
+    elements, is copied; nothing else is. A PyOpenCL array is a DeviceArray, read in place on
+    the device (an empty one: an empty NumPy array of its shape and dtype)."""
+    if type(a) is not np.ndarray:
+        if pyopencl_array(a):
+            return device_array(a, name)
+        a = host_array(a, name)
+    dt = a.dtype
+    if dt.kind not in "biuf" or dt.itemsize > 8:
+        raise TypeError(f"rdx.{name}: arrays of {dt} are not reduced (only {_SUPPORTED})")
+    if not dt.isnative:
+        dt = dt.newbyteorder("=")
+        a = a.astype(dt)
+    elif dt.itemsize > 1 and any(s % dt.itemsize for s in a.strides):
+        a = a.copy()
+    if dt.kind == "b":
+        a = a.view(_U8)
+    return a, dt
+
+
+def device_array(a, name: str):
+    """array() of a pyopencl.array.Array."""
+    dt = np.dtype(a.dtype)
+    if dt.kind not in "biuf" or dt.itemsize > 8:
+        raise TypeError(f"rdx.{name}: arrays of {dt} are not reduced (only {_SUPPORTED})")
+    if a.size == 0:  # no buffer to read (PyOpenCL gives none): NumPy's empty array
+        return array(np.empty(a.shape, dt), name)
+    return DeviceArray(a, _U8 if dt.kind == "b" else dt, name), dt
+
+
+def host_array(a, name: str) -> np.ndarray:
+    """Anything else as a NumPy array: a DLPack producer of host memory through
+    numpy.from_dlpack, the rest through numpy.asarray (the buffer protocol, __array__, lists).
+    A bare pyopencl.Buffer, whose dtype is not known, and DLPack device arrays are refused."""
+    if pyopencl_buffer(a):
+        raise TypeError(f"rdx.{name}: a pyopencl.Buffer has no dtype or length: pass "
+                        "rdx.from_buffer(buffer, dtype, count, offset, queue=queue) or a "
+                        "pyopencl.array.Array")
+    if hasattr(a, "__dlpack__") and hasattr(a, "__dlpack_device__"):
+        kind = int(a.__dlpack_device__()[0])
+        if kind == 1:  # kDLCPU
+            try:
+                return np.from_dlpack(a)
+            except (BufferError, RuntimeError, TypeError, ValueError):
+                pass  # a dtype NumPy's DLPack import lacks (bool in NumPy 1): asarray below
+        elif not hasattr(a, "__array__") and not hasattr(a, "__array_interface__"):
+            raise _rdx.UnsupportedError(
+                f"rdx.{name}: a DLPack array on device type {kind}: rdx reads host memory "
+                "through DLPack (device DLPack is not supported; PyOpenCL arrays are)")
+    return np.asarray(a)
+
+
+def contiguous(a):
+    """a as one C-order run: NumPy's copy where it is not one; a non-contiguous DeviceArray
+    is NotImplementedError (no copy on the device)."""
+    if isinstance(a, DeviceArray):
+        return a.contiguous()
+    return np.ascontiguousarray(a)
+
+
+def type_name(dt: np.dtype) -> str:
+    """librdx's name of a dtype ("f32"); bool is "u8"."""
+    return "u8" if dt.kind == "b" else _NAMES[dt.str[1:]]
+
+
+def check_determinism(determinism, name: str) -> None:
+    if determinism not in DETERMINISMS:
+        raise ValueError(
+            f"rdx.{name}: determinism {determinism!r} is not one of {', '.join(DETERMINISMS)}")
+
+
+def axes(axis, ndim: int):
+    """axis (None, an int, a tuple of ints; negative ones count from the end) as increasing
+    axes, or None where every axis is reduced."""
+    if axis is None:
+        return None
+    items = axis if isinstance(axis, tuple) else (axis,)
+    out = []
+    for item in items:
+        k = operator.index(item)
+        if not -ndim <= k < ndim:
+            raise AxisError(k, ndim)
+        if k < 0:
+            k += ndim
+        if k in out:
+            raise ValueError("duplicate value in 'axis'")
+        out.append(k)
+    if len(out) == ndim:
+        return None
+    out.sort()
+    return tuple(out)
+
+
+def one_axis(axis, ndim: int):
+    """argmin's and argmax's axis: None or one int (a tuple is a TypeError, as in NumPy)."""
+    if axis is None:
+        return None
+    return axes(operator.index(axis), ndim)
+
+
+def sizes(shape, ax):
+    """(elements reduced into each result, results)."""
+    reduced = kept = 1
+    for k, n in enumerate(shape):
+        if ax is None or k in ax:
+            reduced *= n
+        else:
+            kept *= n
+    return reduced, kept
+
+
+def finish(value, dtype: np.dtype, shape, ax, keepdims: bool, out):
+    """A result as NumPy gives it: value (a Python number or a NumPy array of the kept axes)
+    in dtype; a NumPy scalar where no axis is kept, unless keepdims keeps them all as 1."""
+    if isinstance(value, np.ndarray):
+        r = value.astype(dtype, copy=False)
+        if r.ndim == 0 and not keepdims:
+            r = r[()]
+    else:
+        r = dtype.type(value)
+    if keepdims:
+        r = np.asarray(r).reshape(
+            tuple(1 if ax is None or k in ax else n for k, n in enumerate(shape)))
+    if out is not None:
+        return into(out, r)
+    return r
+
+
+def into(out, r):
+    """out=: the result written into the caller's array, which is returned."""
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a numpy.ndarray, not {type(out).__name__}")
+    if out.shape != np.shape(r):
+        raise ValueError(f"out has shape {out.shape}, the result {np.shape(r)}")
+    np.copyto(out, r, casting="unsafe")
+    return out

@@ -1,0 +1,359 @@
+"""NumPy's reductions on librdx: the same names, arguments, result dtypes, NaN rules, empty-input
+rules and errors, plus device= and determinism= on each. The extension (rdx._rdx) reduces in
+place; this module turns NumPy's rules into its calls."""
+from __future__ import annotations
+
+import builtins
+import operator
+import warnings
+
+import numpy as np
+
+from . import _dtypes, _rdx
+from ._devices import context, queue_context
+from ._inputs import (BOOL, F64, INTP, DeviceArray, array, axes, check_determinism, contiguous,
+                      finish, into, one_axis, sizes, type_name)
+
+_RUN = "run_to_run"
+
+
+def _context(name, device, arrays):
+    """The context a call runs on: device= as rdx.context takes it; without it, PyOpenCL
+    arrays run on their queue's context (Context.from_pyopencl, one per queue), host arrays on
+    the default device. Host and device arrays in one call are a TypeError."""
+    on_device = [isinstance(x, DeviceArray) for x in arrays]
+    if not builtins.any(on_device):
+        return context(device)
+    if not builtins.all(on_device):
+        raise TypeError(f"rdx.{name}: PyOpenCL arrays and host arrays in one call (move them "
+                        "to one side)")
+    if device is not None:
+        return context(device)
+    queue = arrays[0].queue
+    if queue is None:
+        raise ValueError(f"rdx.{name}: the PyOpenCL array has no queue: pass device= (a "
+                         "pyopencl.CommandQueue or rdx.Context.from_pyopencl(queue))")
+    return queue_context(queue)
+
+
+def _inputs(arrays):
+    """What the extension reads: NumPy arrays as they are, DeviceArrays as their handles."""
+    return [x.handle(type_name(x.dtype)) if isinstance(x, DeviceArray) else x for x in arrays]
+
+
+def _op(name, op, a, ax, acc, device, determinism):
+    """The built-in operator op: (value, index) as the extension gives them."""
+    check_determinism(determinism, name)
+    ctx = _context(name, device, [a])
+    return _rdx.reduce_op(ctx, _inputs([a])[0], op, ax, acc, determinism)
+
+
+def _stat(name, stat, arrays, ax, acc, device, determinism, map=""):
+    """The composite stat: (value, index, max, max_index) as the extension gives them."""
+    check_determinism(determinism, name)
+    ctx = _context(name, device, arrays)
+    return _rdx.reduce_stat(ctx, _inputs(arrays), stat, ax, acc, determinism, map)
+
+
+# Sums and products --------------------------------------------------------------------------
+
+def _sum_like(name, op, stat, a, axis, dtype, out, keepdims, device, determinism):
+    a, dt = array(a, name)
+    res = _dtypes.sum_dtype(dt, dtype, name)
+    a, acc = _dtypes.sum_accumulator(a, res)
+    ax = axes(axis, a.ndim)
+    if stat and a.dtype.kind == "f":  # nansum, nanprod of floats
+        value = _stat(name, stat, [a], ax, acc, device, determinism)[0]
+    else:
+        value = _op(name, op, a, ax, acc, device, determinism)[0]
+    return finish(value, res, a.shape, ax, keepdims, out)
+
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None,
+        determinism=_RUN):
+    """np.sum: integers wrap in the result dtype; determinism="any_device" or "exact" gives
+    float32 and float64 sums correctly rounded, the same bits on every device."""
+    return _sum_like("sum", "sum", None, a, axis, dtype, out, keepdims, device, determinism)
+
+
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None,
+         determinism=_RUN):
+    """np.prod."""
+    return _sum_like("prod", "prod", None, a, axis, dtype, out, keepdims, device, determinism)
+
+
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None,
+           determinism=_RUN):
+    """np.nansum: NaN counts as 0."""
+    return _sum_like("nansum", "sum", "nansum", a, axis, dtype, out, keepdims, device,
+                     determinism)
+
+
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None,
+            determinism=_RUN):
+    """np.nanprod: NaN counts as 1."""
+    return _sum_like("nanprod", "prod", "nanprod", a, axis, dtype, out, keepdims, device,
+                     determinism)
+
+
+# Extremes and their indexes -----------------------------------------------------------------
+
+_UFUNC = {"min": "minimum", "max": "maximum", "nanmin": "fmin", "nanmax": "fmax"}
+
+
+def _extreme(name, a, axis, out, keepdims, device, determinism):
+    a, dt = array(a, name)
+    ax = axes(axis, a.ndim)
+    if sizes(a.shape, ax)[0] == 0:  # NumPy's rule, even where there are no results
+        raise ValueError(f"zero-size array to reduction operation {_UFUNC[name]} which has no "
+                         "identity")
+    value = _op(name, name, a, ax, "", device, determinism)[0]
+    r = finish(value, dt, a.shape, ax, keepdims, out)
+    if name.startswith("nan") and dt.kind == "f" and np.isnan(r).any():
+        warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
+    return r
+
+
+def min(a, axis=None, out=None, keepdims=False, *, device=None, determinism=_RUN):
+    """np.min (np.amin): NaN propagates."""
+    return _extreme("min", a, axis, out, keepdims, device, determinism)
+
+
+def max(a, axis=None, out=None, keepdims=False, *, device=None, determinism=_RUN):
+    """np.max (np.amax): NaN propagates."""
+    return _extreme("max", a, axis, out, keepdims, device, determinism)
+
+
+def nanmin(a, axis=None, out=None, keepdims=False, *, device=None, determinism=_RUN):
+    """np.nanmin: NaN ignored; an all-NaN slice gives NaN and a RuntimeWarning."""
+    return _extreme("nanmin", a, axis, out, keepdims, device, determinism)
+
+
+def nanmax(a, axis=None, out=None, keepdims=False, *, device=None, determinism=_RUN):
+    """np.nanmax: NaN ignored; an all-NaN slice gives NaN and a RuntimeWarning."""
+    return _extreme("nanmax", a, axis, out, keepdims, device, determinism)
+
+
+def _arg(name, a, axis, out, keepdims, device, determinism):
+    a, _ = array(a, name)
+    ax = one_axis(axis, a.ndim)
+    if sizes(a.shape, ax)[0] == 0:  # NumPy's rule, even where there are no results
+        raise ValueError(f"attempt to get {name.removeprefix('nan')} of an empty sequence")
+    index = _op(name, name, a, ax, "", device, determinism)[1]
+    return finish(index, INTP, a.shape, ax, keepdims, out)
+
+
+def argmin(a, axis=None, out=None, *, keepdims=False, device=None, determinism=_RUN):
+    """np.argmin: the first minimum's index (the first NaN's, where there is one); axis None
+    counts in the flattened (C order) array."""
+    return _arg("argmin", a, axis, out, keepdims, device, determinism)
+
+
+def argmax(a, axis=None, out=None, *, keepdims=False, device=None, determinism=_RUN):
+    """np.argmax: the first maximum's index (the first NaN's, where there is one)."""
+    return _arg("argmax", a, axis, out, keepdims, device, determinism)
+
+
+def nanargmin(a, axis=None, out=None, *, keepdims=False, device=None, determinism=_RUN):
+    """np.nanargmin: NaN ignored; an all-NaN slice is a ValueError."""
+    return _arg("nanargmin", a, axis, out, keepdims, device, determinism)
+
+
+def nanargmax(a, axis=None, out=None, *, keepdims=False, device=None, determinism=_RUN):
+    """np.nanargmax: NaN ignored; an all-NaN slice is a ValueError."""
+    return _arg("nanargmax", a, axis, out, keepdims, device, determinism)
+
+
+def minmax(a, axis=None, keepdims=False, *, device=None, determinism=_RUN):
+    """(nanmin, nanmax) in one pass: NaN ignored (an all-NaN slice gives NaN for both)."""
+    a, dt = array(a, "minmax")
+    ax = axes(axis, a.ndim)
+    if sizes(a.shape, ax)[0] == 0:  # NumPy's rule, even where there are no results
+        raise ValueError("zero-size array to reduction operation minmax which has no identity")
+    lo, _, hi, _ = _stat("minmax", "minmax", [a], ax, "", device, determinism)
+    return (finish(lo, dt, a.shape, ax, keepdims, None),
+            finish(hi, dt, a.shape, ax, keepdims, None))
+
+
+# Means, variances and deviations ------------------------------------------------------------
+
+def _counts(a, ax, device, determinism):
+    """How many elements of each slice are not NaN."""
+    return _stat("count", "count", [a], ax, "", device, determinism, "x == x")[0]
+
+
+def _moment(name, stat, a, axis, dtype, out, ddof, keepdims, device, determinism):
+    """mean, var, std and their nan* forms; var and std with ddof: var * n / (n - ddof)."""
+    a, dt = array(a, name)
+    res = _dtypes.mean_dtype(dt, dtype, name)
+    a, acc = _dtypes.mean_accumulator(a, res, dtype)
+    ax = axes(axis, a.ndim)
+    if not isinstance(ddof, (int, float, np.integer, np.floating)) or isinstance(ddof, bool):
+        raise TypeError(f"rdx.{name}: ddof must be a number, not {type(ddof).__name__}")
+    nan_form = stat.startswith("nan") and a.dtype.kind == "f"
+    if not nan_form:
+        stat = stat.removeprefix("nan")
+    root = stat.endswith("std")
+    if ax is None and determinism != _RUN and stat != "mean":
+        a = contiguous(a)  # the exact moments are whole-input forms (not per segment)
+    base = stat if ddof == 0 else stat[:-3] + "var"
+    value = _stat(name, base, [a], ax, acc, device, determinism)[0]
+    reduced, kept = sizes(a.shape, ax)
+    n = None
+    if nan_form and (ddof != 0 or np.isnan(value).any()):
+        n = _counts(a, ax, device, determinism)
+    if stat.endswith("mean"):
+        if kept and (reduced == 0 if n is None else np.any(np.asarray(n) == 0)):
+            warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
+        return finish(value, res, a.shape, ax, keepdims, out)
+    count = reduced if n is None else np.asarray(n, F64)
+    if kept and np.any(np.asarray(count) - ddof <= 0):
+        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
+    if ddof != 0:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            dof = count - ddof
+            v = np.asarray(value, F64) * count / np.maximum(dof, 0)
+            # NumPy divides a sum of no squares, 0, by dof: an empty slice with ddof < 0 is 0
+            v = np.where((count == 0) & (dof > 0), 0.0, v)
+            if nan_form:  # np.nanvar: NaN where the degrees of freedom are not positive
+                v = np.where(dof <= 0, np.nan, v)
+            value = np.sqrt(v) if root else v
+    return finish(value, res, a.shape, ax, keepdims, out)
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None,
+         determinism=_RUN):
+    """np.mean: integers and bool give float64; computed in float64 where the device has it."""
+    return _moment("mean", "mean", a, axis, dtype, out, 0, keepdims, device, determinism)
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, device=None,
+        determinism=_RUN):
+    """np.var: var * n / (n - ddof) of the population variance (inf or NaN where n <= ddof)."""
+    return _moment("var", "var", a, axis, dtype, out, ddof, keepdims, device, determinism)
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, device=None,
+        determinism=_RUN):
+    """np.std: the square root of var."""
+    return _moment("std", "std", a, axis, dtype, out, ddof, keepdims, device, determinism)
+
+
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None,
+            determinism=_RUN):
+    """np.nanmean: the mean of the elements that are not NaN."""
+    return _moment("nanmean", "nanmean", a, axis, dtype, out, 0, keepdims, device, determinism)
+
+
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, device=None,
+           determinism=_RUN):
+    """np.nanvar: NaN where the elements that are not NaN number ddof or fewer."""
+    return _moment("nanvar", "nanvar", a, axis, dtype, out, ddof, keepdims, device, determinism)
+
+
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, device=None,
+           determinism=_RUN):
+    """np.nanstd."""
+    return _moment("nanstd", "nanstd", a, axis, dtype, out, ddof, keepdims, device, determinism)
+
+
+# Logical reductions and counts --------------------------------------------------------------
+
+def any(a, axis=None, out=None, keepdims=False, *, device=None, determinism=_RUN):
+    """np.any: NaN is true, -0.0 false."""
+    a, _ = array(a, "any")
+    ax = axes(axis, a.ndim)
+    value = _stat("any", "any", [a], ax, "", device, determinism)[0]
+    return finish(value, BOOL, a.shape, ax, keepdims, out)
+
+
+def all(a, axis=None, out=None, keepdims=False, *, device=None, determinism=_RUN):
+    """np.all: true for an empty slice."""
+    a, _ = array(a, "all")
+    ax = axes(axis, a.ndim)
+    value = _stat("all", "all", [a], ax, "", device, determinism)[0]
+    return finish(value, BOOL, a.shape, ax, keepdims, out)
+
+
+def count_nonzero(a, axis=None, *, keepdims=False, device=None, determinism=_RUN):
+    """np.count_nonzero: for axis=None a Python int (NumPy 1) or an intp scalar (NumPy 2),
+    else an intp array."""
+    a, _ = array(a, "count_nonzero")
+    ax = axes(axis, a.ndim)
+    value = _stat("count_nonzero", "count", [a], ax, "", device, determinism)[0]
+    if axis is None and not keepdims:
+        return _count_type(value)
+    return finish(value, INTP, a.shape, ax, keepdims, None)
+
+
+# np.count_nonzero(a) is a Python int in NumPy 1, an intp scalar in NumPy 2
+_count_type = type(np.count_nonzero(np.zeros(1)))
+
+
+# Products of two arrays, and norms ----------------------------------------------------------
+
+def _inner(name, a, b, da, db, device, determinism):
+    """The sum of a * b over arrays of one shape, in np.result_type's dtype."""
+    res = np.result_type(da, db)
+    if res.kind == "b":  # NumPy's bool dot: whether some pair is both true
+        kind, acc = np.dtype(np.uint8), "u64"
+    else:
+        kind, acc = res, "f32" if res == np.float16 else ""
+    if a.dtype != kind:
+        a = a.astype(kind)
+    if b.dtype != kind:
+        b = b.astype(kind)
+    if not (a.flags.c_contiguous and b.flags.c_contiguous) and a.strides != b.strides:
+        a, b = contiguous(a), contiguous(b)
+    value = _stat(name, "dot", [a, b], None, acc, device, determinism)[0]
+    if res.kind == "b":
+        return np.bool_(value != 0)
+    return res.type(value)
+
+
+def dot(a, b, out=None, *, device=None, determinism=_RUN):
+    """np.dot of two 1-D arrays (the inner product), in np.result_type(a, b): int32 stays int32
+    and wraps, as NumPy's. Matrix products are not reductions: NotImplementedError."""
+    a, da = array(a, "dot")
+    b, db = array(b, "dot")
+    if a.ndim != 1 or b.ndim != 1:
+        raise NotImplementedError("rdx.dot: the inner product of two 1-D arrays only (not "
+                                  f"{a.ndim}-D and {b.ndim}-D)")
+    if a.shape != b.shape:
+        raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: {a.shape[0]} (dim 0) != "
+                         f"{b.shape[0]} (dim 0)")
+    r = _inner("dot", a, b, da, db, device, determinism)
+    return r if out is None else into(out, r)
+
+
+def vdot(a, b, *, device=None, determinism=_RUN):
+    """np.vdot (real arrays): the sum of a * b over both arrays flattened in C order."""
+    a, da = array(a, "vdot")
+    b, db = array(b, "vdot")
+    if a.size != b.size:
+        raise ValueError(f"cannot reshape array of size {b.size} into shape ({a.size},)")
+    if a.shape != b.shape:
+        a, b = a.reshape(-1), b.reshape(-1)
+    return _inner("vdot", a, b, da, db, device, determinism)
+
+
+def norm(x, ord=None, axis=None, keepdims=False, *, device=None, determinism=_RUN):
+    """np.linalg.norm's 2-norm: of the flattened array (axis None: the Frobenius norm of a
+    matrix), along one axis, or over two (Frobenius); float64 for integers. Other ords:
+    NotImplementedError."""
+    x, dt = array(x, "norm")
+    if axis is not None and not isinstance(axis, tuple):
+        try:
+            axis = (operator.index(axis),)
+        except TypeError as e:
+            raise TypeError("'axis' must be None, an integer or a tuple of integers") from e
+    k = x.ndim if axis is None else len(axis)
+    if k > 2 and axis is not None:
+        raise ValueError("Improper number of dimensions to norm.")
+    if not (ord is None or (ord == 2 and k == 1) or (ord == "fro" and k == 2)):
+        raise NotImplementedError(f"rdx.norm: ord={ord!r} of {k} axes (the 2-norm and the "
+                                  "Frobenius norm only)")
+    ax = axes(axis, x.ndim)
+    value = _stat("norm", "norm2", [x], ax, "", device, determinism)[0]
+    return finish(value, _dtypes.float_dtype(dt), x.shape, ax, keepdims, None)
+

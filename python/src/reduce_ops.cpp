@@ -1,0 +1,141 @@
+// rdx._rdx.reduce_op: the built-in operators (sum, prod, min, max, argmin, argmax, the bitwise
+// ones and the nan* forms of the extremes) over a whole array or over some of its axes, read in
+// place: a host array, or a device array (DeviceInput) on its own context. And
+// rdx._rdx.reduce_segments_op: one result per segment of a 1-D array.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <numeric>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "arrays.hpp"
+#include "bindings.hpp"
+#include "context.hpp"
+#include "rdx/reduce.hpp"
+#include "rdx/segmented.hpp"
+
+namespace nb = nanobind;
+
+namespace rdxpy {
+namespace {
+
+// Every axis of a whole array that is not one C-order run: the view form, one result.
+std::vector<std::int64_t> every_axis(const rdx::View& v) {
+  std::vector<std::int64_t> all(v.shape.size());
+  std::iota(all.begin(), all.end(), 0);
+  return all;
+}
+
+rdx::Result whole(rdx::Context& ctx, const HostInput& in, rdx::Op op, const rdx::Options& o) {
+  return rdx::reduce(ctx, in.type, first_element(in).data, in.count, op, o);
+}
+rdx::Result whole(rdx::Context& ctx, const DeviceInput& in, rdx::Op op, const rdx::Options& o) {
+  return rdx::reduce(ctx, in.type, rdx::BufferAt(in.buffer, in.view.offset), in.count, op, o);
+}
+rdx::SegmentedResult over_axes(rdx::Context& ctx, const HostInput& in,
+                               const std::vector<std::int64_t>& over, rdx::Op op,
+                               const rdx::Options& o) {
+  return rdx::reduce_axes(ctx, in.type, in.base, in.view, over, op, o);
+}
+rdx::SegmentedResult over_axes(rdx::Context& ctx, const DeviceInput& in,
+                               const std::vector<std::int64_t>& over, rdx::Op op,
+                               const rdx::Options& o) {
+  return rdx::reduce_axes(ctx, in.type, in.buffer, in.view, over, op, o);
+}
+rdx::SegmentedResult segments(rdx::Context& ctx, const HostInput& in,
+                              std::span<const std::uint64_t> offsets, rdx::Op op,
+                              const rdx::Options& o) {
+  return rdx::reduce_segments(ctx, in.type, first_element(in).data, in.count, offsets, op, o);
+}
+rdx::SegmentedResult segments(rdx::Context& ctx, const DeviceInput& in,
+                              std::span<const std::uint64_t> offsets, rdx::Op op,
+                              const rdx::Options& o) {
+  return rdx::reduce_segments(ctx, in.type, rdx::BufferAt(in.buffer, in.view.offset), in.count,
+                              offsets, op, o);
+}
+
+HostInput input_of(const HostArray& a) {
+  return host_input(a);
+}
+const DeviceInput& input_of(const DeviceInput& a) {
+  return a;
+}
+
+// Whole: (value, index or None) as Python numbers. Axes: (values, indexes or None) as NumPy
+// arrays of the reduced shape.
+template <class A>
+nb::tuple reduce_op(PyContext& c, const A& a, const std::string& op_name, const Axes& axes,
+                    const std::string& acc, const std::string& determinism) {
+  const auto& in = input_of(a);
+  const rdx::Op op = rdx::parse_op(op_name);
+  const rdx::Options opts = options_of(acc, determinism);
+  if (!axes && in.c_contiguous) {
+    rdx::Result r;
+    {
+      nb::gil_scoped_release unlocked;
+      r = whole(c.ctx, in, op, opts);
+    }
+    return nb::make_tuple(scalar_object(r.value), index_object(r.index));
+  }
+  const std::vector<std::int64_t> over = axes ? *axes : every_axis(in.view);
+  rdx::SegmentedResult r;
+  {
+    nb::gil_scoped_release unlocked;
+    r = over_axes(c.ctx, in, over, op, opts);
+  }
+  const bool index = rdx::is_index_op(op);
+  if (!axes)
+    return nb::make_tuple(scalar_object(r.value(0)),
+                          index_object(index ? std::optional(r.indices[0]) : std::nullopt));
+  const std::vector<std::uint64_t> shape = rdx::reduced_shape(in.view.shape, over);
+  nb::object values = numpy_of(r.acc, std::move(r.values), shape);
+  nb::object indexes = index ? numpy_of(std::move(r.indices), shape) : nb::none();
+  return nb::make_tuple(values, indexes);
+}
+
+// (values, indexes or None) as NumPy arrays of one value per segment; the array is 1-D and
+// C-contiguous (the Python layer's check).
+template <class A>
+nb::tuple reduce_segments_op(PyContext& c, const A& a, Offsets offsets, const std::string& op_name,
+                             const std::string& acc, const std::string& determinism) {
+  const auto& in = input_of(a);
+  if (in.view.shape.size() != 1 || !in.c_contiguous)
+    throw rdx::ArgumentError("reduce_segments: a 1-D array of contiguous elements");
+  const rdx::Op op = rdx::parse_op(op_name);
+  const rdx::Options opts = options_of(acc, determinism);
+  rdx::SegmentedResult r;
+  {
+    nb::gil_scoped_release unlocked;
+    r = segments(c.ctx, in, {offsets.data(), offsets.shape(0)}, op, opts);
+  }
+  const std::vector<std::uint64_t> shape{r.size()};
+  nb::object values = numpy_of(r.acc, std::move(r.values), shape);
+  nb::object indexes = rdx::is_index_op(op) ? numpy_of(std::move(r.indices), shape) : nb::none();
+  return nb::make_tuple(values, indexes);
+}
+
+}  // namespace
+
+void register_reduce_ops(nb::module_& m) {
+  const char* doc =
+      "op over the whole array (axes None) or over the given axes (normalized, increasing).";
+  m.def("reduce_op", &reduce_op<DeviceInput>, nb::arg("context"), nb::arg("array"), nb::arg("op"),
+        nb::arg("axes").none(), nb::arg("acc"), nb::arg("determinism"), doc);
+  m.def("reduce_op", &reduce_op<HostArray>, nb::arg("context"), nb::arg("array"), nb::arg("op"),
+        nb::arg("axes").none(), nb::arg("acc"), nb::arg("determinism"), doc);
+  const char* seg_doc =
+      "op over each segment of a 1-D contiguous array: segment k is offsets[k] .. "
+      "offsets[k + 1] - 1.";
+  m.def("reduce_segments_op", &reduce_segments_op<DeviceInput>, nb::arg("context"),
+        nb::arg("array"), nb::arg("offsets"), nb::arg("op"), nb::arg("acc"), nb::arg("determinism"),
+        seg_doc);
+  m.def("reduce_segments_op", &reduce_segments_op<HostArray>, nb::arg("context"), nb::arg("array"),
+        nb::arg("offsets"), nb::arg("op"), nb::arg("acc"), nb::arg("determinism"), seg_doc);
+}
+
+}  // namespace rdxpy

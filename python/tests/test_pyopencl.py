@@ -1,0 +1,166 @@
+"""PyOpenCL arrays and buffers reduced in place on their own context and queue: slices at odd
+offsets, views, users' reductions, segments, ReductionKernel; PyOpenCL's handles (from its own
+bundled ICD loader) used through the system loader librdx links; no copy to the host."""
+import os
+import re
+import warnings
+
+import numpy as np
+import pytest
+
+import rdx
+from helpers import check, data
+
+try:
+    import pyopencl as cl
+    import pyopencl.array as cla
+except ImportError as e:  # the only reason these tests skip
+    pytest.skip(f"pyopencl cannot be imported ({e}); tools/test_python.sh installs it",
+                allow_module_level=True)
+
+N = 6007
+
+
+def _cpu_device():
+    for platform in cl.get_platforms():
+        for device in platform.get_devices():
+            if device.type & cl.device_type.CPU:
+                return device
+    pytest.fail("PyOpenCL's ICD loader sees no CPU device (PoCL): set OCL_ICD_VENDORS to the "
+                "folder of its .icd file")
+
+
+@pytest.fixture(scope="module")
+def queue():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PyOpenCL's compiler-output warnings
+        ctx = cl.Context([_cpu_device()])
+        return cl.CommandQueue(ctx)
+
+
+@pytest.fixture(scope="module")
+def host():
+    a = data(np.float32, N, seed=21)
+    a[[17, 3001]] = 9.5  # ties for argmax: the first counts
+    a[[40, 4999]] = -9.5
+    return a
+
+
+@pytest.fixture(scope="module")
+def dev(queue, host):
+    return cla.to_device(queue, host)
+
+
+@pytest.fixture()
+def no_host_copy(monkeypatch):
+    """Any read of a PyOpenCL array back to the host fails the test."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("rdx copied a PyOpenCL array to the host")
+    monkeypatch.setattr(cla.Array, "get", refuse)
+    monkeypatch.setattr(cl, "enqueue_copy", refuse)
+
+
+def test_handles_of_two_loaders(queue):
+    """PyOpenCL's handles work through librdx's loader: both loaders dispatch through the
+    objects' ICD table, so a cl_context made through one is used through the other."""
+    with open("/proc/self/maps") as f:
+        loaders = set(re.findall(r"/\S*libOpenCL\S*", f.read()))
+    ctx = rdx.Context.from_pyopencl(queue)
+    assert ctx.cl_handles() == (queue.context.int_ptr, queue.device.int_ptr, queue.int_ptr)
+    assert ctx.device.name == queue.device.name
+    assert ctx.queue is queue
+    buf = cla.to_device(queue, np.arange(1000, dtype=np.int32))
+    assert rdx.sum(buf, device=ctx) == 499500
+    # what PyOpenCL queued before (a fill, not waited for) runs before librdx's reduction
+    buf.fill(np.int32(3))
+    assert rdx.sum(buf, device=ctx) == 3000
+    # PyOpenCL's wheels bundle their own loader (pyopencl/.libs) beside the system's that
+    # librdx links: then this test ran through two loaders
+    bundled = os.path.isdir(os.path.join(os.path.dirname(cl.__file__), ".libs"))
+    assert len(loaders) >= (2 if bundled else 1), loaders
+
+
+def test_slices_at_odd_offsets(dev, host, no_host_copy):
+    for start, stop in ((1001, 5003), (1, N), (3, 8), (2999, 3000)):
+        s, h = dev[start:stop], host[start:stop]
+        assert s.offset == 4 * start
+        check(rdx.sum(s), np.sum(h), what=f"[{start}:{stop}]")
+        check(rdx.max(s), np.max(h))
+        check(rdx.argmax(s), np.argmax(h))  # counted from the slice's start
+        check(rdx.argmin(s), np.argmin(h))
+    s, h = dev[1001:5003], host[1001:5003]
+    check(rdx.mean(s), np.mean(h), rtol=2e-6)
+    check(rdx.count_nonzero(s), np.count_nonzero(h))
+    check(rdx.sum(s, determinism="exact"), np.float32(np.sum(h.astype(np.float64))))
+    lo, hi = rdx.minmax(s)
+    check(lo, np.min(h))
+    check(hi, np.max(h))
+
+
+def test_views_and_axes(dev, host, no_host_copy):
+    m, hm = dev[7:7 + 60 * 100].reshape(60, 100), host[7:7 + 60 * 100].reshape(60, 100)
+    check(rdx.sum(m, axis=0), np.sum(hm, axis=0))
+    check(rdx.argmax(m, axis=1), np.argmax(hm, axis=1))
+    check(rdx.max(m.T, axis=1), np.max(hm.T, axis=1))  # a transpose: strides in elements
+    check(rdx.sum(dev[5::3]), np.sum(host[5::3]))
+    check(rdx.argmin(dev[5::3]), np.argmin(host[5::3]))
+    check(rdx.std(m, axis=(0, 1)), np.std(hm), rtol=2e-6)
+    # two arrays of one view at their own offsets (either first)
+    check(rdx.dot(dev[1:2001:2], dev[2:2002:2]), np.dot(host[1:2001:2], host[2:2002:2]))
+    check(rdx.dot(dev[4:2004:2], dev[1:2001:2]), np.dot(host[4:2004:2], host[1:2001:2]))
+    check(rdx.dot(dev[3:1003], dev[10:1010]), np.dot(host[3:1003], host[10:1010]))
+
+
+def test_users_reductions_segments_and_kernels(queue, dev, host, no_host_copy):
+    s, h = dev[1001:5003], host[1001:5003]
+    check(rdx.reduce(s, map="x * x", combine="a + b", identity=0), np.sum(h * h))
+    # the map's i counts from the slice's start
+    check(rdx.reduce(s, map="(long)i", combine="a + b", identity=0, dtype=np.int64),
+          np.sum(np.arange(h.size)))
+    check(rdx.reduce(s, "max", map="fabs(x)"), np.max(np.abs(h)))
+    check(rdx.reduce_segments(s, [0, 5, 5, 1000, 4002], "sum"),
+          np.array([np.sum(h[:5]), 0, np.sum(h[5:1000]), np.sum(h[1000:])], np.float32))
+    check(rdx.reduce_segments(s, [0, 5, 1000, 4002], "argmax"),
+          np.array([np.argmax(h[:5]), np.argmax(h[5:1000]), np.argmax(h[1000:])]))
+    check(rdx.reduceat(s, [0, 7, 3000]), np.add.reduceat(h, [0, 7, 3000]))
+    t = rdx.ReductionKernel(np.float32, neutral="0", reduce_expr="a+b",
+                            map_expr="x[i]*y[i]", arguments="__global const float *x, "
+                            "__global const float *y")
+    check(t(dev[1:1001], dev[3:1003]), np.dot(host[1:1001], host[3:1003]))
+    # PyOpenCL's order: the context first; queue= picks the queue
+    k = rdx.ReductionKernel(queue.context, np.int64, "0", "a + b", "(long)i + (long)x[i]",
+                            "int *x")
+    ints = cla.arange(queue, 0, 100, 1, dtype=np.int32)
+    assert k(ints[10:20]) == sum(range(10)) + sum(range(10, 20))
+    assert k(ints[10:20], queue=queue) == k(ints[10:20])
+
+
+def test_buffers_and_queues(queue, dev, host):
+    buf = dev.base_data
+    check(rdx.sum(rdx.from_buffer(buf, np.float32, 100, 4 * 9, queue=queue)),
+          np.sum(host[9:109]))
+    check(rdx.max(rdx.from_buffer(buf, np.float32, queue=queue)), np.max(host))
+    with pytest.raises(TypeError, match="from_buffer"):
+        rdx.sum(buf)  # no dtype: refused
+    with pytest.raises(ValueError):
+        rdx.from_buffer(buf, np.float32, 10, 2, queue=queue)
+    with pytest.raises(ValueError):
+        rdx.from_buffer(buf, np.float32, N + 1, queue=queue)
+    odd = cla.Array(queue, (10,), np.float32, data=buf, offset=2)
+    with pytest.raises(ValueError, match="offset"):
+        rdx.sum(odd)
+    with pytest.raises(ValueError, match="another OpenCL context"):
+        rdx.sum(dev, device="cpu")  # librdx's own context: not the buffer's
+    with pytest.raises(TypeError):
+        rdx.dot(dev[:10], host[:10])  # host and device arrays in one call
+    queueless = cla.Array(queue.context, (10,), np.float32, data=buf)
+    with pytest.raises(ValueError, match="queue"):
+        rdx.sum(queueless)
+    check(rdx.sum(queueless, device=queue), np.sum(host[:10]))
+    check(rdx.sum(cla.empty(queue, (0,), np.float32)), np.float32(0))
+    with pytest.raises(ValueError):
+        rdx.max(cla.empty(queue, (0, 3), np.float32), axis=0)
+    b = cla.to_device(queue, host > 0)
+    check(rdx.sum(b), np.sum(host > 0))
+    check(rdx.all(b[:1]), np.all(host[:1] > 0))
+    np.testing.assert_array_equal(dev.get(), host)  # never modified
