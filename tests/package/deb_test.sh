@@ -9,13 +9,15 @@
 # the build tree's clrdx prints), and removes the scratch root. Exits non-zero, saying why on
 # stderr, at the first problem.
 #
-# Usage: deb_test.sh SOURCE_DIR DEB_BUILD_DIR CMAKE CXX VERSION CLRDX WITH_MPI(0|1)
+# The packages stay in OUT_DIR for the `package.ci` test.
+#
+# Usage: deb_test.sh SOURCE_DIR DEB_BUILD_DIR CMAKE CXX VERSION CLRDX WITH_MPI(0|1) OUT_DIR
 set -euo pipefail
-if [ $# -ne 7 ]; then
-  echo "usage: $0 SOURCE_DIR DEB_BUILD_DIR CMAKE CXX VERSION CLRDX WITH_MPI" >&2
+if [ $# -ne 8 ]; then
+  echo "usage: $0 SOURCE_DIR DEB_BUILD_DIR CMAKE CXX VERSION CLRDX WITH_MPI OUT_DIR" >&2
   exit 2
 fi
-src=$1 deb_build=$2 cmake=$3 cxx=$4 version=$5 clrdx=$6 with_mpi=$7
+src=$1 deb_build=$2 cmake=$3 cxx=$4 version=$5 clrdx=$6 with_mpi=$7 keep=$8
 
 fail() { echo "package.deb: $*" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/rdx-deb.XXXXXX")
@@ -108,4 +110,5 @@ args=(reduce --device cpu --type i32 --op sum --generate random --count 100000)
 got=$("$root/usr/bin/clrdx" "${args[@]}") || fail "the packaged clrdx ${args[*]} failed"
 want_out=$("$clrdx" "${args[@]}") || fail "the build's clrdx ${args[*]} failed"
 [ "$got" = "$want_out" ] || fail "the packaged clrdx printed '$got', the build's '$want_out'"
+rm -rf "$keep" && mkdir -p "$keep" && cp "$tmp"/debs/*.deb "$keep"/
 echo "package.deb: ${#want[@]} packages, lintian clean, consumers and clrdx ran"
