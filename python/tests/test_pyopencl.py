@@ -21,20 +21,23 @@ except ImportError as e:  # the only reason these tests skip
 N = 6007
 
 
-def _cpu_device():
+def _device():
+    """The kind of device the suite runs on: RDX_DEVICE's "gpu", else a CPU (PoCL)."""
+    kind = cl.device_type.GPU if os.environ.get("RDX_DEVICE", "").lower() == "gpu" \
+        else cl.device_type.CPU
     for platform in cl.get_platforms():
         for device in platform.get_devices():
-            if device.type & cl.device_type.CPU:
+            if device.type & kind:
                 return device
-    pytest.fail("PyOpenCL's ICD loader sees no CPU device (PoCL): set OCL_ICD_VENDORS to the "
-                "folder of its .icd file")
+    pytest.fail(f"PyOpenCL's ICD loader sees no {cl.device_type.to_string(kind)} device: set "
+                "OCL_ICD_VENDORS to the folder of its .icd file")
 
 
 @pytest.fixture(scope="module")
 def queue():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # PyOpenCL's compiler-output warnings
-        ctx = cl.Context([_cpu_device()])
+        ctx = cl.Context([_device()])
         return cl.CommandQueue(ctx)
 
 
