@@ -12,6 +12,7 @@
 
 #include "rdx/context.hpp"
 #include "rdx/custom.hpp"
+#include "rdx/errors.hpp"
 #include "rdx/plan.hpp"
 #include "rdx/types.hpp"
 #include "rdx/view.hpp"
@@ -66,6 +67,23 @@ inline bool same_layout(const HostInput& a, const HostInput& first) {
 }
 inline bool same_layout(const DeviceInput& a, const DeviceInput& first) {
   return a.view.shape == first.view.shape && a.view.strides == first.view.strides;
+}
+// The axes a call reduces: `axes`, else every axis of v (a whole array that is not one C-order
+// run: the view form, one result).
+inline std::vector<std::int64_t> axes_or_every(const std::optional<std::vector<std::int64_t>>& axes,
+                                               const rdx::View& v) {
+  if (axes) return *axes;
+  std::vector<std::int64_t> all(v.shape.size());
+  for (std::size_t k = 0; k < all.size(); ++k)
+    all[k] = static_cast<std::int64_t>(k);
+  return all;
+}
+// ArgumentError unless the inputs of one view-form call share their layout (same_layout).
+template <class Input>
+void check_one_layout(const std::vector<Input>& in) {
+  for (const Input& x : in)
+    if (!same_layout(x, in.at(0)))
+      throw rdx::ArgumentError("the arrays differ in strides: one view reads them all");
 }
 inline rdx::View common_view(const std::vector<HostInput>& in) {
   return in.at(0).view;

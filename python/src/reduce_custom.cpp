@@ -7,7 +7,6 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
-#include <numeric>
 #include <span>
 #include <string>
 #include <utility>
@@ -99,16 +98,8 @@ nb::object reduce_custom(PyContext& c, const std::vector<A>& arrays, const Defin
     }
     return scalar_object(s.fields.at(0));
   }
-  for (const auto& x : in)
-    if (!same_layout(x, in[0]))
-      throw rdx::ArgumentError("the arrays differ in strides: one view reads them all");
-  std::vector<std::int64_t> over;
-  if (axes) {
-    over = *axes;
-  } else {
-    over.resize(in[0].view.shape.size());
-    std::iota(over.begin(), over.end(), 0);
-  }
+  check_one_layout(in);
+  const std::vector<std::int64_t> over = axes_or_every(axes, in[0].view);
   const rdx::View view = common_view(in);
   const auto inputs = origins(in, view.offset);
   rdx::SegmentedStates s;

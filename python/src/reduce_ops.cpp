@@ -7,7 +7,6 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
-#include <numeric>
 #include <span>
 #include <string>
 #include <utility>
@@ -23,13 +22,6 @@ namespace nb = nanobind;
 
 namespace rdxpy {
 namespace {
-
-// Every axis of a whole array that is not one C-order run: the view form, one result.
-std::vector<std::int64_t> every_axis(const rdx::View& v) {
-  std::vector<std::int64_t> all(v.shape.size());
-  std::iota(all.begin(), all.end(), 0);
-  return all;
-}
 
 rdx::Result whole(rdx::Context& ctx, const HostInput& in, rdx::Op op, const rdx::Options& o) {
   return rdx::reduce(ctx, in.type, first_element(in).data, in.count, op, o);
@@ -82,7 +74,7 @@ nb::tuple reduce_op(PyContext& c, const A& a, const std::string& op_name, const 
     }
     return nb::make_tuple(scalar_object(r.value), index_object(r.index));
   }
-  const std::vector<std::int64_t> over = axes ? *axes : every_axis(in.view);
+  const std::vector<std::int64_t> over = axes_or_every(axes, in.view);
   rdx::SegmentedResult r;
   {
     nb::gil_scoped_release unlocked;

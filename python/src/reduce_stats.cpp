@@ -6,7 +6,6 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
-#include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
@@ -88,16 +87,8 @@ nb::tuple reduce_stat(PyContext& c, const std::vector<A>& arrays, const std::str
     return nb::make_tuple(scalar_object(r.value), index_object(r.index),
                           r.max ? scalar_object(*r.max) : nb::none(), index_object(r.max_index));
   }
-  for (const auto& h : in)
-    if (!same_layout(h, in[0]))
-      throw rdx::ArgumentError("the arrays differ in strides: one view reads them all");
-  std::vector<std::int64_t> over;
-  if (axes) {
-    over = *axes;
-  } else {
-    over.resize(in[0].view.shape.size());
-    std::iota(over.begin(), over.end(), 0);
-  }
+  check_one_layout(in);
+  const std::vector<std::int64_t> over = axes_or_every(axes, in[0].view);
   rdx::SegmentedStats r;
   {
     nb::gil_scoped_release unlocked;
