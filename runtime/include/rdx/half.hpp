@@ -77,8 +77,8 @@ struct Half16 {
   operator float() const { return Format::decode(bits); }
 };
 
-using f16 = Half16<5, 10>;   // IEEE binary16
-using bf16 = Half16<8, 7>;   // bfloat16: float's exponent, 7 stored significand bits
+using f16 = Half16<5, 10>;  // IEEE binary16
+using bf16 = Half16<8, 7>;  // bfloat16: float's exponent, 7 stored significand bits
 
 template <class T>
 inline constexpr bool is_half_v =
@@ -115,8 +115,7 @@ class numeric_limits<rdx::Half16<kExp, kMant>> {
   static constexpr std::float_round_style round_style = std::round_to_nearest;
   static constexpr H min() { return H::from_bits(1u << kMant); }
   static constexpr H max() {
-    return H::from_bits(static_cast<std::uint16_t>(((1u << (kExp + kMant)) - 1) -
-                                                   (1u << kMant)));
+    return H::from_bits(static_cast<std::uint16_t>(((1u << (kExp + kMant)) - 1) - (1u << kMant)));
   }
   static constexpr H lowest() { return H::from_bits(max().bits | 0x8000u); }
   static constexpr H epsilon() {
