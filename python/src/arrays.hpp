@@ -78,6 +78,16 @@ inline std::vector<std::int64_t> axes_or_every(const std::optional<std::vector<s
     all[k] = static_cast<std::int64_t>(k);
   return all;
 }
+// Several arrays as the core's inputs: host arrays described (host_input), device ones as they are.
+inline std::vector<HostInput> inputs_of(const std::vector<HostArray>& arrays) {
+  std::vector<HostInput> in;
+  for (const HostArray& a : arrays)
+    in.push_back(host_input(a));
+  return in;
+}
+inline const std::vector<DeviceInput>& inputs_of(const std::vector<DeviceInput>& arrays) {
+  return arrays;
+}
 // ArgumentError unless the inputs of one view-form call share their layout (same_layout).
 template <class Input>
 void check_one_layout(const std::vector<Input>& in) {

@@ -38,16 +38,6 @@ rdx::Reduction reduction_of(const Definition& d) {
   return r;
 }
 
-std::vector<HostInput> inputs_of(const std::vector<HostArray>& arrays) {
-  std::vector<HostInput> in;
-  for (const HostArray& a : arrays)
-    in.push_back(host_input(a));
-  return in;
-}
-const std::vector<DeviceInput>& inputs_of(const std::vector<DeviceInput>& arrays) {
-  return arrays;
-}
-
 std::vector<rdx::Array> firsts(const std::vector<HostInput>& in) {
   std::vector<rdx::Array> out;
   for (const HostInput& h : in)

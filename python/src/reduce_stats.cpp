@@ -51,16 +51,6 @@ rdx::SegmentedStats over_axes(rdx::Context& ctx, rdx::Stat stat, const std::vect
   return rdx::reduce_axes(ctx, stat, inputs, view, over, opts, map);
 }
 
-std::vector<HostInput> inputs_of(const std::vector<HostArray>& arrays) {
-  std::vector<HostInput> in;
-  for (const HostArray& a : arrays)
-    in.push_back(host_input(a));
-  return in;
-}
-const std::vector<DeviceInput>& inputs_of(const std::vector<DeviceInput>& arrays) {
-  return arrays;
-}
-
 // Whole: (value, index, max, max_index) as Python numbers or None. Axes: the same as NumPy
 // arrays of the reduced shape.
 template <class A>
