@@ -4,10 +4,12 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <numeric>
+#include <random>
 #include <set>
 #include <sstream>
 
@@ -445,6 +447,43 @@ TEST_CASE("big: 2^32 + 3 u8 elements, beyond one allocation, are reduced in chun
   const auto at = reduce_segments(ctx, Type::U8, v.data(), n, off, Op::ArgMin);
   CHECK(at.indices == std::vector<std::uint64_t>{0, 0, 7});
   CHECK(at.as<std::uint8_t>() == std::vector<std::uint8_t>{1, 1, 0});
+}
+
+TEST_CASE("api: host input of 64 MiB and more is staged through pinned memory, block by block") {
+  // Copied input from 64 MiB on goes through two 32 MiB pinned blocks (core/host_input.cpp). On a
+  // CPU device aligned input is read in place, so the elements start one byte into the bytes:
+  // every device copies them. Marks sit at both ends and across the blocks' seams.
+  Context ctx(device());
+  const std::uint64_t n = (std::uint64_t{1} << 24) + 5;  // 64 MiB + 20 bytes of i32
+  std::vector<unsigned char> bytes(n * 4 + 1);
+  std::mt19937 gen(9);
+  std::int64_t want = 0;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    std::int32_t v = static_cast<std::int32_t>(gen() % 2000001) - 1000000;
+    if (i == (std::uint64_t{8} << 20) - 1 || i == n - 1) v = 5000000;  // a seam, the last
+    if (i == (std::uint64_t{8} << 20)) v = -5000000;                   // after the seam
+    std::memcpy(bytes.data() + 1 + 4 * i, &v, 4);
+    want += v;
+  }
+  const void* x = bytes.data() + 1;
+  Options acc;
+  acc.acc = Type::I64;
+  CHECK(reduce(ctx, Type::I32, x, n, Op::Sum, acc).value.as<std::int64_t>() == want);
+  CHECK(reduce(ctx, Type::I32, x, n, Op::ArgMax).index == (std::uint64_t{8} << 20) - 1);
+  CHECK(reduce(ctx, Type::I32, x, n, Op::ArgMin).index == (std::uint64_t{8} << 20));
+  // The exact sum's host path stages its chunks the same way.
+  Options exact;
+  exact.determinism = Determinism::Exact;
+  std::vector<float> f(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    std::int32_t v = 0;
+    std::memcpy(&v, bytes.data() + 1 + 4 * i, 4);
+    f[i] = static_cast<float>(v);  // integers below 2^24: exact, and so is their sum in a double
+  }
+  std::vector<unsigned char> fb(n * 4 + 1);
+  std::memcpy(fb.data() + 1, f.data(), n * 4);
+  CHECK(reduce(ctx, Type::F32, fb.data() + 1, n, Op::Sum, exact).value.as<float>() ==
+        static_cast<float>(static_cast<double>(want)));
 }
 
 TEST_CASE("auto and the fast_* strategies are deterministic: bit-identical results run after run") {

@@ -146,6 +146,29 @@ TEST_CASE("group: shards on their devices") {
   CHECK(m.value.as<double>() == 9);
   CHECK_THROWS_AS(rdx::reduce(g, rdx::Type::F64, std::span(shards, 1), rdx::Op::Sum),
                   rdx::ArgumentError);
+  // Enqueued from one thread (auto, fast_*: dispatch/partial_later.hpp), or each part on a thread
+  // of its own (topdown): the same global first index, and the same integers.
+  std::vector<std::int32_t> ints(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i)
+    ints[i] = static_cast<std::int32_t>(x[i] * 1000);
+  const rdx::Shard int_shards[] = {
+      {cl::Buffer(pair().a->cl_context(), copy, 20000 * 4, ints.data(), &err), 20000},
+      {cl::Buffer(pair().b->cl_context(), copy, 10000 * 4, ints.data() + 20000, &err), 10000}};
+  REQUIRE(err == CL_SUCCESS);
+  for (const char* strategy : {"auto", "fast_strided", "fast_blocked", "topdown"}) {
+    CAPTURE(strategy);
+    rdx::Options s;
+    s.strategy = strategy;
+    const rdx::GroupResult a = rdx::reduce(g, rdx::Type::F64, shards, rdx::Op::ArgMax, s);
+    CHECK(*a.index == 3);
+    CHECK(a.value.as<double>() == 9);
+    CHECK(a.parts.at(1).result.index == 5000);  // within its part
+    const rdx::GroupResult sum = rdx::reduce(g, rdx::Type::I32, int_shards, rdx::Op::Sum, s);
+    CHECK(sum.value.bits == one(ints, rdx::Op::Sum).value.bits);
+    CHECK(sum.parts.at(0).result.plan.strategy == (std::string(strategy) == "auto"
+                                                       ? one(ints, rdx::Op::Sum).plan.strategy
+                                                       : std::string(strategy)));
+  }
   // Shards at element offsets: the second shard's buffer holds the whole input, read from 20000.
   const rdx::Shard at[] = {
       shards[0],

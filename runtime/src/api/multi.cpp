@@ -1,5 +1,6 @@
 // The device group entry points (rdx/multi.hpp): the devices a list names, the input's parts, each
-// part reduced on its device on a thread of its own, and the parts combined in device order.
+// part reduced on its device (device-resident parts enqueued from one thread where their plans
+// allow, otherwise each on a thread of its own), and the parts combined in device order.
 #include "rdx/multi.hpp"
 
 #include <fmt/format.h>
@@ -13,6 +14,7 @@
 #include <string>
 
 #include "dispatch/partial_access.hpp"
+#include "dispatch/partial_later.hpp"
 #include "dispatch/run_plan.hpp"
 #include "exec/wait_gate.hpp"
 #include "rdx/partial.hpp"
@@ -48,13 +50,25 @@ struct PartRun {
   const Shard* shard = nullptr;  // device data
 };
 
-GroupResult run_parts(DeviceGroup& g, Type type, Op op, const Options& opts,
-                      std::vector<PartRun> parts) {
-  // Every part's plan first, on this thread: a request a device refuses fails before any work.
-  for (const PartRun& p : parts) {
-    const Context& ctx = g.context(p.device);
-    detail::check_partial_op(make_plan(ctx.device_info(), type, op, p.n, opts, ctx.tuning()));
-  }
+// Device-resident parts whose plans run in two steps (dispatch/partial_later.hpp): every part's
+// work enqueued from this thread, in device order, then each waited for.
+std::vector<Partial> enqueued_parts(DeviceGroup& g, const std::vector<PartRun>& parts,
+                                    const std::vector<Plan>& plans, bool profile) {
+  std::vector<std::function<Partial()>> later;  // dropped on an error: each waits for its device
+  for (std::size_t k = 0; k < parts.size(); ++k)
+    later.push_back(detail::enqueue_partial(
+        g.context(parts[k].device), plans[k],
+        BufferAt(parts[k].shard->buffer, parts[k].shard->offset), parts[k].n, profile));
+  std::vector<Partial> outs;
+  for (auto& f : later)
+    outs.push_back(f());
+  return outs;
+}
+
+// Each part on a thread of its own (reduce_partial): host parts, and plans without a two-step
+// form.
+std::vector<Partial> threaded_parts(DeviceGroup& g, Type type, Op op, const Options& opts,
+                                    const std::vector<PartRun>& parts) {
   // Every part enqueues its work before any waits for its result (exec/wait_gate.hpp).
   detail::WaitGate gate(static_cast<std::ptrdiff_t>(parts.size()));
   std::vector<std::future<Partial>> running;
@@ -87,6 +101,22 @@ GroupResult run_parts(DeviceGroup& g, Type type, Op op, const Options& opts,
     }
   }
   if (error) std::rethrow_exception(error);
+  return outs;
+}
+
+GroupResult run_parts(DeviceGroup& g, Type type, Op op, const Options& opts,
+                      std::vector<PartRun> parts) {
+  // Every part's plan first, on this thread: a request a device refuses fails before any work.
+  std::vector<Plan> plans;
+  bool enqueued = true;
+  for (const PartRun& p : parts) {
+    const Context& ctx = g.context(p.device);
+    plans.push_back(make_plan(ctx.device_info(), type, op, p.n, opts, ctx.tuning()));
+    detail::check_partial_op(plans.back());
+    enqueued = enqueued && p.shard && detail::enqueues(plans.back());
+  }
+  const std::vector<Partial> outs = enqueued ? enqueued_parts(g, parts, plans, opts.profile)
+                                             : threaded_parts(g, type, op, opts, parts);
 
   // In device order: the combined state counts indexes from the first part's first element.
   Partial all = reduce_partial(g.context(0), type, static_cast<const void*>(nullptr), 0, op, opts);

@@ -87,21 +87,44 @@ void enqueue_sum(Exec& ex, ExactSlot& slot, const cl::Buffer& in, std::uint64_t 
 
 }  // namespace
 
+namespace {
+
+// The digits and the flags (one 64-bit word) that exact_finish wrote, as read back.
+ExactSum unpacked(const unsigned char* out, Type value) {
+  const ExactLayout layout = exact_layout(value);
+  ExactSum s = exact_zero(value);
+  std::memcpy(s.digits.data(), out, layout.digits * 8);
+  std::uint64_t flags = 0;
+  std::memcpy(&flags, out + layout.digits * 8, 8);
+  s.flags = static_cast<std::uint32_t>(flags);
+  return s;
+}
+
+}  // namespace
+
 ExactSum run_exact(Exec& ex, const cl::Buffer& in, std::uint64_t n, Type value,
                    const std::string& field) {
   std::uint64_t groups = 0;
   std::unique_lock<std::mutex> lock;
   const auto slot = exact_slot(ex, n, value, field, std::nullopt, groups, lock);
   enqueue_sum(ex, *slot, in, n, value, groups, nullptr);
-  const ExactLayout layout = exact_layout(value);
-  const std::size_t out_bytes = (layout.digits + 1) * 8;
-  ex.read_bytes(slot->out, 0, out_bytes, slot->result->data());
-  ExactSum s = exact_zero(value);
-  std::memcpy(s.digits.data(), slot->result->data(), layout.digits * 8);
-  std::uint64_t flags = 0;
-  std::memcpy(&flags, slot->result->data() + layout.digits * 8, 8);
-  s.flags = static_cast<std::uint32_t>(flags);
-  return s;
+  ex.read_bytes(slot->out, 0, (exact_layout(value).digits + 1) * 8, slot->result->data());
+  return unpacked(slot->result->data(), value);
+}
+
+std::function<ExactSum()> exact_later(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
+  const Type value = ex.plan.type;
+  std::uint64_t groups = 0;
+  auto lock = std::make_shared<std::unique_lock<std::mutex>>();
+  const auto slot = exact_slot(ex, n, value, "", std::nullopt, groups, *lock);
+  enqueue_sum(ex, *slot, in, n, value, groups, nullptr);
+  const cl::Event read =
+      ex.read_bytes_later(slot->out, 0, (exact_layout(value).digits + 1) * 8, slot->result->data());
+  // The slot stays locked until the read is waited for (or the Exec has waited).
+  return [&ex, slot, lock, read, value] {
+    ex.wait_read(read);
+    return unpacked(slot->result->data(), value);
+  };
 }
 
 void enqueue_exact(Exec& ex, const cl::Buffer& in, std::uint64_t n, Type value,

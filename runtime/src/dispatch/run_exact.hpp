@@ -2,6 +2,7 @@
 // device data with cl/exact_sum.cl, its digits and flags read back (ops/exact_sum.hpp).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,11 @@ ExactSum run_exact(Context::Impl& ctx, const Plan& plan, const BufferAt& in, std
 // ex.user's.
 ExactSum run_exact(Exec& ex, const cl::Buffer& in, std::uint64_t n, Type value,
                    const std::string& field = "");
+
+// The same in two steps, of ex.plan's type, for the device group's one-thread path: enqueues the
+// work and the read of the digits and returns without waiting; the function waits and gives
+// them. The Exec outlives the function, which is called at most once.
+std::function<ExactSum()> exact_later(Exec& ex, const cl::Buffer& in, std::uint64_t n);
 
 // The same enqueued for rdx::enqueue_reduce: after `wait`, the sum rounded on the device into
 // `out_type` (F32 or F64) at byte `offset` of `out` (a multiple of its size); `done` receives the

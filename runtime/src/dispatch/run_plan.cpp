@@ -17,14 +17,18 @@
 namespace rdx::detail {
 
 Result run_plan(Context& ctx, const Plan& plan, const BufferAt& in, std::uint64_t n, bool profile) {
-  const StrategyDef* s = find_strategy(plan.strategy);
   Exec ex(impl_of(ctx), plan, profile);
   ex.in_offset = in.offset;
-  Outcome o = s->run(ex, in.buffer, n);
+  const Outcome o = find_strategy(plan.strategy)->run(ex, in.buffer, n);
+  return ran_result(ctx, ex, o, profile);
+}
+
+Result ran_result(const Context& ctx, Exec& ex, const Outcome& o, bool profile) {
+  const Plan& plan = ex.plan;
   Plan ran = plan;  // a kernel that does not fit the planned work-group size ran with a smaller one
   if (const std::size_t wg = ex.work_group_size_built(); wg && wg < plan.work_group_size) {
     ran.work_group_size = wg;
-    ran.depth = std::max(plan.depth, s->depth(ran, ctx.device_info()));
+    ran.depth = std::max(plan.depth, find_strategy(plan.strategy)->depth(ran, ctx.device_info()));
   }
   return {o.value, o.index, ran, profile ? ex.device_seconds() : 0.0};
 }

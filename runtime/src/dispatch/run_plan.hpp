@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 
+#include "exec/exec.hpp"
 #include "plan/request.hpp"  // max_alloc_elements, byte_size
 #include "rdx/reduce.hpp"
 
@@ -13,6 +14,9 @@ namespace rdx::detail {
 // The result's plan is what ran: the work-group size the kernels were built for, where a kernel
 // did not fit the planned one (Exec::kernel halves it), and the depth of that size.
 Result run_plan(Context& ctx, const Plan& plan, const BufferAt& in, std::uint64_t n, bool profile);
+
+// run_plan's Result of the Outcome that ex's strategy gave.
+Result ran_result(const Context& ctx, Exec& ex, const Outcome& o, bool profile);
 
 // The result as the user sees it, once every partial state has been combined: a float
 // product's marked input infinity (ops/float_prod.hpp) becomes an infinity. run_plan's results are

@@ -277,42 +277,57 @@ Outcome Exec::fold(const States& s, std::uint64_t k, std::uint64_t count, const 
 }
 
 void Exec::read_bytes(const cl::Buffer& b, std::size_t offset, std::size_t bytes, void* dst) {
+  if (plan.poll_result) {
+    wait_read(read_bytes_later(b, offset, bytes, dst));
+    return;
+  }
+  WaitGate::before_wait();
+  RDX_CHECK(queue.enqueueReadBuffer(b, CL_TRUE, offset, bytes, dst));
+  idle_ = true;
+}
+
+cl::Event Exec::read_bytes_later(const cl::Buffer& b, std::size_t offset, std::size_t bytes,
+                                 void* dst) {
+  cl::Event ev;
+  RDX_CHECK(queue.enqueueReadBuffer(b, CL_FALSE, offset, bytes, dst, nullptr, &ev));
+  RDX_CHECK(queue.flush());
+  idle_ = false;
+  return ev;
+}
+
+void Exec::wait_read(const cl::Event& read) {
   WaitGate::before_wait();
   if (plan.poll_result) {
-    cl::Event ev;
-    RDX_CHECK(queue.enqueueReadBuffer(b, CL_FALSE, offset, bytes, dst, nullptr, &ev));
-    RDX_CHECK(queue.flush());
     for (;;) {  // a command that failed reports its (negative) error as its status
       cl_int status = CL_QUEUED;
-      RDX_CHECK(ev.getInfo(CL_EVENT_COMMAND_EXECUTION_STATUS, &status));
+      RDX_CHECK(read.getInfo(CL_EVENT_COMMAND_EXECUTION_STATUS, &status));
       if (status == CL_COMPLETE) break;
       if (status < 0) throw ClError(status, "clEnqueueReadBuffer(result)");
     }
   } else {
-    RDX_CHECK(queue.enqueueReadBuffer(b, CL_TRUE, offset, bytes, dst));
+    RDX_CHECK(read.wait());
   }
   idle_ = true;
 }
 
+cl::Event Exec::read_later(const States& s, std::uint64_t k, unsigned char* staging,
+                           std::uint64_t count) {
+  no_user("Exec::read_later");
+  const std::size_t acc = size_of(plan.acc);
+  if (indexed())  // the indices first: the values' read follows them on the queue
+    RDX_CHECK(queue.enqueueReadBuffer(s.indices, CL_FALSE, k * sizeof(cl_ulong),
+                                      count * sizeof(cl_ulong),
+                                      staging + staged_values_bytes(plan, count)));
+  return read_bytes_later(s.values, k * acc, count * acc, staging);
+}
+
+Outcome Exec::read_wait(const cl::Event& read, const unsigned char* staging, std::uint64_t count) {
+  wait_read(read);
+  return fold_states(plan, staging, staging + staged_values_bytes(plan, count), count);
+}
+
 std::size_t staging_bytes(const Plan& plan, std::uint64_t count) {
   return staged_values_bytes(plan, count) + (is_index_op(plan.op) ? count * 8 : 0);
-}
-
-PinnedBytes::PinnedBytes(const cl::Context& ctx, const cl::CommandQueue& queue, std::size_t bytes)
-    : queue_(queue) {
-  cl_int err = CL_SUCCESS;
-  buf_ = cl::Buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, nullptr, &err);
-  RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of pinned host memory)", bytes));
-  ptr_ = static_cast<unsigned char*>(queue_.enqueueMapBuffer(
-      buf_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, nullptr, nullptr, &err));
-  RDX_CHECK_OUT(err, "clEnqueueMapBuffer(pinned host memory)");
-}
-
-PinnedBytes::~PinnedBytes() {
-  if (ptr_) {
-    queue_.enqueueUnmapMemObject(buf_, ptr_);  // errors cannot be reported from a destructor
-    queue_.finish();
-  }
 }
 
 }  // namespace rdx::detail

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/context_impl.hpp"
+#include "core/pinned_bytes.hpp"
 #include "ops/operators.hpp"
 
 namespace rdx::detail {
@@ -49,22 +50,6 @@ Outcome fold_states(const Plan& plan, const unsigned char* values, const unsigne
 
 // The bytes Exec::read needs to stage `count` states (see fold_states).
 std::size_t staging_bytes(const Plan& plan, std::uint64_t count);
-
-// Pinned host memory (a CL_MEM_ALLOC_HOST_PTR buffer, mapped once) for reading results back;
-// unmapped when it ends. Not thread-safe: its owner serialises its use.
-class PinnedBytes {
- public:
-  PinnedBytes(const cl::Context& ctx, const cl::CommandQueue& queue, std::size_t bytes = 16);
-  ~PinnedBytes();
-  PinnedBytes(const PinnedBytes&) = delete;
-  PinnedBytes& operator=(const PinnedBytes&) = delete;
-  unsigned char* data() const { return ptr_; }
-
- private:
-  cl::CommandQueue queue_;
-  cl::Buffer buf_;
-  unsigned char* ptr_ = nullptr;
-};
 
 // A kernel, the work-group size it was compiled for (its WG definition) and its argument count.
 struct Kernel {
@@ -158,6 +143,17 @@ class Exec {
   // Reads `bytes` at `offset` of b into dst, waiting as the plan says (Plan::poll_result);
   // everything queued before it has finished on return.
   void read_bytes(const cl::Buffer& b, std::size_t offset, std::size_t bytes, void* dst);
+
+  // read and read_bytes in two steps, for work enqueued on several devices from one thread before
+  // any of it is waited for (the device group's shards, api/multi.cpp). The *_later forms enqueue
+  // the read (into `staging`, staging_bytes(plan, count), or dst, which must stay alive until
+  // the wait) and flush, and return its event; wait_read waits for it as read_bytes does, and
+  // read_wait also combines the states read_later read. Built-in operators only.
+  cl::Event read_later(const States& s, std::uint64_t k, unsigned char* staging,
+                       std::uint64_t count = 1);
+  Outcome read_wait(const cl::Event& read, const unsigned char* staging, std::uint64_t count = 1);
+  cl::Event read_bytes_later(const cl::Buffer& b, std::size_t offset, std::size_t bytes, void* dst);
+  void wait_read(const cl::Event& read);
   // Reads the first `count` states of s (blocking).
   std::vector<Outcome> read_all(const States& s, std::uint64_t count);
 

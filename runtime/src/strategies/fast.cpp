@@ -7,7 +7,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
+#include <mutex>
 
 #include "core/cl_check.hpp"
 #include "exec/chunks.hpp"
@@ -63,29 +65,58 @@ std::string fast_build_options(const Plan& p, std::uint64_t n) {
                      idx32 ? " -DIDX32" : "");
 }
 
-Outcome run_fast(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
+namespace {
+
+// cl/fast.cl enqueued over the grid, the slot held until its states are read: where they lie.
+struct FastLaunch {
+  std::shared_ptr<FastSlot> slot;
+  std::unique_lock<std::mutex> lock;
+  States states;
+  std::uint64_t first = 0, count = 1;  // the states the host reads and combines
+};
+
+FastLaunch launch_fast(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   const Plan& p = ex.plan;
   const FastGrid g = fast_grid(p);
   const std::string extra = fast_build_options(p, n);
-  const auto slot = ex.ctx.cached<FastSlot>(
+  FastLaunch l;
+  l.slot = ex.ctx.cached<FastSlot>(
       fmt::format("fast {} {} groups={}", ex.defines(p.work_group_size), extra, g.groups));
-  std::lock_guard<std::mutex> lock(slot->mutex);
-  if (!slot->ready) {
-    slot->kernel = ex.kernel("fast.cl", "fast_reduce", extra);
-    slot->scratch =
+  l.lock = std::unique_lock<std::mutex>(l.slot->mutex);
+  FastSlot& slot = *l.slot;
+  if (!slot.ready) {
+    slot.kernel = ex.kernel("fast.cl", "fast_reduce", extra);
+    slot.scratch =
         make_fast_scratch(ex.ctx.context, ex.queue, g.groups + 1, size_of(p.acc), is_index_op(p.op),
                           staging_bytes(p, g.host_finish ? g.groups : 1));
-    slot->ready = true;
+    slot.ready = true;
   }
-  Kernel& k = slot->kernel;
-  FastScratch& s = slot->scratch;
+  Kernel& k = slot.kernel;
+  FastScratch& s = slot.scratch;
   ex.note_built(k);
   const std::uint64_t items = g.groups * k.wg;
   ex.args(k, in, n, fast_per_item(n, items, g.vector_width), s.part_v, s.part_i, s.counter);
   ex.launch(k, items, k.wg);
-  const States states{s.part_v, s.part_i, g.groups + 1};
-  if (g.host_finish) return ex.read(states, 0, s.result->data(), g.groups);
-  return ex.read(states, g.groups, s.result->data());
+  l.states = States{s.part_v, s.part_i, g.groups + 1};
+  // The host combines the groups' partials, or reads the last group's result.
+  l.first = g.host_finish ? 0 : g.groups;
+  l.count = g.host_finish ? g.groups : 1;
+  return l;
+}
+
+}  // namespace
+
+Outcome run_fast(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
+  const FastLaunch l = launch_fast(ex, in, n);
+  return ex.read(l.states, l.first, l.slot->scratch.result->data(), l.count);
+}
+
+std::function<Outcome()> enqueue_fast(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
+  auto l = std::make_shared<FastLaunch>(launch_fast(ex, in, n));
+  unsigned char* staging = l->slot->scratch.result->data();
+  const cl::Event read = ex.read_later(l->states, l->first, staging, l->count);
+  // The slot stays locked until the read is waited for (or the Exec has waited: it outlives this).
+  return [&ex, l, read, staging] { return ex.read_wait(read, staging, l->count); };
 }
 
 // A user's reduction finishes on the device, with vector_map = 1 where the blocked layout on a
@@ -200,6 +231,7 @@ StrategyDef strategy_fast_strided() {
        kFastStridedParams,
        tune_fast_strided},
       run_fast};
+  d.enqueue = enqueue_fast;
   d.user_plan = fast_user_plan;
   d.run_user = run_fast_user;
   return d;
@@ -218,6 +250,7 @@ StrategyDef strategy_fast_blocked() {
                  kFastBlockedParams,
                  tune_fast_blocked},
                 run_fast};
+  d.enqueue = enqueue_fast;
   d.user_plan = fast_user_plan;
   d.run_user = run_fast_user;
   return d;

@@ -4,6 +4,7 @@
 // function, and its name in RDX_STRATEGIES (strategies/list.hpp); a listed name without the
 // function does not link. CMake picks up new .cl and .cpp files by itself.
 #pragma once
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -18,6 +19,11 @@ namespace rdx::detail {
 struct StrategyDef : StrategyFacts {
   // Reduces n >= 1 elements of plan.type in `in` (never written) and returns the state.
   Outcome (*run)(Exec& ex, const cl::Buffer& in, std::uint64_t n) = nullptr;
+  // run in two steps (the device group enqueues every device's work from one thread before it
+  // waits for any, api/multi.cpp): enqueues the work and the read of its state and returns
+  // without waiting; the function waits and gives run's Outcome. The Exec outlives the function,
+  // which is called at most once. Null: the strategy runs synchronously only.
+  std::function<Outcome()> (*enqueue)(Exec& ex, const cl::Buffer& in, std::uint64_t n) = nullptr;
   // A user's reduction (dispatch/run_user.cpp). user_plan: the strategy's changes to its plan for
   // one (null: none). run_user: runs it over every chunk of the inputs itself, and with `target`
   // only enqueues it (rdx::enqueue_reduce); null: `run` per chunk, the chunks' states folded on the
