@@ -1,12 +1,13 @@
-// Device-resident input over several devices against one (docs/multidevice.md): n random f32
-// elements as one buffer on the list's first device, and as equal shards, one per device of the
-// list, reduced by rdx::reduce(DeviceGroup, shards). Per round, per level, the two alternate;
-// each time is the median of `reps` calls after a warm-up. One JSON line per (round, level, form);
-// the forms slowest_shard_alone (each shard reduced with the other device idle), threads (the
-// shards' rdx::reduce calls on threads, no group) and enqueued (rdx::enqueue_reduce on every
-// device from one thread, then waits) show what bounds the group.
-// Usage: bench_group DEVICES LOG2_N ROUNDS REPS LEVELS   e.g. bench_group gpu:all 30 3 10
-// run_to_run,exact
+// Device-resident input over several devices against one (docs/multidevice.md): n random elements
+// of TYPE (default f32) as one buffer on the list's first device, and as equal shards, one per
+// device of the list, reduced by rdx::reduce(DeviceGroup, shards). Per round, per level, the two
+// alternate; each time is the median of `reps` calls after a warm-up. One JSON line per (round,
+// level, form); the forms slowest_shard_alone (each shard reduced with the other device idle),
+// threads (the shards' rdx::reduce calls on threads, no group) and enqueued (rdx::enqueue_reduce on
+// every device from one thread, then waits) show what bounds the group. Each line's bits are the
+// result's (the accumulator's bits; none for the forms without one). Usage: bench_group DEVICES
+// LOG2_N ROUNDS REPS LEVELS [TYPE]
+//        e.g. bench_group gpu:all 30 3 10 run_to_run,exact,any_device i32
 //        bench_group combine DEVICE   (one combine step's host cost, see combine_costs)
 #include <fmt/format.h>
 
@@ -34,9 +35,9 @@ double median_s(int reps, const auto& f) {
   return t[t.size() / 2];
 }
 
-cl::Buffer upload(rdx::Context& ctx, const float* p, std::uint64_t n) {
-  return cl::Buffer(ctx.cl_context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
-                    const_cast<float*>(p));
+cl::Buffer upload(rdx::Context& ctx, const unsigned char* p, std::uint64_t bytes) {
+  return cl::Buffer(ctx.cl_context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes,
+                    const_cast<unsigned char*>(p));
 }
 
 }  // namespace
@@ -71,8 +72,8 @@ int combine_costs(const char* device) {
 
 int main(int argc, char** argv) {
   if (argc == 3 && std::string(argv[1]) == "combine") return combine_costs(argv[2]);
-  if (argc != 6) {
-    fmt::print(stderr, "usage: bench_group DEVICES LOG2_N ROUNDS REPS LEVELS\n");
+  if (argc != 6 && argc != 7) {
+    fmt::print(stderr, "usage: bench_group DEVICES LOG2_N ROUNDS REPS LEVELS [TYPE]\n");
     return 2;
   }
   try {
@@ -86,13 +87,15 @@ int main(int argc, char** argv) {
         levels.push_back(rdx::find_determinism(s.substr(at, comma - at)).value());
         at = comma + 1;
       }
-    const std::vector<unsigned char> bytes = rdx::generate(rdx::Type::F32, "random", n, 1);
-    const float* x = reinterpret_cast<const float*>(bytes.data());
-    const cl::Buffer whole = upload(g.context(0), x, n);
+    const rdx::Type type = argc == 7 ? rdx::parse_type(argv[6]) : rdx::Type::F32;
+    const std::size_t size = rdx::size_of(type);
+    const std::vector<unsigned char> bytes = rdx::generate(type, "random", n, 1);
+    const cl::Buffer whole = upload(g.context(0), bytes.data(), n * size);
     std::vector<rdx::Shard> shards;
     for (std::size_t k = 0; k < g.size(); ++k) {
       const std::uint64_t first = n * k / g.size(), end = n * (k + 1) / g.size();
-      shards.push_back({upload(g.context(k), x + first, end - first), end - first});
+      shards.push_back(
+          {upload(g.context(k), bytes.data() + first * size, (end - first) * size), end - first});
     }
     for (int round = 0; round < rounds; ++round)
       for (rdx::Determinism level : levels) {
@@ -100,27 +103,25 @@ int main(int argc, char** argv) {
         o.determinism = level;
         rdx::Scalar one_value, group_value;
         const double one = median_s(reps, [&] {
-          one_value = rdx::reduce(g.context(0), rdx::Type::F32, whole, n, rdx::Op::Sum, o).value;
+          one_value = rdx::reduce(g.context(0), type, whole, n, rdx::Op::Sum, o).value;
         });
         const double group = median_s(reps, [&] {
           group_value =
-              rdx::reduce(g, rdx::Type::F32, std::span<const rdx::Shard>(shards), rdx::Op::Sum, o)
-                  .value;
+              rdx::reduce(g, type, std::span<const rdx::Shard>(shards), rdx::Op::Sum, o).value;
         });
         // What bounds the group: each shard alone on its device, and the shards reduced by
         // plain rdx::reduce calls on threads of their own (no partial states).
         double alone = 0;
         for (std::size_t k = 0; k < g.size(); ++k)
           alone = std::max(alone, median_s(reps, [&] {
-                             rdx::reduce(g.context(k), rdx::Type::F32, shards[k].buffer,
-                                         shards[k].n, rdx::Op::Sum, o);
+                             rdx::reduce(g.context(k), type, shards[k].buffer, shards[k].n,
+                                         rdx::Op::Sum, o);
                            }));
         const double threads = median_s(reps, [&] {
           std::vector<std::thread> t;
           for (std::size_t k = 0; k < g.size(); ++k)
             t.emplace_back([&, k] {
-              rdx::reduce(g.context(k), rdx::Type::F32, shards[k].buffer, shards[k].n, rdx::Op::Sum,
-                          o);
+              rdx::reduce(g.context(k), type, shards[k].buffer, shards[k].n, rdx::Op::Sum, o);
             });
           for (auto& th : t)
             th.join();
@@ -129,12 +130,12 @@ int main(int argc, char** argv) {
         // no host thread per device.
         std::vector<cl::Buffer> outs;
         for (std::size_t k = 0; k < g.size(); ++k)
-          outs.emplace_back(g.context(k).cl_context(), CL_MEM_READ_WRITE, sizeof(float));
+          outs.emplace_back(g.context(k).cl_context(), CL_MEM_READ_WRITE, 8);
         const double enqueued = median_s(reps, [&] {
           std::vector<cl::Event> done;
           for (std::size_t k = 0; k < g.size(); ++k)
-            done.push_back(rdx::enqueue_reduce(g.context(k), rdx::Type::F32, shards[k].buffer,
-                                               shards[k].n, rdx::Op::Sum, outs[k], 0, {}, o));
+            done.push_back(rdx::enqueue_reduce(g.context(k), type, shards[k].buffer, shards[k].n,
+                                               rdx::Op::Sum, outs[k], 0, {}, o));
           for (auto& e : done)
             e.wait();
         });
@@ -145,10 +146,10 @@ int main(int argc, char** argv) {
               std::tuple{"threads", threads, rdx::Scalar{}, g.size()},
               std::tuple{"enqueued", enqueued, rdx::Scalar{}, g.size()}})
           fmt::print(
-              "{{\"round\":{},\"determinism\":\"{}\",\"form\":\"{}\",\"devices\":{},\"n\":{},"
-              "\"seconds\":{:.6e},\"gbps\":{:.1f},\"hex\":\"{:a}\"}}\n",
-              round, rdx::name(level), form, devices, n, s, 4.0 * static_cast<double>(n) / s / 1e9,
-              v.as<double>());
+              "{{\"round\":{},\"type\":\"{}\",\"determinism\":\"{}\",\"form\":\"{}\","
+              "\"devices\":{},\"n\":{},\"seconds\":{:.6e},\"gbps\":{:.1f},\"bits\":\"{:#x}\"}}\n",
+              round, rdx::name(type), rdx::name(level), form, devices, n, s,
+              static_cast<double>(size * n) / s / 1e9, v.bits);
         std::fflush(stdout);
       }
   } catch (const std::exception& e) {

@@ -449,10 +449,11 @@ TEST_CASE("big: 2^32 + 3 u8 elements, beyond one allocation, are reduced in chun
   CHECK(at.as<std::uint8_t>() == std::vector<std::uint8_t>{1, 1, 0});
 }
 
-TEST_CASE("api: host input of 64 MiB and more is staged through pinned memory, block by block") {
-  // Copied input from 64 MiB on goes through two 32 MiB pinned blocks (core/host_input.cpp). On a
-  // CPU device aligned input is read in place, so the elements start one byte into the bytes:
-  // every device copies them. Marks sit at both ends and across the blocks' seams.
+TEST_CASE("api: host input of 32 MiB and more is staged through pinned memory, in slices") {
+  // Copied input from 32 MiB on goes through 16 MiB pinned blocks, here on two threads
+  // (core/host_input.cpp). On a CPU device aligned input is read in place, so the elements start
+  // one byte into the bytes: every device copies them. Marks sit at both ends, at a seam between
+  // blocks and across the threads' slices.
   Context ctx(device());
   const std::uint64_t n = (std::uint64_t{1} << 24) + 5;  // 64 MiB + 20 bytes of i32
   std::vector<unsigned char> bytes(n * 4 + 1);

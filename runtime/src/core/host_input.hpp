@@ -12,9 +12,9 @@ namespace rdx::detail {
 // host's) with `host` aligned to its element, a CL_MEM_USE_HOST_PTR buffer: the kernels read the
 // caller's pages where they are, no copy (on PoCL an f32 sum of 2^24 host elements took 34 ms
 // with the copy, 2 ms without). Elsewhere a new buffer the bytes are written into (blocking): from
-// 64 MiB on, staged through two 32 MiB blocks of pinned memory that the context keeps (the
-// host copies one block while the device reads the other; NVIDIA's driver copies pageable memory
-// at about 5.5-9.5 GB/s, docs/multidevice.md), below that straight from the caller's memory.
+// 32 MiB on, staged through pinned memory that the context keeps (16 MiB blocks, two per host
+// thread, up to four threads each copying its slice of the input while the device reads the
+// previous block), below that straight from the caller's memory.
 // Either way nothing writes to the caller's data; with USE_HOST_PTR it must stay alive and
 // unchanged until the commands that read the buffer have finished, which every caller waits for.
 cl::Buffer host_input(Context::Impl& ctx, const void* host, std::uint64_t bytes,
