@@ -450,7 +450,7 @@ TEST_CASE("big: 2^32 + 3 u8 elements, beyond one allocation, are reduced in chun
 }
 
 TEST_CASE("api: host input of 32 MiB and more is staged through pinned memory, in slices") {
-  // Copied input from 32 MiB on goes through 16 MiB pinned blocks, here on two threads
+  // Copied input from 32 MiB on goes through 2 MiB pinned blocks, here on eight threads
   // (core/host_input.cpp). On a CPU device aligned input is read in place, so the elements start
   // one byte into the bytes: every device copies them. Marks sit at both ends, at a seam between
   // blocks and across the threads' slices.

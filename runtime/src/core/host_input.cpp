@@ -17,12 +17,15 @@
 namespace rdx::detail {
 namespace {
 
-// Host input from 2 * kStageBlock bytes on is staged through pinned memory (see host_input): up
-// to kStageThreads host threads, each copying its slice of the input through two blocks of its
-// own. One thread copied into pinned memory no faster than NVIDIA's driver copies pageable memory
-// itself (4 GiB: 0.60 s against 0.50 s on an H100, docs/multidevice.md).
-constexpr std::size_t kStageBlock = std::size_t{16} << 20;
-constexpr unsigned kStageThreads = 4;
+// Host input from kStageMin bytes on is staged through pinned memory (see host_input): up to
+// kStageThreads host threads, each copying its slice of the input through two blocks of its own.
+// 4 GiB of f32 to an H100 (clrdx reduce, medians of 3 rounds, docs/multidevice.md): pageable
+// copies 0.64 s; 4 threads with 1, 2 and 4 MiB blocks 0.29, 0.19 and 0.19 s; 8 threads with 2 MiB
+// 0.13 s. On other instances of the machine: one thread with 32 MiB blocks 0.60 s against 0.50 s
+// pageable; 4, 8 and 16 threads with 16 MiB blocks 0.30, 0.30 and 0.43 s against 0.62 s.
+constexpr std::uint64_t kStageMin = std::uint64_t{32} << 20;
+constexpr std::size_t kStageBlock = std::size_t{2} << 20;
+constexpr unsigned kStageThreads = 8;
 
 struct Staging {
   std::mutex mutex;                                  // one upload at a time per context
@@ -105,7 +108,7 @@ cl::Buffer host_input(Context::Impl& ctx, const void* host, std::uint64_t bytes,
   RDX_CHECK_OUT(
       err, fmt::format("clCreateBuffer({} bytes of input{})", bytes, in_place ? ", in place" : ""));
   if (in_place || !bytes) return b;
-  if (bytes >= 2 * kStageBlock)
+  if (bytes >= kStageMin)
     staged_write(ctx, b, static_cast<const unsigned char*>(host), bytes);
   else
     RDX_CHECK(ctx.queue.enqueueWriteBuffer(b, CL_TRUE, 0, bytes, host));

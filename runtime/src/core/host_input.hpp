@@ -12,8 +12,8 @@ namespace rdx::detail {
 // host's) with `host` aligned to its element, a CL_MEM_USE_HOST_PTR buffer: the kernels read the
 // caller's pages where they are, no copy (on PoCL an f32 sum of 2^24 host elements took 34 ms
 // with the copy, 2 ms without). Elsewhere a new buffer the bytes are written into (blocking): from
-// 32 MiB on, staged through pinned memory that the context keeps (16 MiB blocks, two per host
-// thread, up to four threads each copying its slice of the input while the device reads the
+// 32 MiB on, staged through pinned memory that the context keeps (2 MiB blocks, two per host
+// thread, up to eight threads each copying its slice of the input while the device reads the
 // previous block), below that straight from the caller's memory.
 // Either way nothing writes to the caller's data; with USE_HOST_PTR it must stay alive and
 // unchanged until the commands that read the buffer have finished, which every caller waits for.
