@@ -247,8 +247,8 @@ TunePairResult tune_pair(Context& ctx, const TuneRequest& req, const TuningTable
 }
 
 // The device's throughput on host input, a device group's share (rdx/multi.hpp): f32 sums of
-// 2^24 elements (fewer where one allocation is smaller) copied from pageable host memory and
-// reduced; the median of 5 calls after a warm-up.
+// 2^24 elements (fewer where one allocation is smaller) copied from the caller's memory as
+// rdx::reduce copies it (core/host_input.hpp) and reduced; the median of 5 calls after a warm-up.
 TuneEntry host_throughput(Context& ctx) {
   const DeviceInfo& dev = ctx.device_info();
   const std::uint64_t n =
