@@ -85,10 +85,6 @@ void enqueue_sum(Exec& ex, ExactSlot& slot, const cl::Buffer& in, std::uint64_t 
   ex.launch(slot.finish, exact_layout(value).digits * slot.finish.wg, slot.finish.wg);
 }
 
-}  // namespace
-
-namespace {
-
 // The digits and the flags (one 64-bit word) that exact_finish wrote, as read back.
 ExactSum unpacked(const unsigned char* out, Type value) {
   const ExactLayout layout = exact_layout(value);

@@ -258,12 +258,17 @@ Outcome Exec::read(const States& s, std::uint64_t k, unsigned char* staging, std
     if (need > sizeof small) own.resize(need);
     staging = need > sizeof small ? own.data() : small;
   }
-  if (indexed()) {  // the indices first, non-blocking: the values' read waits for both
-    RDX_CHECK(queue.enqueueReadBuffer(s.indices, CL_FALSE, k * sizeof(cl_ulong),
-                                      count * sizeof(cl_ulong), staging + value_bytes));
-  }
+  read_indices_later(s, k, staging, count);
   read_bytes(s.values, k * acc, count * acc, staging);
   return fold_states(plan, staging, staging + value_bytes, count);
+}
+
+void Exec::read_indices_later(const States& s, std::uint64_t k, unsigned char* staging,
+                              std::uint64_t count) {
+  if (indexed())  // after the values in staging; the values' read follows it on the queue
+    RDX_CHECK(queue.enqueueReadBuffer(s.indices, CL_FALSE, k * sizeof(cl_ulong),
+                                      count * sizeof(cl_ulong),
+                                      staging + staged_values_bytes(plan, count)));
 }
 
 Outcome Exec::fold(const States& s, std::uint64_t k, std::uint64_t count, const States* tail) {
@@ -314,10 +319,7 @@ cl::Event Exec::read_later(const States& s, std::uint64_t k, unsigned char* stag
                            std::uint64_t count) {
   no_user("Exec::read_later");
   const std::size_t acc = size_of(plan.acc);
-  if (indexed())  // the indices first: the values' read follows them on the queue
-    RDX_CHECK(queue.enqueueReadBuffer(s.indices, CL_FALSE, k * sizeof(cl_ulong),
-                                      count * sizeof(cl_ulong),
-                                      staging + staged_values_bytes(plan, count)));
+  read_indices_later(s, k, staging, count);
   return read_bytes_later(s.values, k * acc, count * acc, staging);
 }
 

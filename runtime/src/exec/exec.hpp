@@ -182,6 +182,10 @@ class Exec {
   void set_arg(Kernel& k, cl_uint i, const cl::LocalSpaceArg& local);
   void set_arg(Kernel& k, cl_uint i, const Scalar& v);  // a value argument of v's type
   void no_user(const char* what) const;  // throws for a host-side combine of a user's states
+  // argmin/argmax: enqueues the read of indices [k, k + count) of s into staging, after the
+  // values' bytes (staged_values_bytes), without waiting; nothing for other operators.
+  void read_indices_later(const States& s, std::uint64_t k, unsigned char* staging,
+                          std::uint64_t count);
   std::size_t state_bytes() const { return user ? user->state_bytes : size_of(plan.acc); }
   bool indexed() const { return !user && is_index_op(plan.op); }
   bool profile_ = false;
