@@ -331,14 +331,14 @@ same "1" "the exact sum of 1e30, 1, -1e30"
 expect 0 "determinism any_device --json" -- "$clrdx" reduce --device "$dev" --type f64 --op sum --generate random --count 100000 --determinism any_device --json
 python3 -c '
 import json,sys; r=json.load(open(sys.argv[1]))
-assert r["strategy"] == "exact_sum" and float.fromhex(r["hex"]) == r["result"], r' "$tmp/out" && ok || bad "any_device --json: the plan and the hex bits"
-# wide data (exponents across the range): exact and any_device print the same bits
-expect 0 "wide exact --json" -- "$clrdx" reduce --device "$dev" --type f32 --op sum --generate wide --count 5000 --determinism exact --json
-cp "$tmp/out" "$tmp/wide_exact.json"
+assert r["strategy"] == "binned_sum" and float.fromhex(r["hex"]) == r["result"], r' "$tmp/out" && ok || bad "any_device --json: the plan and the hex bits"
+# wide data (exponents across the range): any_device prints the same bits at two work-group sizes
 expect 0 "wide any_device --json" -- "$clrdx" reduce --device "$dev" --type f32 --op sum --generate wide --count 5000 --determinism any_device --json
+cp "$tmp/out" "$tmp/wide_any.json"
+expect 0 "wide any_device --wg 2 --json" -- "$clrdx" reduce --device "$dev" --type f32 --op sum --generate wide --count 5000 --determinism any_device --wg 2 --json
 python3 -c '
 import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2]))
-assert a["hex"] == b["hex"] and a["strategy"] == "exact_sum", (a, b)' "$tmp/wide_exact.json" "$tmp/out" && ok || bad "wide: exact and any_device bits"
+assert a["hex"] == b["hex"] and a["strategy"] == "binned_sum" and b["work_group_size"] == 2, (a, b)' "$tmp/wide_any.json" "$tmp/out" && ok || bad "wide: any_device bits at two work-group sizes"
 expect 0 "bench --data random" -- "$clrdx" bench --device "$dev" --strategy auto --determinism run_to_run,exact --data random --sizes 4Ki --repeat 2 --json "$tmp/exact.jsonl"
 python3 -c '
 import json,sys; rows=[json.loads(l) for l in open(sys.argv[1])]

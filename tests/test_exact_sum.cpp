@@ -27,72 +27,7 @@ using rdx_test::ctx;
 using rdx_test::Exact;
 using rdx_test::exact_sum;
 using rdx_test::fp64;
-
-// Data that defeats plain sums, for elements of T.
-template <class T>
-std::vector<std::pair<std::string, std::vector<T>>> hard_cases(std::uint64_t seed) {
-  using L = std::numeric_limits<T>;
-  std::mt19937_64 g(seed);
-  std::vector<std::pair<std::string, std::vector<T>>> all;
-  // Catastrophic cancellation: 1e30, 1, -1e30 and shuffles of it.
-  std::vector<T> c;
-  for (int k = 0; k < 3000; ++k)
-    for (T v : {T(1e30), T(1), T(-1e30)})
-      c.push_back(v);
-  all.emplace_back("1e30, 1, -1e30", c);
-  std::shuffle(c.begin(), c.end(), g);
-  all.emplace_back("1e30, 1, -1e30 shuffled", c);
-  // The whole exponent range, both signs, subnormals included.
-  std::vector<T> w;
-  std::uniform_int_distribution<int> ex(L::min_exponent - L::digits, L::max_exponent - 1);
-  std::uniform_real_distribution<double> mant(0.5, 1.0);
-  for (int k = 0; k < 50000; ++k) {
-    const T v = static_cast<T>(std::ldexp(mant(g), ex(g)));
-    w.push_back(g() & 1 ? -v : v);
-  }
-  all.emplace_back("exponents across the range", w);
-  // Subnormals only; signed zeros.
-  std::vector<T> sub;
-  for (int k = 0; k < 20000; ++k)
-    sub.push_back(static_cast<T>((g() % 3 == 0 ? -1 : 1) * L::denorm_min() * T(g() % 1000)));
-  all.emplace_back("subnormals", sub);
-  all.emplace_back("-0 only", std::vector<T>(1000, T(-0.0)));
-  all.emplace_back("-0 and +0", std::vector<T>{T(-0.0), T(0.0), T(-0.0)});
-  // Long runs that lose their low bits in a plain sum.
-  std::vector<T> runs(1, T(1));
-  runs.insert(runs.end(), 200000, L::epsilon() / T(3));
-  all.emplace_back("1 then many eps/3", runs);
-  // Ties: 1 + 2^-digits (to even: 1), and (1 + 2^(1-digits)) + 2^-digits (up).
-  all.emplace_back("a tie to even", std::vector<T>{T(1), std::ldexp(T(1), -L::digits)});
-  all.emplace_back("a tie up", std::vector<T>{T(1) + L::epsilon(), std::ldexp(T(1), -L::digits)});
-  // Near overflow: finite, and beyond.
-  all.emplace_back("near overflow",
-                   std::vector<T>{L::max(), L::max(), -L::max(), -L::max() / T(2)});
-  all.emplace_back("overflow", std::vector<T>{L::max(), L::max() / T(2)});
-  // For the double windows (cl/exact_sum.cl): most vectors fit one, and the others each one way
-  // of not fitting: a tiny element (bits below the window), a larger one (a new window), an
-  // infinity's neighbour near the top of the range, and a magnitude that drifts.
-  std::uniform_real_distribution<double> unit(-1.0, 1.0);
-  std::vector<T> u(70000);
-  for (T& v : u)
-    v = static_cast<T>(unit(g));
-  all.emplace_back("uniform in (-1, 1)", u);
-  for (std::size_t i = 0; i < u.size(); i += 2999)
-    u[i] = static_cast<T>(std::ldexp(unit(g), -80));
-  for (std::size_t i = 1000; i < u.size(); i += 4999)
-    u[i] = static_cast<T>(std::ldexp(unit(g), 40));
-  all.emplace_back("uniform with rare tiny and large", u);
-  std::vector<T> drift(70000);
-  for (std::size_t i = 0; i < drift.size(); ++i)
-    drift[i] = static_cast<T>(std::ldexp(unit(g), static_cast<int>(i / 1500 % 60) - 30));
-  all.emplace_back("a drifting magnitude", drift);
-  std::vector<T> edges(20000);
-  for (std::size_t i = 0; i < edges.size(); ++i)
-    edges[i] = static_cast<T>(std::ldexp(
-        unit(g), i < 10000 ? L::max_exponent - 1 - int(i % 12) : L::min_exponent + int(i % 12)));
-  all.emplace_back("near the ends of the exponent range", edges);
-  return all;
-}
+using rdx_test::hard_cases;
 
 template <class T>
 rdx::Result exact(const std::vector<T>& x, rdx::Options o = {}) {
@@ -191,18 +126,15 @@ TEST_CASE("exact sums: the same bits across grids, work-group sizes, chunks and 
     o.tuning.set("chunk", chunk);
     same(o, "host chunks");
   }
-  // Streams: slots of 1000 and 65536 elements, pushes that straddle them.
+  // Streams: slots of 1000 and 65536 elements, pushes that straddle them (AnyDevice's fixed bins:
+  // test_binned_sum.cpp).
   for (std::uint64_t slot : {1000, 65536}) {
-    for (rdx::Determinism level : {rdx::Determinism::Exact, rdx::Determinism::AnyDevice}) {
-      INFO("stream slot " << slot << " level " << rdx::name(level));
+    {
+      INFO("stream slot " << slot);
       rdx::Options o;
-      o.determinism = level;
+      o.determinism = rdx::Determinism::Exact;
       rdx::Stream s(ctx(), rdx::Type::F32, rdx::Op::Sum, o, slot * 4);
-      for (std::size_t at = 0; at < x.size();) {
-        const std::size_t m = std::min<std::size_t>(x.size() - at, 777 + at % 5000);
-        s.push(x.data() + at, m);
-        at += m;
-      }
+      rdx_test::push_in_pieces(s, x);
       const rdx::Result r = s.finish();
       CHECK(r.plan.strategy == "exact_sum");
       CHECK(bits(r.value) == bits(want.value));
@@ -219,8 +151,8 @@ TEST_CASE("exact sums: the same bits across grids, work-group sizes, chunks and 
   const rdx::Result e = empty.finish();
   CHECK(e.value.as<float>() == 0);
   CHECK_FALSE(std::signbit(e.value.as<float>()));
-  rdx::Options any;
-  any.determinism = rdx::Determinism::AnyDevice;
+  rdx::Options any;  // exact, from host data and from a device buffer
+  any.determinism = rdx::Determinism::Exact;
   CHECK(bits(rdx::reduce(ctx(), rdx::Type::F32, x.data(), x.size(), rdx::Op::Sum, any).value) ==
         bits(want.value));
   // A device buffer.
@@ -273,7 +205,7 @@ TEST_CASE("exact sums: what the levels accept and refuse") {
   CHECK(rdx::reduce_segments(ctx(), rdx::Type::F32, f.data(), 3, off, rdx::Op::Max, o)
             .value(0)
             .as<float>() == 3);
-  o.tuning.set("lanes", 4);
+  o.tuning.set("unroll", 4);  // a tunable the fixed bins do not have
   CHECK_THROWS_AS(rdx::reduce(ctx(), rdx::Type::F32, f.data(), 3, rdx::Op::Sum, o),
                   rdx::ArgumentError);
 }

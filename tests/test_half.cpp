@@ -54,18 +54,18 @@ TEST_CASE("f16: each of the 65536 values is IEEE binary16's, and converts back t
 }
 
 TEST_CASE("f16: rounding to nearest, ties to even, overflow and underflow") {
-  CHECK(f16(1.0 + 0x1p-11).bits == 0x3c00);          // a tie: to the even 1.0
-  CHECK(f16(1.0 + 3 * 0x1p-11).bits == 0x3c02);      // a tie: to the even 1 + 2^-9
+  CHECK(f16(1.0 + 0x1p-11).bits == 0x3c00);            // a tie: to the even 1.0
+  CHECK(f16(1.0 + 3 * 0x1p-11).bits == 0x3c02);        // a tie: to the even 1 + 2^-9
   CHECK(f16(1.0 + 0x1p-11 + 0x1p-30).bits == 0x3c01);  // above the tie
-  CHECK(f16(65504.0).bits == 0x7bff);                // the largest finite
-  CHECK(f16(65519.99).bits == 0x7bff);               // below the midpoint to 2^16
-  CHECK(f16(65520.0).bits == 0x7c00);                // the midpoint rounds to even: infinity
+  CHECK(f16(65504.0).bits == 0x7bff);                  // the largest finite
+  CHECK(f16(65519.99).bits == 0x7bff);                 // below the midpoint to 2^16
+  CHECK(f16(65520.0).bits == 0x7c00);                  // the midpoint rounds to even: infinity
   CHECK(f16(-1e10).bits == 0xfc00);
-  CHECK(f16(0x1p-24).bits == 0x0001);                // the least subnormal
-  CHECK(f16(0x1p-25).bits == 0x0000);                // half of it: a tie, to even zero
+  CHECK(f16(0x1p-24).bits == 0x0001);  // the least subnormal
+  CHECK(f16(0x1p-25).bits == 0x0000);  // half of it: a tie, to even zero
   CHECK(f16(0x1p-25 + 0x1p-40).bits == 0x0001);
   CHECK(f16(-0.0).bits == 0x8000);
-  CHECK(f16(0x1p-14 - 0x1p-25).bits == 0x0400);      // rounds up into the least normal
+  CHECK(f16(0x1p-14 - 0x1p-25).bits == 0x0400);  // rounds up into the least normal
   CHECK(f16(0.1).bits == 0x2e66);
   CHECK(f16(std::numeric_limits<double>::quiet_NaN()).bits == 0x7e00);
   CHECK(static_cast<float>(std::numeric_limits<f16>::max()) == 65504.0f);
@@ -98,8 +98,7 @@ TEST_CASE("bf16: a float's upper half, rounded to nearest, ties to even") {
     CHECK(bf16(x).bits == bf16_of_float_bits(f));
   }
   CHECK(bf16(std::numeric_limits<float>::max()).bits == 0x7f80);  // rounds up to infinity
-  CHECK(static_cast<float>(std::numeric_limits<bf16>::max()) ==
-        std::bit_cast<float>(0x7f7f0000u));
+  CHECK(static_cast<float>(std::numeric_limits<bf16>::max()) == std::bit_cast<float>(0x7f7f0000u));
 }
 
 TEST_CASE("16-bit floats in Scalar: shortest text, conversions, accumulators") {

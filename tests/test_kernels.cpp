@@ -57,8 +57,7 @@ TEST_CASE("kernels: auto for every type and operator, built on every core") {
         const auto ref = reference_reduce(c.type, c.type, c.op, data.data(), c.n);
         if (auto bad = check_result(r.plan, r.value, r.index, ref); !bad.empty()) {
           std::lock_guard<std::mutex> lock(m);
-          failures.push_back(
-              fmt::format("{} {} n={}: {}", name(c.op), name(c.type), c.n, bad));
+          failures.push_back(fmt::format("{} {} n={}: {}", name(c.op), name(c.type), c.n, bad));
         }
         ++checked;
       }
@@ -69,9 +68,12 @@ TEST_CASE("kernels: auto for every type and operator, built on every core") {
   };
   const unsigned threads = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
   std::vector<std::thread> pool;
-  for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
-  for (auto& t : pool) t.join();
-  for (const auto& f : failures) CHECK_MESSAGE(false, f);
+  for (unsigned t = 0; t < threads; ++t)
+    pool.emplace_back(worker);
+  for (auto& t : pool)
+    t.join();
+  for (const auto& f : failures)
+    CHECK_MESSAGE(false, f);
   CHECK(checked == work.size());
   MESSAGE(fmt::format("{} reductions on {} threads", checked.load(), threads));
 }

@@ -826,11 +826,54 @@ TEST_CASE(
   CHECK(plan_axes(gpu, r, f32, View::contiguous(cube), I{0, 2}).segments == 7);
 }
 
-TEST_CASE("plans under Determinism: float sums run the exact accumulator, the rest as before") {
+TEST_CASE("plans under Determinism AnyDevice: float sums run the fixed bins") {
   const DeviceInfo gpu = fake_device(DeviceKind::GPU, "gpu");
   const DeviceInfo cpu = fake_device(DeviceKind::CPU, "cpu");
   Options o;
   o.determinism = Determinism::AnyDevice;
+  const Plan g = make_plan(gpu, Type::F32, Op::Sum, 1 << 28, o);
+  CHECK(g.strategy == "binned_sum");
+  CHECK(g.params.get("groups") == gpu.compute_units * 4);
+  CHECK(g.params.get("lanes") == 4);
+  CHECK(g.params.get("blocked") == 0);
+  // ReproBLAS's bound, n * 2^-26 * max|x| + 7 * eps * |sum| (f32: eps 2^-23), doubled: 8 + n / 4.
+  CHECK(g.depth == 8 + (std::uint64_t{1} << 26) + 1);
+  // f64: 2^-80 = eps * 2^-28, doubled: 8 + n / 2^27.
+  CHECK(make_plan(gpu, Type::F64, Op::Sum, 1 << 28, o).depth == 8 + 2 + 1);
+  const Plan c = make_plan(cpu, Type::F16, Op::Sum, 1000, o);
+  CHECK(c.strategy == "binned_sum");
+  CHECK(c.acc == Type::F32);
+  CHECK(c.work_group_size == 1);
+  CHECK(c.params.get("groups") == cpu.compute_units);
+  CHECK(c.params.get("blocked") == 1);
+  o.acc = Type::F64;
+  CHECK(make_plan(cpu, Type::F32, Op::Sum, 100, o).acc == Type::F64);
+  o.acc.reset();
+  // The grid's tunables are the exact sum's (below), and lanes.
+  Options lanes = o;
+  lanes.tuning.set("lanes", 16).set("groups", 3);
+  CHECK(make_plan(gpu, Type::F32, Op::Sum, 100, lanes).params.get("lanes") == 16);
+  CHECK(make_plan(gpu, Type::F32, Op::Sum, 100, lanes).params.get("groups") == 3);
+  lanes.tuning.set("lanes", 3);
+  CHECK_THROWS_AS(make_plan(gpu, Type::F32, Op::Sum, 100, lanes), ArgumentError);
+  Options fold = o;  // the exact sum's tunable
+  fold.tuning.set("fold", 1);
+  CHECK_THROWS_AS(make_plan(gpu, Type::F32, Op::Sum, 100, fold), ArgumentError);
+  Options strategy = o;
+  strategy.strategy = "fast_strided";
+  CHECK_THROWS_AS(make_plan(gpu, Type::F32, Op::Sum, 100, strategy), ArgumentError);
+  // Order-independent operators: the plan RunToRun gives.
+  for (auto [t2, op] : {std::pair{Type::I32, Op::Sum}, std::pair{Type::F32, Op::Max}})
+    CHECK(make_plan(gpu, t2, op, 1 << 20, o) == make_plan(gpu, t2, op, 1 << 20, Options{}));
+  CHECK_THROWS_AS(make_plan(gpu, Type::F32, Op::Prod, 100, o), UnsupportedError);
+}
+
+TEST_CASE(
+    "plans under Determinism Exact: float sums run the exact accumulator, the rest as before") {
+  const DeviceInfo gpu = fake_device(DeviceKind::GPU, "gpu");
+  const DeviceInfo cpu = fake_device(DeviceKind::CPU, "cpu");
+  Options o;
+  o.determinism = Determinism::Exact;
   const Plan g = make_plan(gpu, Type::F32, Op::Sum, 1 << 28, o);
   CHECK(g.strategy == "exact_sum");
   CHECK(g.params.get("groups") == gpu.compute_units * 8);

@@ -385,8 +385,9 @@ void options_reduce(CLI::App& sub, App& app) {
       ->capture_default_str();
   sub.add_option("--acc", rd.acc, "Accumulator type (widens, e.g. i32 into i64)");
   sub.add_option("--determinism", rd.determinism,
-                 "Float sums: run_to_run (default), any_device (the same bits on every device) "
-                 "or exact (correctly rounded; the same bits as any_device)");
+                 "Float sums: run_to_run (default), any_device (the same bits on every device, "
+                 "grid and order: fixed bins) or exact (correctly rounded; the same bits on every "
+                 "device too)");
   sub.add_option("--wg", rd.wg, "Work-group size (a power of two; default: the plan's)")
       ->check(kNonNegative);
   auto* input = sub.add_option("--input", rd.input,
@@ -452,7 +453,8 @@ void options_bench(CLI::App& sub, App& app) {
   sub.add_option("--groups-per-cu", bn.groups_per_cu,
                  "fast_* and exact sums: work-groups per compute unit")
       ->check(kNonNegative);
-  sub.add_option("--vw", bn.vector_width, "fast_*: elements per vector load (1-16)")
+  sub.add_option("--vw", bn.vector_width,
+                 "fast_*: elements per vector load (1-16); any_device sums: lanes (2-16)")
       ->check(kNonNegative);
   sub.add_option("--unroll", bn.unroll, "fast_strided: loads in flight (1, 2, 4)")
       ->check(kNonNegative);

@@ -352,11 +352,14 @@ int cmd_bench(const BenchArgs& a) {
         opts.determinism = level;
         opts.work_group_size = a.wg;
         opts.tuning = bench_tuning(a, type);
-        // A float sum under AnyDevice or Exact: the exact sum, whose grid is "groups".
+        // A float sum under AnyDevice or Exact: the fixed bins or the exact sum, whose grid is
+        // "groups".
         if (level != rdx::Determinism::RunToRun && rdx::is_float(type) && op == rdx::Op::Sum) {
           opts.tuning = {};
           if (a.groups_per_cu)
             opts.tuning.set("groups", std::uint64_t{a.groups_per_cu} * dev.compute_units);
+          if (a.vector_width && level == rdx::Determinism::AnyDevice)
+            opts.tuning.set("lanes", a.vector_width);
         }
         std::cerr << fmt::format("bench: {} n={} {}\n", dev.name, n, name);
         try {

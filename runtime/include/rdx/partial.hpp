@@ -11,8 +11,9 @@
 // - integers, min, max and the bitwise operators: what one reduction of the concatenation gives;
 // - argmin/argmax: the index counts from the first element of the leftmost partial, and a tie
 //   goes to the first occurrence;
-// - float sums under Determinism AnyDevice and Exact: the partial keeps the exact sum (fixed-point
-//   digits, never rounded), so the result is one reduction's bits whatever the split;
+// - float sums under Determinism Exact: the partial keeps the exact sum (fixed-point digits, never
+//   rounded), and under AnyDevice the fixed-bin sum's state (its bins merge without rounding
+//   differences), so the result is one reduction's bits whatever the split;
 // - float sums under RunToRun: the partials' rounded values added in the order combined.
 // Float products are refused (UnsupportedError): a partial holds built-in operators' states only.
 #pragma once
@@ -39,8 +40,10 @@ class Partial {
   Type type() const { return type_; }  // the elements'
   Type acc() const { return acc_; }    // the result's
   Op op() const { return op_; }
-  // Whether the state is an exact float sum (Determinism AnyDevice or Exact).
+  // Whether the state is an exact float sum (Determinism Exact).
   bool exact() const { return exact_; }
+  // Whether the state is a fixed-bin float sum (Determinism AnyDevice).
+  bool binned() const { return binned_; }
   std::uint64_t count() const { return count_; }  // the elements it covers
   // The plan that reduced its elements (of the leftmost partial with elements once combined);
   // a partial read back by from_bytes has only type, acc, op and n.
@@ -61,10 +64,13 @@ class Partial {
   Type type_ = Type::F32, acc_ = Type::F32;
   Op op_ = Op::Sum;
   bool exact_ = false;
+  bool binned_ = false;
   std::uint64_t count_ = 0;
   Scalar value_;                        // an inexact state's (none when count_ == 0)
   std::optional<std::uint64_t> index_;  // argmin/argmax: within this partial's elements
-  std::vector<std::int64_t> digits_;    // an exact state's (ops/exact_sum.hpp)
+  // An exact state's digits (ops/exact_sum.hpp), or a binned state's primaries' bits and carries
+  // (ops/binned_sum.hpp's binned_words).
+  std::vector<std::int64_t> digits_;
   std::uint32_t flags_ = 0;
   double device_seconds_ = 0;  // with Options::profile
   Plan plan_;

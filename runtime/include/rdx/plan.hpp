@@ -13,16 +13,19 @@ namespace rdx {
 
 // How far a float sum's bits are repeatable (docs/reproducible.md):
 //   RunToRun   the same bits for the same input, device, plan and options (the default)
-//   AnyDevice  the same bits on every device, strategy, work-group size and chunking
+//   AnyDevice  the same bits on every device, strategy, work-group size, chunking and order
 //   Exact      the correctly rounded (to nearest, ties to even) exact sum: AnyDevice too
-// For f32 and f64 sums both AnyDevice and Exact run the exact long accumulator
-// (strategy "exact_sum"), so they give the same bits; so do rdx::Stream, enqueue_reduce,
-// partial states, device groups and MPI ranks, segmented and axis sums, users' reductions whose
-// float fields are all sums (sum and dot transform-reduce), and mean, dot, norm2, var and std
-// (whole inputs; mean, dot and norm2 per segment too). Integer operators, min, max, argmin,
-// argmax, minmax and the bitwise operators do not depend on the order: every level accepts them
-// and runs them as RunToRun does. UnsupportedError for the rest: float products, a float sum of
-// integer elements, users' float fields that are not sums, and var and std per segment.
+// Whole-input float sums (f32, f64, f16, bf16; rdx::reduce, rdx::Stream, enqueue_reduce,
+// partial states, device groups and MPI ranks) run under AnyDevice the fixed-bin accumulator
+// (strategy "binned_sum": ReproBLAS's, within n * 2^-26 * max|x| + 7 * eps * |sum| into f32,
+// n * 2^-80 * max|x| + ... into f64; Plan::depth) and under Exact the exact long accumulator
+// (strategy "exact_sum"). Segmented and axis sums, users' reductions whose float fields are all
+// sums (sum and dot transform-reduce), and mean, nansum, dot, norm2, var and std run the exact
+// accumulator at both levels (whole inputs; mean, dot and norm2 per segment too). Integer
+// operators, min, max, argmin, argmax, minmax and the bitwise operators do not depend on the order:
+// every level accepts them and runs them as RunToRun does. UnsupportedError for the rest: float
+// products, a float sum of integer elements, users' float fields that are not sums, and var and std
+// per segment.
 enum class Determinism : std::uint8_t { RunToRun, AnyDevice, Exact };
 inline constexpr Determinism kAllDeterminisms[] = {Determinism::RunToRun, Determinism::AnyDevice,
                                                    Determinism::Exact};
@@ -40,9 +43,10 @@ struct Options {
   // `clrdx bench` sweeps and tuning work; a strategy without tunables ignores them, one with
   // tunables refuses a name it does not have (ArgumentError).
   Params tuning;
-  // How far float sums' bits are reproducible (docs/reproducible.md): AnyDevice and Exact sum
-  // f32 and f64 elements (and users' reductions whose fields are all float sums, and var and
-  // std) exactly, the same bits everywhere; UnsupportedError where that is not built.
+  // How far float sums' bits are reproducible (docs/reproducible.md): AnyDevice sums float
+  // elements with fixed bins and Exact exactly (users' reductions whose fields are all float
+  // sums, var and std: exactly at both), the same bits everywhere; UnsupportedError where that
+  // is not built.
   Determinism determinism = Determinism::RunToRun;
 };
 

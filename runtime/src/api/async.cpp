@@ -8,8 +8,8 @@
 #include <algorithm>
 
 #include "core/cl_check.hpp"
-#include "dispatch/run_exact.hpp"
 #include "dispatch/run_plan.hpp"
+#include "dispatch/run_sum.hpp"
 #include "dispatch/run_user.hpp"
 #include "exec/exec.hpp"
 #include "ops/user_reduction.hpp"
@@ -70,12 +70,13 @@ cl::Event enqueue_reduce(Context& ctx, Type type, const BufferAt& data, std::uin
     throw UnsupportedError("enqueue_reduce: float products run in the synchronous form only");
   const std::size_t bytes = size_of(plan.acc);
   check_out(ctx, out, offset, bytes, bytes);
-  if (detail::is_exact(plan) && n > 0) {  // rounded on the device (an empty sum: the fill below)
+  if (detail::is_sum_state_plan(plan) &&
+      n > 0) {  // rounded on the device (an empty sum: the fill below)
     detail::check_device_input(ctx, data, type, n, "enqueue_reduce");
     cl::Event done;
     detail::Exec ex(detail::impl_of(ctx), plan);
     ex.in_offset = data.offset;
-    detail::enqueue_exact(ex, data.buffer, n, type, "", plan.acc, out, offset, &wait, &done);
+    detail::enqueue_sum_rounded(ex, data.buffer, n, plan.acc, out, offset, &wait, &done);
     ex.detach();
     RDX_CHECK(ctx.queue().flush());
     return done;

@@ -13,8 +13,8 @@
 #include "api/reduce_published.hpp"
 #include "core/type_table.hpp"
 #include "dispatch/partial_access.hpp"
-#include "dispatch/run_exact.hpp"
 #include "dispatch/run_plan.hpp"
+#include "dispatch/run_sum.hpp"
 #include "exec/exec.hpp"
 #include "exec/wait_gate.hpp"
 #include "ops/exact_sum.hpp"
@@ -30,10 +30,12 @@ using detail::PartialAccess;
 
 // The byte form, version 1 (little-endian): "RDXP", version, type, acc, op (one byte each: the
 // wire codes of the types' and operators' rows, core/type_table.hpp and ops/operators.hpp, never
-// the enumerators' positions); exact, has_index, two zero bytes, flags (u32: the exact sum's,
-// ops/exact_sum.hpp); count, value bits (the accumulator's bytes in the low ones), index (u64
-// each; index 0 without one); the digits' count (u32), four zero bytes; the digits (i64 each,
-// digit k worth 2^(32k + exact_layout(type).lsb)).
+// the enumerators' positions); form (0: a value, 1: exact digits, 2: fixed bins), has_index, two
+// zero bytes, flags (u32: the exact or binned sum's, ops/exact_sum.hpp); count, value bits (the
+// accumulator's bytes in the low ones), index (u64 each; index 0 without one); the words' count
+// (u32), four zero bytes; the words (i64 each): exact digits, digit k worth
+// 2^(32k + exact_layout(type).lsb), or the fixed bins' three primaries' bits (zero-extended) and
+// three carries (ops/binned_sum.hpp's binned_words).
 constexpr unsigned char kMagic[4] = {'R', 'D', 'X', 'P'};
 constexpr unsigned char kVersion = 1;
 constexpr std::size_t kHeaderBytes = 48;
@@ -68,7 +70,9 @@ E from_wire_code(const Row (&rows)[N], E Row::*key, std::uint64_t code, const ch
 
 std::string describe(const Partial& p) {
   return fmt::format("{} of {} into {}{}", name(p.op()), name(p.type()), name(p.acc()),
-                     p.exact() ? " (exact)" : "");
+                     p.exact()    ? " (exact)"
+                     : p.binned() ? " (binned)"
+                                  : "");
 }
 
 }  // namespace
@@ -80,7 +84,7 @@ std::vector<unsigned char> Partial::to_bytes() const {
   put(out, wire_code(detail::kTypeRows, &detail::TypeRow::type, type_), 1);
   put(out, wire_code(detail::kTypeRows, &detail::TypeRow::type, acc_), 1);
   put(out, wire_code(detail::kOpRows, &detail::OpRow::op, op_), 1);
-  put(out, exact_ ? 1 : 0, 1);
+  put(out, exact_ ? 1 : binned_ ? 2 : 0, 1);
   put(out, index_ ? 1 : 0, 1);
   put(out, 0, 2);
   put(out, flags_, 4);
@@ -105,7 +109,9 @@ Partial Partial::from_bytes(std::span<const unsigned char> in) {
   p.type_ = from_wire_code(detail::kTypeRows, &detail::TypeRow::type, get(in, 5, 1), "type");
   p.acc_ = from_wire_code(detail::kTypeRows, &detail::TypeRow::type, get(in, 6, 1), "accumulator");
   p.op_ = from_wire_code(detail::kOpRows, &detail::OpRow::op, get(in, 7, 1), "operator");
-  p.exact_ = in[8] != 0;
+  if (in[8] > 2) throw ArgumentError(fmt::format("Partial::from_bytes: form {} is not one", in[8]));
+  p.exact_ = in[8] == 1;
+  p.binned_ = in[8] == 2;
   const bool has_index = in[9] != 0;
   p.flags_ = static_cast<std::uint32_t>(get(in, 12, 4));
   p.count_ = get(in, 16, 8);
@@ -127,12 +133,15 @@ Partial Partial::from_bytes(std::span<const unsigned char> in) {
     throw malformed(e.what());
   }
   if (p.op_ == Op::Prod && is_float(p.acc_)) throw malformed("a float product");
-  if (p.exact_ && !(p.op_ == Op::Sum && is_float(p.type_) && is_float(p.acc_)))
-    throw malformed("an exact state of something other than a float sum");
-  const std::size_t want = p.exact_ ? detail::exact_layout(p.type_).digits : std::size_t{0};
+  if ((p.exact_ || p.binned_) && !(p.op_ == Op::Sum && is_float(p.type_) && is_float(p.acc_)))
+    throw malformed("an exact or binned state of something other than a float sum");
+  const std::size_t want = p.exact_    ? detail::exact_layout(p.type_).digits
+                           : p.binned_ ? std::size_t{2 * detail::kBinnedFold}
+                                       : std::size_t{0};
   if (digits != want || in.size() != kHeaderBytes + 8 * digits)
     throw malformed("the wrong number of digits");
-  if (get(in, 10, 2) || get(in, 44, 4) || (!p.exact_ && p.flags_))
+  if (get(in, 10, 2) || get(in, 44, 4) || (!p.exact_ && !p.binned_ && p.flags_) ||
+      (p.binned_ && (p.flags_ & ~std::uint32_t{15})))
     throw malformed("reserved bytes or flags set");
   if (size_of(p.acc_) < 8 && (p.value_.bits >> (8 * size_of(p.acc_))))
     throw malformed("value bits beyond the accumulator");
@@ -143,6 +152,9 @@ Partial Partial::from_bytes(std::span<const unsigned char> in) {
     p.digits_.push_back(static_cast<std::int64_t>(get(in, kHeaderBytes + 8 * k, 8)));
   if (p.exact_ && !detail::exact_within(p.digits_, p.type_, p.count_))
     throw malformed("an exact sum larger than its count of elements can reach");
+  if (p.binned_ &&
+      !detail::binned_valid(std::get<detail::BinnedSum>(PartialAccess::sum_state(p)), p.count_))
+    throw malformed("fixed bins that deposits of its count of elements cannot make");
   p.plan_.type = p.type_;
   p.plan_.acc = p.acc_;
   p.plan_.op = p.op_;
@@ -163,11 +175,11 @@ Partial partial_of(Context& ctx, Type type, const void* host, const BufferAt* de
     detail::check_device_input(ctx, *device, type, n, "reduce_partial");
   else if (!host)
     throw ArgumentError("reduce_partial: data is null but n > 0");
-  if (detail::is_exact(plan)) {
+  if (detail::is_sum_state_plan(plan)) {
     double seconds = 0;
-    const detail::ExactSum s =
-        detail::exact_total(ctx, plan, host, device, n, opts.profile, &seconds);
-    return PartialAccess::of_exact(s, plan, n, seconds);
+    const detail::SumState s =
+        detail::sum_total(ctx, plan, host, device, n, opts.profile, &seconds);
+    return PartialAccess::of_sum(s, plan, n, seconds);
   }
   // rdx::reduce's work, its result kept as published (not finished: a part's nanargmin may be
   // all NaN where the whole is not).
@@ -195,7 +207,7 @@ Partial reduce_partial(Context& ctx, Type type, const BufferAt& data, std::uint6
 
 Partial combine(const Partial& left, const Partial& right) {
   if (left.type() != right.type() || left.acc() != right.acc() || left.op() != right.op() ||
-      left.exact() != right.exact())
+      left.exact() != right.exact() || left.binned() != right.binned())
     throw ArgumentError(fmt::format("combine: partial states of different reductions ({}; {})",
                                     describe(left), describe(right)));
   if (left.count() > std::numeric_limits<std::uint64_t>::max() - right.count())

@@ -11,8 +11,8 @@
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
 #include "core/host_input.hpp"
-#include "dispatch/run_exact.hpp"
 #include "dispatch/run_plan.hpp"
+#include "dispatch/run_sum.hpp"
 #include "exec/exec.hpp"
 #include "exec/wait_gate.hpp"
 
@@ -22,16 +22,16 @@ namespace {
 
 using detail::byte_size;
 using detail::empty_result;
-using detail::is_exact;
+using detail::is_sum_state_plan;
 using detail::max_alloc_elements;
 using detail::run_plan;
 
-// A float sum under Determinism AnyDevice or Exact: exact_total (dispatch/run_exact.hpp), rounded.
-Result exact_result(Context& ctx, const Plan& plan, const void* host, const BufferAt* device,
-                    std::uint64_t n, bool profile) {
+// A float sum under Determinism AnyDevice or Exact: sum_total (dispatch/run_sum.hpp), rounded.
+Result sum_state_result(Context& ctx, const Plan& plan, const void* host, const BufferAt* device,
+                        std::uint64_t n, bool profile) {
   double seconds = 0;
-  const detail::ExactSum total = detail::exact_total(ctx, plan, host, device, n, profile, &seconds);
-  return detail::rounded_result(total, plan, n, seconds);
+  const detail::SumState total = detail::sum_total(ctx, plan, host, device, n, profile, &seconds);
+  return detail::sum_result(total, plan, n, seconds);
 }
 
 }  // namespace
@@ -69,7 +69,7 @@ Result reduce(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
   if (n == 0) return empty_result(plan);
   if (!data) throw ArgumentError("reduce: data is null but n > 0");
   byte_size(type, n);  // ArgumentError where n elements overflow a 64-bit byte count
-  if (is_exact(plan)) return exact_result(ctx, plan, data, nullptr, n, opts.profile);
+  if (is_sum_state_plan(plan)) return sum_state_result(ctx, plan, data, nullptr, n, opts.profile);
   if (n > max_alloc_elements(ctx.device_info(), type)) {
     // Beyond one allocation: the streaming reducer's chunks, transfers overlapping reductions
     // (its worker thread waits for them: a device group's other parts need not wait for this one).
@@ -87,7 +87,7 @@ Result reduce(Context& ctx, Type type, const BufferAt& data, std::uint64_t n, Op
   const Plan plan = make_plan(ctx.device_info(), type, op, n, opts, ctx.tuning());
   if (n == 0) return empty_result(plan);
   detail::check_device_input(ctx, data, type, n, "reduce");
-  if (is_exact(plan)) return exact_result(ctx, plan, nullptr, &data, n, opts.profile);
+  if (is_sum_state_plan(plan)) return sum_state_result(ctx, plan, nullptr, &data, n, opts.profile);
   return detail::finished_result(
       detail::reduce_published(ctx, plan, nullptr, &data, n, opts.profile));
 }

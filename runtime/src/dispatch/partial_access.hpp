@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "ops/exact_sum.hpp"
+#include "ops/sum_state.hpp"
 #include "rdx/partial.hpp"
 
 namespace rdx::detail {
@@ -13,12 +13,13 @@ namespace rdx::detail {
 struct PartialAccess {
   // An inexact state: r's value and index over `count` >= 1 elements, r.plan.
   static Partial of_result(const Result& r, std::uint64_t count);
-  // An exact float sum over `count` elements, reduced by `plan` (an exact_sum plan).
-  static Partial of_exact(const ExactSum& s, const Plan& plan, std::uint64_t count, double seconds);
+  // A reproducible float sum's state over `count` elements, reduced by `plan` (an exact_sum or
+  // binned_sum plan).
+  static Partial of_sum(const SumState& s, const Plan& plan, std::uint64_t count, double seconds);
   // No elements, for `plan`'s request.
   static Partial empty(const Plan& plan);
-  // The exact state's sum (p.exact()).
-  static ExactSum exact_sum(const Partial& p);
+  // The sum state of p (p.exact() or p.binned()).
+  static SumState sum_state(const Partial& p);
   // rdx::combine of two non-empty states of one reduction, and rdx::finish.
   static Partial combined(const Partial& left, const Partial& right);
   static Result finished(const Partial& p);

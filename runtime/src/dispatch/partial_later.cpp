@@ -6,8 +6,8 @@
 
 #include "core/context_impl.hpp"
 #include "dispatch/partial_access.hpp"
-#include "dispatch/run_exact.hpp"
 #include "dispatch/run_plan.hpp"
+#include "dispatch/run_sum.hpp"
 #include "exec/exec.hpp"
 #include "strategies/registry.hpp"
 
@@ -20,14 +20,14 @@ namespace {
 struct Later {
   Plan plan;
   std::function<Outcome()> outcome;  // a strategy's (StrategyDef::enqueue)
-  std::function<ExactSum()> exact;   // an exact sum's (exact_later)
+  std::function<SumState()> sum;     // a reproducible sum's (sum_later)
   std::unique_ptr<Exec> ex;
 };
 
 }  // namespace
 
 bool enqueues(const Plan& plan) {
-  if (is_exact(plan)) return true;
+  if (is_sum_state_plan(plan)) return true;
   const StrategyDef* s = find_strategy(plan.strategy);
   return s && s->enqueue;
 }
@@ -40,11 +40,11 @@ std::function<Partial()> enqueue_partial(Context& ctx, const Plan& plan, const B
   l->plan = plan;
   l->ex = std::make_unique<Exec>(impl_of(ctx), l->plan, profile);
   l->ex->in_offset = in.offset;
-  if (is_exact(plan)) {
-    l->exact = exact_later(*l->ex, in.buffer, n);
+  if (is_sum_state_plan(plan)) {
+    l->sum = sum_later(*l->ex, in.buffer, n);
     return [l, n, profile] {
-      const ExactSum s = l->exact();
-      return PartialAccess::of_exact(s, l->plan, n, profile ? l->ex->device_seconds() : 0.0);
+      const SumState s = l->sum();
+      return PartialAccess::of_sum(s, l->plan, n, profile ? l->ex->device_seconds() : 0.0);
     };
   }
   l->outcome = find_strategy(plan.strategy)->enqueue(*l->ex, in.buffer, n);

@@ -1,6 +1,7 @@
 // The partial states the library makes (dispatch/partial_access.hpp): from a published result,
-// an exact sum or nothing, their combination in order and their result. rdx::Stream, the device
-// group and rdx::reduce_partial (api/partial.cpp, which holds the byte form) make them here.
+// a reproducible sum's state or nothing, their combination in order and their result. rdx::Stream,
+// the device group and rdx::reduce_partial (api/partial.cpp, which holds the byte form) make them
+// here.
 #include "dispatch/partial_access.hpp"
 
 #include <fmt/format.h>
@@ -11,10 +12,9 @@
 #include <vector>
 
 #include "core/type_table.hpp"
-#include "dispatch/run_exact.hpp"
 #include "dispatch/run_plan.hpp"
-#include "ops/exact_sum.hpp"
 #include "ops/operators.hpp"
+#include "ops/sum_state.hpp"
 #include "plan/request.hpp"
 
 namespace rdx::detail {
@@ -70,12 +70,19 @@ Partial PartialAccess::of_result(const Result& r, std::uint64_t count) {
   return p;
 }
 
-Partial PartialAccess::of_exact(const ExactSum& s, const Plan& plan, std::uint64_t count,
-                                double seconds) {
+Partial PartialAccess::of_sum(const SumState& s, const Plan& plan, std::uint64_t count,
+                              double seconds) {
   Partial p = empty(plan);
   p.count_ = count;
-  p.digits_ = s.digits;
-  p.flags_ = s.flags;
+  if (const auto* e = std::get_if<ExactSum>(&s)) {
+    p.digits_ = e->digits;
+    p.flags_ = e->flags;
+  } else {
+    const BinnedSum& b = std::get<BinnedSum>(s);
+    const auto words = binned_words(b);
+    p.digits_.assign(words.begin(), words.end());
+    p.flags_ = b.flags;
+  }
   p.device_seconds_ = seconds;
   return p;
 }
@@ -86,14 +93,20 @@ Partial PartialAccess::empty(const Plan& plan) {
   p.acc_ = plan.acc;
   p.op_ = plan.op;
   p.exact_ = is_exact(plan);
+  p.binned_ = is_binned(plan);
   if (p.exact_) p.digits_ = exact_zero(plan.type).digits;
+  if (p.binned_) {
+    const auto words = binned_words(binned_zero(binned_bin_type(plan.acc)));
+    p.digits_.assign(words.begin(), words.end());
+  }
   p.value_ = Scalar{plan.acc, 0};
   p.plan_ = plan;
   return p;
 }
 
-ExactSum PartialAccess::exact_sum(const Partial& p) {
-  return {p.digits_, p.flags_};
+SumState PartialAccess::sum_state(const Partial& p) {
+  if (p.binned_) return binned_of_words(binned_bin_type(p.acc_), p.digits_.data(), p.flags_);
+  return ExactSum{p.digits_, p.flags_};
 }
 
 Partial PartialAccess::combined(const Partial& left, const Partial& right) {
@@ -108,9 +121,23 @@ Partial PartialAccess::combined(const Partial& left, const Partial& right) {
       throw ArgumentError(
           "combine: an exact state holds a larger sum than its elements can (not a state that "
           "reduce_partial or from_bytes made)");
-    ExactSum s = exact_sum(left);
-    add_exact(s, exact_sum(right));
+    ExactSum s = std::get<ExactSum>(sum_state(left));
+    add_exact(s, std::get<ExactSum>(sum_state(right)));
     out.digits_ = std::move(s.digits);
+    out.flags_ = s.flags;
+    return out;
+  }
+  if (left.binned_) {
+    // Carries within their counts' bound cannot overflow when added.
+    BinnedSum s = std::get<BinnedSum>(sum_state(left));
+    const BinnedSum r = std::get<BinnedSum>(sum_state(right));
+    if (!binned_valid(s, left.count_) || !binned_valid(r, right.count_))
+      throw ArgumentError(
+          "combine: a binned state that deposits of its elements cannot make (not a state that "
+          "reduce_partial or from_bytes made)");
+    add_binned(s, r);
+    const auto words = binned_words(s);
+    out.digits_.assign(words.begin(), words.end());
     out.flags_ = s.flags;
     return out;
   }
@@ -127,7 +154,7 @@ Partial PartialAccess::combined(const Partial& left, const Partial& right) {
 
 Result PartialAccess::finished(const Partial& p) {
   if (p.count_ == 0) return empty_result(p.plan_);
-  if (p.exact_) return rounded_result(exact_sum(p), p.plan_, p.count_, p.device_seconds_);
+  if (p.exact_ || p.binned_) return sum_result(sum_state(p), p.plan_, p.count_, p.device_seconds_);
   return {p.value_, p.index_, p.plan_, p.device_seconds_};
 }
 

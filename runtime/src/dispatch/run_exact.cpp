@@ -12,9 +12,8 @@
 #include <optional>
 
 #include "core/cl_check.hpp"
-#include "core/host_input.hpp"
 #include "dispatch/run_plan.hpp"
-#include "exec/chunks.hpp"
+#include "dispatch/sum_kernels.hpp"
 #include "exec/exec.hpp"
 
 namespace rdx::detail {
@@ -22,12 +21,9 @@ namespace {
 
 struct ExactSlot {
   std::mutex mutex;
-  bool ready = false;
-  Kernel partial, finish, round;  // round: with EXACT_ROUND only
-  std::uint64_t groups = 0;       // what digits and flags hold
-  cl::Buffer digits, flags;       // per group
-  cl::Buffer out;                 // the digits, then the flags (as a 64-bit word)
-  std::unique_ptr<PinnedBytes> result;
+  SumKernels k;              // k.out: the digits, then the flags (as a 64-bit word)
+  std::uint64_t groups = 0;  // what digits and flags hold
+  cl::Buffer digits, flags;  // per group
 };
 
 // The slot of ex's plan for elements of `value` (a user's field `field`; with `round_into`, the
@@ -50,22 +46,13 @@ std::shared_ptr<ExactSlot> exact_slot(Exec& ex, std::uint64_t n, Type value,
       fmt::format("exact {} {} {}", ex.defines(plan.work_group_size), opts,
                   ex.user ? fmt::format("user {}", fmt::ptr(ex.user->definitions)) : ""));
   lock = std::unique_lock<std::mutex>(slot->mutex);
-  const std::size_t out_bytes = (layout.digits + 1) * 8;
-  if (!slot->ready) {
-    slot->partial = ex.kernel("exact_sum.cl", "exact_partial", opts);
-    slot->finish = ex.kernel("exact_sum.cl", "exact_finish", opts);
-    if (round_into) slot->round = ex.kernel("exact_sum.cl", "exact_round_out", opts);
-    slot->out = ex.buffer(out_bytes);
-    slot->result = std::make_unique<PinnedBytes>(ex.ctx.context, ex.queue, out_bytes);
-    slot->ready = true;
-  }
-  ex.note_built(slot->partial);
-  ex.note_built(slot->finish);
-  if (round_into) ex.note_built(slot->round);
+  slot->k.prepare(ex, "exact_sum.cl", "exact", opts, round_into.has_value(),
+                  (layout.digits + 1) * 8);
   // The bins (blocked, one work-item per group: cl/exact_sum.cl) take at most 2^32 elements per
   // work-item; more groups beyond.
   constexpr std::uint64_t kBinsMost = std::uint64_t{1} << 32;
-  if (blocked && slot->partial.wg == 1) groups = std::max(groups, (n + kBinsMost - 1) / kBinsMost);
+  if (blocked && slot->k.partial.wg == 1)
+    groups = std::max(groups, (n + kBinsMost - 1) / kBinsMost);
   if (slot->groups != groups) {
     slot->digits = ex.buffer(groups * layout.digits * 8);
     slot->flags = ex.buffer(groups * 4);
@@ -75,14 +62,14 @@ std::shared_ptr<ExactSlot> exact_slot(Exec& ex, std::uint64_t n, Type value,
 }
 
 // Enqueues exact_partial (after `wait`) and exact_finish: the sum's digits and flags into
-// slot.out.
+// slot.k.out.
 void enqueue_sum(Exec& ex, ExactSlot& slot, const cl::Buffer& in, std::uint64_t n, Type value,
                  std::uint64_t groups, const std::vector<cl::Event>* wait) {
-  const std::uint64_t items = groups * slot.partial.wg;
-  ex.args(slot.partial, in, n, (n + items - 1) / items, slot.digits, slot.flags);
-  ex.launch(slot.partial, items, slot.partial.wg, wait);
-  ex.args(slot.finish, slot.digits, slot.flags, groups, slot.out);
-  ex.launch(slot.finish, exact_layout(value).digits * slot.finish.wg, slot.finish.wg);
+  const std::uint64_t items = groups * slot.k.partial.wg;
+  ex.args(slot.k.partial, in, n, (n + items - 1) / items, slot.digits, slot.flags);
+  ex.launch(slot.k.partial, items, slot.k.partial.wg, wait);
+  ex.args(slot.k.finish, slot.digits, slot.flags, groups, slot.k.out);
+  ex.launch(slot.k.finish, exact_layout(value).digits * slot.k.finish.wg, slot.k.finish.wg);
 }
 
 // The digits and the flags (one 64-bit word) that exact_finish wrote, as read back.
@@ -104,8 +91,8 @@ ExactSum run_exact(Exec& ex, const cl::Buffer& in, std::uint64_t n, Type value,
   std::unique_lock<std::mutex> lock;
   const auto slot = exact_slot(ex, n, value, field, std::nullopt, groups, lock);
   enqueue_sum(ex, *slot, in, n, value, groups, nullptr);
-  ex.read_bytes(slot->out, 0, (exact_layout(value).digits + 1) * 8, slot->result->data());
-  return unpacked(slot->result->data(), value);
+  ex.read_bytes(slot->k.out, 0, (exact_layout(value).digits + 1) * 8, slot->k.result->data());
+  return unpacked(slot->k.result->data(), value);
 }
 
 std::function<ExactSum()> exact_later(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
@@ -114,12 +101,12 @@ std::function<ExactSum()> exact_later(Exec& ex, const cl::Buffer& in, std::uint6
   auto lock = std::make_shared<std::unique_lock<std::mutex>>();
   const auto slot = exact_slot(ex, n, value, "", std::nullopt, groups, *lock);
   enqueue_sum(ex, *slot, in, n, value, groups, nullptr);
-  const cl::Event read =
-      ex.read_bytes_later(slot->out, 0, (exact_layout(value).digits + 1) * 8, slot->result->data());
+  const cl::Event read = ex.read_bytes_later(slot->k.out, 0, (exact_layout(value).digits + 1) * 8,
+                                             slot->k.result->data());
   // The slot stays locked until the read is waited for (or the Exec has waited).
   return [&ex, slot, lock, read, value] {
     ex.wait_read(read);
-    return unpacked(slot->result->data(), value);
+    return unpacked(slot->k.result->data(), value);
   };
 }
 
@@ -130,40 +117,8 @@ void enqueue_exact(Exec& ex, const cl::Buffer& in, std::uint64_t n, Type value,
   std::unique_lock<std::mutex> lock;
   const auto slot = exact_slot(ex, n, value, field, out_type, groups, lock);
   enqueue_sum(ex, *slot, in, n, value, groups, wait);
-  ex.args(slot->round, slot->out, n, out, std::uint64_t{offset / size_of(out_type)});
-  ex.launch(slot->round, 1, 1, nullptr, done);
-}
-
-ExactSum run_exact(Context::Impl& ctx, const Plan& plan, const BufferAt& in, std::uint64_t n,
-                   bool profile, double* device_seconds) {
-  Exec ex(ctx, plan, profile);
-  ex.in_offset = in.offset;
-  ExactSum s = run_exact(ex, in.buffer, n, plan.type);
-  if (device_seconds) *device_seconds = profile ? ex.device_seconds() : 0.0;
-  return s;
-}
-
-ExactSum exact_total(Context& ctx, const Plan& plan, const void* host, const BufferAt* device,
-                     std::uint64_t n, bool profile, double* device_seconds) {
-  auto& impl = impl_of(ctx);
-  double seconds = 0;
-  ExactSum total = exact_zero(plan.type);
-  if (device) {
-    total = run_exact(impl, plan, *device, n, profile, &seconds);
-  } else if (n > 0) {
-    const std::uint64_t chunk = std::min({n, max_alloc_elements(ctx.device_info(), plan.type),
-                                          plan.params.get("chunk").value_or(n)});
-    for_each_chunk(n, chunk, [&](std::uint64_t base, std::uint64_t len) {
-      const cl::Buffer buf =
-          host_input(impl, static_cast<const unsigned char*>(host) + byte_size(plan.type, base),
-                     byte_size(plan.type, len), size_of(plan.type));
-      double s = 0;  // run_exact waits for its kernels before the chunk's buffer goes
-      add_exact(total, run_exact(impl, plan, buf, len, profile, &s));
-      seconds += s;
-    });
-  }
-  if (device_seconds) *device_seconds = seconds;
-  return total;
+  ex.args(slot->k.round, slot->k.out, n, out, std::uint64_t{offset / size_of(out_type)});
+  ex.launch(slot->k.round, 1, 1, nullptr, done);
 }
 
 }  // namespace rdx::detail

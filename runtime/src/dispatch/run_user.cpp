@@ -97,6 +97,9 @@ ExactFields exact_fields(Context& ctx, const Reduction& r, const UserInputs& in,
   check_fp64(ctx, r, in.types);
   Options o = opts;
   o.acc.reset();  // the fields have their own types
+  // Both levels run the exact accumulator on a user's fields (the fixed bins of AnyDevice are for
+  // whole-input sums: docs/semantics.md).
+  o.determinism = Determinism::Exact;
   ExactFields out;
   out.plan = make_plan(ctx.device_info(), r.fields[0].type, Op::Sum, n, o, ctx.tuning());
   out.plan.reduction = r.name.empty() ? "custom" : r.name;

@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <initializer_list>
+#include <string>
 
-#include "ops/exact_sum.hpp"  // kExactSum
+#include "ops/binned_sum.hpp"  // kBinnedSum
+#include "ops/exact_sum.hpp"   // kExactSum
 #include "plan/request.hpp"
 #include "plan/strategy_facts.hpp"
 #include "rdx/errors.hpp"
@@ -26,43 +29,84 @@ std::string strategy_names() {
 // 512), against 441-466 with 2 or 4 and 387-408 with 16; run_to_run 259-273.
 constexpr std::uint64_t kExactGroupsPerCuGpu = 8;
 
-// A float sum under AnyDevice or Exact: the exact long accumulator (cl/exact_sum.cl). The
-// tunables "groups" and "blocked" change its grid, "fold" 0 turns off its double windows (on by
-// default where the device has doubles) and "chunk" sets the elements per pass of host data (for
-// the tests of bit equality).
-Plan exact_plan(const DeviceInfo& dev, Plan p, const Options& opts) {
+// Work-groups of the fixed-bin sum's first launch: one per compute unit on CPUs (of one
+// work-item, a contiguous range each, its lanes in vectors), kBinnedGroupsPerCuGpu per compute
+// unit on GPUs (a grid stride), with kBinnedLanes* lanes a work-item. H100, 2^26 elements, lanes
+// 2-8 x groups per CU 2-8 x work-groups of 128 or 256 (bench/results/h100_binned_sweep.txt):
+// f32 fastest at 4 lanes, 4 groups per CU, 256 (133 us; run_to_run 113-115 us), f64 at 8 lanes,
+// 4 per CU (213-215 us; run_to_run 193-199 us).
+constexpr std::uint64_t kBinnedGroupsPerCuGpu = 4;
+constexpr std::uint64_t kBinnedLanesF32 = 4, kBinnedLanesF64 = 8;
+
+// What the two reproducible sums' plans share: strategy auto only; the tunables "groups" and
+// "blocked" (their grid), "chunk" (elements per pass of host data, for the tests of bit
+// equality) and `own`; one work-item per group on CPUs, a contiguous range each ("blocked").
+struct SumGrid {
+  const char* strategy;
+  const char* accumulator;  // in messages
+  std::initializer_list<const char*> own;
+  std::uint64_t gpu_groups_per_cu, most_groups;
+};
+
+Plan sum_grid_plan(const DeviceInfo& dev, Plan p, const Options& opts, const SumGrid& g) {
   if (!opts.strategy.empty() && opts.strategy != "auto")
-    throw ArgumentError(fmt::format(
-        "determinism {}: float sums run the exact accumulator (strategy auto), not '{}'",
-        name(opts.determinism), opts.strategy));
+    throw ArgumentError(
+        fmt::format("determinism {}: float sums run the {} accumulator (strategy auto), not '{}'",
+                    name(opts.determinism), g.accumulator, opts.strategy));
+  std::string names = "groups, blocked";
+  for (const char* o : g.own)
+    names += fmt::format(", {}", o);
   for (const auto& [k, v] : opts.tuning.items())
-    if (k != "groups" && k != "blocked" && k != "fold" && k != "chunk")
-      throw ArgumentError(fmt::format(
-          "the exact sum has the tunables groups, blocked, fold and chunk, not '{}'", k));
+    if (k != "groups" && k != "blocked" && k != "chunk" &&
+        std::none_of(g.own.begin(), g.own.end(), [&](const char* o) { return k == o; }))
+      throw ArgumentError(fmt::format("the {} sum has the tunables {} and chunk, not '{}'",
+                                      g.accumulator, names, k));
   const bool cpu = dev.kind == DeviceKind::CPU;
   const std::uint64_t cus = std::max<std::uint32_t>(dev.compute_units, 1);
-  p.strategy = detail::kExactSum;
-  // CPUs: one work-item per group (its bins are 8-32 KB of private memory).
+  p.strategy = g.strategy;
   p.work_group_size = detail::checked_work_group(dev, opts.work_group_size ? opts.work_group_size
                                                       : cpu                ? 1
                                                                            : 0);
   const std::uint64_t groups =
-      opts.tuning.get("groups").value_or(cpu ? cus : cus * kExactGroupsPerCuGpu);
-  if (groups < 1 || groups > 4096)
-    throw ArgumentError(fmt::format("groups {} is not between 1 and 4096", groups));
+      opts.tuning.get("groups").value_or(cpu ? cus : cus * g.gpu_groups_per_cu);
+  if (groups < 1 || groups > g.most_groups)
+    throw ArgumentError(fmt::format("groups {} is not between 1 and {}", groups, g.most_groups));
   p.params.set("groups", groups);
   p.params.set("blocked", opts.tuning.get("blocked").value_or(cpu ? 1 : 0) ? 1 : 0);
-  const std::uint64_t fold = opts.tuning.get("fold").value_or(dev.fp64 ? 1 : 0);
-  if (fold > 1) throw ArgumentError(fmt::format("fold {} is not 0 or 1", fold));
-  if (fold && !dev.fp64)
-    throw UnsupportedError("fold 1: the exact sum's windows need doubles, which this device lacks");
-  p.params.set("fold", fold);
   if (const auto chunk = opts.tuning.get("chunk")) {
     if (*chunk < 1) throw ArgumentError("chunk must be at least 1");
     p.params.set("chunk", *chunk);
   }
   p.poll_result = !cpu;
+  return p;
+}
+
+// A float sum under Exact: the exact long accumulator (cl/exact_sum.cl); its tunable "fold" 0
+// turns off its double windows (on by default where the device has doubles). CPUs: one
+// work-item per group (its bins are 8-32 KB of private memory).
+Plan exact_plan(const DeviceInfo& dev, Plan p, const Options& opts) {
+  p = sum_grid_plan(dev, p, opts,
+                    {detail::kExactSum, "exact", {"fold"}, kExactGroupsPerCuGpu, 4096});
+  const std::uint64_t fold = opts.tuning.get("fold").value_or(dev.fp64 ? 1 : 0);
+  if (fold > 1) throw ArgumentError(fmt::format("fold {} is not 0 or 1", fold));
+  if (fold && !dev.fp64)
+    throw UnsupportedError("fold 1: the exact sum's windows need doubles, which this device lacks");
+  p.params.set("fold", fold);
   p.depth = 1;  // correctly rounded: within epsilon(acc) * |sum| <= epsilon * sum|x|
+  return p;
+}
+
+// A float sum under AnyDevice: the fixed-bin accumulator (cl/binned_sum.cl); its tunable
+// "lanes" sets the lanes of bins a GPU work-item keeps.
+Plan binned_plan(const DeviceInfo& dev, Plan p, const Options& opts) {
+  p = sum_grid_plan(dev, p, opts,
+                    {detail::kBinnedSum, "fixed-bin", {"lanes"}, kBinnedGroupsPerCuGpu, 65536});
+  const std::uint64_t lanes =
+      opts.tuning.get("lanes").value_or(p.acc == Type::F64 ? kBinnedLanesF64 : kBinnedLanesF32);
+  if (lanes != 2 && lanes != 4 && lanes != 8 && lanes != 16)
+    throw ArgumentError(fmt::format("lanes {} is not 2, 4, 8 or 16", lanes));
+  p.params.set("lanes", lanes);
+  p.depth = detail::binned_depth(p.acc, p.n);
   return p;
 }
 
@@ -103,7 +147,9 @@ Plan make_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n, const O
   p.op = op;
   p.n = n;
   p.acc = detail::checked_acc(dev, type, op, opts.acc);
-  if (detail::exact_form(opts.determinism, type, p.acc, op)) return exact_plan(dev, p, opts);
+  if (detail::exact_form(opts.determinism, type, p.acc, op))
+    return opts.determinism == Determinism::AnyDevice ? binned_plan(dev, p, opts)
+                                                      : exact_plan(dev, p, opts);
 
   p.strategy = opts.strategy.empty() || opts.strategy == "auto"
                    ? resolve_auto(tuning, dev, type, op)

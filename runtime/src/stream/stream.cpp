@@ -1,7 +1,8 @@
 // rdx::Stream: host chunks reduced as one input. push() writes into one of two device slots on a
 // queue of its own while a worker thread reduces the other slot on the context's queue; the
 // worker combines the chunk results on the host (chunk_combiner.hpp), or under Determinism
-// AnyDevice and Exact adds the chunks' exact sums as integers (ops/exact_sum.hpp), rounded once.
+// AnyDevice and Exact merges the chunks' fixed bins or adds their exact sums as integers
+// (ops/sum_state.hpp), rounded once.
 #include "rdx/stream.hpp"
 
 #include <fmt/format.h>
@@ -18,10 +19,10 @@
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
 #include "dispatch/partial_access.hpp"
-#include "dispatch/run_exact.hpp"
 #include "dispatch/run_plan.hpp"
+#include "dispatch/run_sum.hpp"
 #include "exec/chunks.hpp"
-#include "ops/exact_sum.hpp"
+#include "ops/sum_state.hpp"
 #include "stream/chunk_combiner.hpp"
 
 namespace rdx {
@@ -31,7 +32,7 @@ struct Stream::Impl {
       : ctx(c), type(t), op(o), opts(opts), es(size_of(t)) {
     whole =
         make_plan(ctx.device_info(), type, op, 0, opts, ctx.tuning());  // throws for a bad request
-    if (detail::is_exact(whole)) exact = detail::exact_zero(type);
+    if (detail::is_sum_state_plan(whole)) exact = detail::sum_zero(whole);
     const std::uint64_t max_alloc = ctx.device_info().max_alloc;
     std::uint64_t bytes = slot_bytes ? slot_bytes : kDefaultSlotBytes;
     if (max_alloc) bytes = std::min(bytes, max_alloc);
@@ -115,8 +116,8 @@ struct Stream::Impl {
           const Slot& s = slots[static_cast<std::size_t>(job.slot)];
           if (exact) {
             double seconds = 0;
-            detail::add_exact(*exact, detail::run_exact(detail::impl_of(ctx), part, s.buf, job.n,
-                                                        opts.profile, &seconds));
+            detail::add_sum(*exact, detail::run_sum(detail::impl_of(ctx), part, s.buf, job.n,
+                                                    opts.profile, &seconds));
             exact_seconds += seconds;
           } else {
             combiner.add(detail::run_plan(ctx, part, s.buf, job.n, opts.profile), job.start);
@@ -185,7 +186,7 @@ struct Stream::Impl {
   std::exception_ptr error;
   detail::ChunkCombiner combiner;  // the worker's; read by finish() once the jobs are done
   // Under AnyDevice and Exact, a float sum's chunks instead (the worker's, as combiner).
-  std::optional<detail::ExactSum> exact;
+  std::optional<detail::SumState> exact;  // AnyDevice's bins or Exact's digits
   double exact_seconds = 0;
   std::thread worker;
 };
@@ -254,7 +255,7 @@ Result Stream::finish() {
   Impl& s = *impl_;
   s.drain();
   if (s.pushed == 0) return detail::empty_result(s.whole);
-  if (s.exact) return detail::rounded_result(*s.exact, s.pushed_plan(), s.pushed, s.exact_seconds);
+  if (s.exact) return detail::sum_result(*s.exact, s.pushed_plan(), s.pushed, s.exact_seconds);
   return detail::finished_result(s.combiner.result(s.pushed));
 }
 
@@ -264,7 +265,7 @@ Partial Stream::finish_partial() {
   s.drain();
   if (s.pushed == 0) return detail::PartialAccess::empty(s.whole);
   if (s.exact)
-    return detail::PartialAccess::of_exact(*s.exact, s.pushed_plan(), s.pushed, s.exact_seconds);
+    return detail::PartialAccess::of_sum(*s.exact, s.pushed_plan(), s.pushed, s.exact_seconds);
   return detail::PartialAccess::of_result(detail::publish(s.combiner.result(s.pushed)), s.pushed);
 }
 

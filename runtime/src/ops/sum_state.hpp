@@ -1,0 +1,32 @@
+// Internal: the state of a reproducible float sum, by the plan that makes it: the fixed bins of
+// Determinism AnyDevice (binned_sum.hpp) or the exact digits of Exact (exact_sum.hpp). Pure: no
+// OpenCL (dispatch/run_sum.hpp runs the plans).
+#pragma once
+#include <cstdint>
+#include <variant>
+
+#include "ops/binned_sum.hpp"
+#include "ops/exact_sum.hpp"
+#include "rdx/plan.hpp"
+#include "rdx/reduce.hpp"
+
+namespace rdx::detail {
+
+using SumState = std::variant<ExactSum, BinnedSum>;
+
+// Whether `plan` is one of the two (exact_sum, binned_sum).
+inline bool is_sum_state_plan(const Plan& p) {
+  return is_exact(p) || is_binned(p);
+}
+
+// No elements, in the plan's form.
+SumState sum_zero(const Plan& plan);
+
+// a += b: states of one form (the same plan's).
+void add_sum(SumState& a, const SumState& b);
+
+// The Result of `plan` whose state over `count` elements is s: the state's value rounded once
+// into plan.acc, and `seconds` of device time.
+Result sum_result(const SumState& s, const Plan& plan, std::uint64_t count, double seconds);
+
+}  // namespace rdx::detail

@@ -1,0 +1,239 @@
+// The fixed-bin sum of rdx::Determinism AnyDevice (cl/binned_sum.cl). Every result is checked
+// against the host's sequential form (ops/binned_sum.cpp: one element at a time, in order, each
+// deposit renormed), bit for bit, whatever the work-group size, grid, layout, host chunks,
+// stream slots, partial splits, byte forms, device buffers and enqueued form; and against the
+// exact sum (GMP) within ReproBLAS's bound (Plan::depth); NaN, the infinities and signed zeros
+// follow the exact sum's rules.
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "exact_reference.hpp"
+#include "ops/binned_sum.hpp"
+#include "rdx/rdx.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using rdx_test::ctx;
+using rdx_test::Exact;
+using rdx_test::exact_sum;
+using rdx_test::fp64;
+using rdx_test::hard_cases;
+
+std::uint64_t bits(const rdx::Scalar& s) {
+  return s.bits;
+}
+
+// The host's sequential fixed-bin sum of x into A (F32 or F64), elements taken in order.
+template <class A, class T>
+rdx::Scalar sequential(const std::vector<T>& x) {
+  const rdx::Type acc = rdx::type_of<A>();
+  rdx::detail::BinnedSum s = rdx::detail::binned_zero(rdx::detail::binned_bin_type(acc));
+  for (T v : x)
+    rdx::detail::deposit_binned(s, static_cast<double>(static_cast<A>(v)));
+  return rdx::detail::round_exact(rdx::detail::binned_exact(s), s.bin, acc, x.size());
+}
+
+template <class T>
+rdx::Options any_device(rdx::Type acc) {
+  rdx::Options o;
+  o.determinism = rdx::Determinism::AnyDevice;
+  o.acc = acc;
+  return o;
+}
+
+// |r - exact| <= depth * epsilon(A) * sum|x| + n * 2^binned_lowest_bit for finite results of
+// finite elements.
+template <class A, class T>
+void check_bound(const std::vector<T>& x, const rdx::Result& r) {
+  const A v = r.value.as<A>();
+  if (!std::isfinite(v)) return;  // overflow and specials: the bits above decide
+  Exact s, abs_sum;
+  exact_sum(s.z, x);
+  std::vector<double> mag;
+  for (T e : x)
+    mag.push_back(std::fabs(static_cast<double>(e)));
+  exact_sum(abs_sum.z, mag);
+  mpz_t d, bound;
+  mpz_inits(d, bound, nullptr);
+  rdx_test::distance(d, s.z, static_cast<double>(v));
+  // bound = abs_sum * depth * 2^(1 - digits(A))
+  mpz_mul_ui(bound, abs_sum.z, static_cast<unsigned long>(r.plan.depth));
+  mpz_fdiv_q_2exp(bound, bound, std::numeric_limits<A>::digits - 1);
+  mpz_t floor;
+  mpz_init(floor);
+  rdx_test::add_scaled(
+      floor, std::ldexp(1.0, rdx::detail::binned_lowest_bit(rdx::type_of<A>())) * double(x.size()));
+  mpz_add(bound, bound, floor);
+  mpz_clear(floor);
+  CHECK(mpz_cmp(d, bound) <= 0);
+  mpz_clears(d, bound, nullptr);
+}
+
+// Every case of hard_cases: the default plan, a grid stride with work-groups of 16 and 2 lanes
+// and one of 16 lanes (CPUs: the blocks are the default), blocks, host chunks and a device
+// buffer at an element offset: the sequential form's bits.
+template <class T, class A>
+void check_cases() {
+  const rdx::Type acc = rdx::type_of<A>();
+  for (const auto& c : hard_cases<T>(11)) {
+    const std::string& label = c.first;
+    const std::vector<T>& x = c.second;
+    INFO(label << " " << rdx::name(rdx::type_of<T>()) << " into " << rdx::name(acc));
+    const rdx::Scalar want = sequential<A>(x);
+    const rdx::Options o = any_device<T>(acc);
+    const rdx::Result r =
+        rdx::reduce(ctx(), rdx::type_of<T>(), x.data(), x.size(), rdx::Op::Sum, o);
+    CHECK(r.plan.strategy == "binned_sum");
+    CHECK(bits(r.value) == bits(want));
+    check_bound<A>(x, r);
+    rdx::Options stride = o, lanes = o, blocked = o, chunks = o;
+    stride.work_group_size = std::min<std::size_t>(16, ctx().device_info().max_work_group);
+    stride.tuning.set("blocked", 0).set("groups", 5).set("lanes", 2);
+    lanes.tuning.set("blocked", 0).set("lanes", 16);
+    blocked.tuning.set("blocked", 1).set("groups", 3);
+    chunks.tuning.set("chunk", 4099);
+    for (const rdx::Options* v : {&stride, &lanes, &blocked, &chunks}) {
+      INFO("variant " << (v == &stride    ? "stride"
+                          : v == &lanes   ? "lanes"
+                          : v == &blocked ? "blocked"
+                                          : "chunks"));
+      CHECK(
+          bits(rdx::reduce(ctx(), rdx::type_of<T>(), x.data(), x.size(), rdx::Op::Sum, *v).value) ==
+          bits(want));
+    }
+    // A device buffer, the elements from offset 3 on.
+    std::vector<T> padded(3, T(7));
+    padded.insert(padded.end(), x.begin(), x.end());
+    const cl::Buffer b = rdx_test::buffer(ctx(), padded.size() * sizeof(T), padded.data());
+    CHECK(bits(rdx::reduce(ctx(), rdx::type_of<T>(), rdx::BufferAt{b, 3}, x.size(), rdx::Op::Sum, o)
+                   .value) == bits(want));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("binned sums: the sequential form's bits on hard data, within the bound") {
+  check_cases<float, float>();
+  if (fp64()) {
+    check_cases<double, double>();
+    check_cases<float, double>();
+  }
+}
+
+TEST_CASE("binned sums: f16 and bf16 elements into f32") {
+  std::mt19937_64 g(5);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<rdx::f16> h;
+  std::vector<rdx::bf16> b;
+  for (int k = 0; k < 100003; ++k) {
+    const double v = std::ldexp(u(g), static_cast<int>(g() % 30) - 15);
+    h.push_back(static_cast<rdx::f16>(v));
+    b.push_back(static_cast<rdx::bf16>(v * 1e20));
+  }
+  const rdx::Options o = any_device<float>(rdx::Type::F32);
+  CHECK(bits(rdx::reduce(ctx(), rdx::Type::F16, h.data(), h.size(), rdx::Op::Sum, o).value) ==
+        bits(sequential<float>(h)));
+  CHECK(bits(rdx::reduce(ctx(), rdx::Type::BF16, b.data(), b.size(), rdx::Op::Sum, o).value) ==
+        bits(sequential<float>(b)));
+}
+
+TEST_CASE("binned sums: NaN, infinities and signed zeros as the exact sum's") {
+  const float inf = std::numeric_limits<float>::infinity();
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const rdx::Options o = any_device<float>(rdx::Type::F32);
+  const auto sum = [&](std::vector<float> x) {
+    return rdx::reduce(ctx(), rdx::Type::F32, x.data(), x.size(), rdx::Op::Sum, o)
+        .value.as<float>();
+  };
+  std::vector<float> many(1000, 1.0f);
+  many[517] = nan;
+  CHECK(std::isnan(sum(many)));
+  many[517] = inf;
+  CHECK(sum(many) == inf);
+  many[3] = -inf;
+  CHECK(std::isnan(sum(many)));
+  many[517] = many[3] = -inf;
+  CHECK(sum(many) == -inf);
+  CHECK(std::signbit(sum(std::vector<float>(999, -0.0f))));
+  CHECK(std::signbit(sum({-0.0f})));
+  const float mixed = sum({-0.0f, 0.0f, -0.0f});
+  CHECK((mixed == 0 && !std::signbit(mixed)));
+  const float cancel = sum({1.5f, -1.5f});
+  CHECK((cancel == 0 && !std::signbit(cancel)));
+  const rdx::Result none = rdx::reduce(ctx(), rdx::Type::F32, many.data(), 0, rdx::Op::Sum, o);
+  CHECK((none.value.as<float>() == 0 && !std::signbit(none.value.as<float>())));
+  const float big = std::numeric_limits<float>::max();
+  CHECK(sum({big, big}) == inf);  // rounded once: past the range
+  CHECK(sum({big, big, -big}) == big);
+}
+
+TEST_CASE("binned sums: streams, partials, byte forms and the enqueued form agree") {
+  std::mt19937_64 g(21);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<float> x(300007);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    x[i] = static_cast<float>(std::ldexp(u(g), static_cast<int>(i / 997 % 50) - 25));
+  const rdx::Scalar want = sequential<float>(x);
+  const rdx::Options o = any_device<float>(rdx::Type::F32);
+  for (std::uint64_t slot : {1000, 65536}) {
+    INFO("stream slot " << slot);
+    rdx::Stream s(ctx(), rdx::Type::F32, rdx::Op::Sum, o, slot * 4);
+    rdx_test::push_in_pieces(s, x);
+    const rdx::Result r = s.finish();
+    CHECK(r.plan.strategy == "binned_sum");
+    CHECK(bits(r.value) == bits(want));
+  }
+  // Partials of uneven splits, combined in order, through their bytes.
+  for (std::size_t cut : {std::size_t{0}, std::size_t{1}, std::size_t{4096}, x.size() / 3}) {
+    INFO("cut " << cut);
+    const rdx::Partial a =
+        rdx::reduce_partial(ctx(), rdx::Type::F32, x.data(), cut, rdx::Op::Sum, o);
+    const rdx::Partial b =
+        rdx::reduce_partial(ctx(), rdx::Type::F32, x.data() + cut, x.size() - cut, rdx::Op::Sum, o);
+    CHECK(b.binned());
+    CHECK_FALSE(b.exact());
+    const rdx::Partial ab = rdx::combine(rdx::Partial::from_bytes(a.to_bytes()),
+                                         rdx::Partial::from_bytes(b.to_bytes()));
+    CHECK(bits(rdx::finish(ab).value) == bits(want));
+    CHECK(rdx::Partial::from_bytes(ab.to_bytes()).to_bytes() == ab.to_bytes());
+  }
+  // Malformed bytes: a primary outside its bin, carries beyond the count, another form's state.
+  const rdx::Partial p = rdx::reduce_partial(ctx(), rdx::Type::F32, x.data(), 100, rdx::Op::Sum, o);
+  std::vector<unsigned char> bytes = p.to_bytes();
+  std::vector<unsigned char> bad = bytes;
+  bad[48 + 2] ^= 0x80;  // primary 0's exponent
+  CHECK_THROWS_AS(rdx::Partial::from_bytes(bad), rdx::ArgumentError);
+  bad = bytes;
+  bad[48 + 3 * 8 + 7] = 0x10;  // carry 0, far beyond 100 elements
+  CHECK_THROWS_AS(rdx::Partial::from_bytes(bad), rdx::ArgumentError);
+  rdx::Options exact = o;
+  exact.determinism = rdx::Determinism::Exact;
+  const rdx::Partial e =
+      rdx::reduce_partial(ctx(), rdx::Type::F32, x.data(), 100, rdx::Op::Sum, exact);
+  CHECK_THROWS_AS(rdx::combine(p, e), rdx::ArgumentError);
+  // enqueue_reduce rounds the same state on the device.
+  const cl::Buffer in = rdx_test::buffer(ctx(), x.size() * 4, x.data());
+  const cl::Buffer out = rdx_test::buffer(ctx(), 8);
+  rdx::enqueue_reduce(ctx(), rdx::Type::F32, in, x.size(), rdx::Op::Sum, out, 4, {}, o).wait();
+  float got = 0;
+  REQUIRE(ctx().queue().enqueueReadBuffer(out, CL_TRUE, 4, 4, &got) == CL_SUCCESS);
+  CHECK(rdx::Scalar::of(got).bits == bits(want));
+  if (fp64()) {
+    const rdx::Options wide = any_device<float>(rdx::Type::F64);
+    rdx::enqueue_reduce(ctx(), rdx::Type::F32, in, x.size(), rdx::Op::Sum, out, 0, {}, wide).wait();
+    double got64 = 0;
+    REQUIRE(ctx().queue().enqueueReadBuffer(out, CL_TRUE, 0, 8, &got64) == CL_SUCCESS);
+    CHECK(rdx::Scalar::of(got64).bits == bits(sequential<double>(x)));
+  }
+}
