@@ -332,7 +332,10 @@ expect 0 "determinism any_device --json" -- "$clrdx" reduce --device "$dev" --ty
 python3 -c '
 import json,sys; r=json.load(open(sys.argv[1]))
 assert r["strategy"] == "binned_sum" and float.fromhex(r["hex"]) == r["result"], r' "$tmp/out" && ok || bad "any_device --json: the plan and the hex bits"
-# wide data (exponents across the range): any_device prints the same bits at two work-group sizes
+# wide data (exponents across the range): exact's bits (the device list below compares with them),
+# and any_device's the same at two work-group sizes
+expect 0 "wide exact --json" -- "$clrdx" reduce --device "$dev" --type f32 --op sum --generate wide --count 5000 --determinism exact --json
+cp "$tmp/out" "$tmp/wide_exact.json"
 expect 0 "wide any_device --json" -- "$clrdx" reduce --device "$dev" --type f32 --op sum --generate wide --count 5000 --determinism any_device --json
 cp "$tmp/out" "$tmp/wide_any.json"
 expect 0 "wide any_device --wg 2 --json" -- "$clrdx" reduce --device "$dev" --type f32 --op sum --generate wide --count 5000 --determinism any_device --wg 2 --json

@@ -62,6 +62,9 @@ def _sum_like(name, op, stat, a, axis, dtype, out, keepdims, device, determinism
     res = _dtypes.sum_dtype(dt, dtype, name)
     a, acc = _dtypes.sum_accumulator(a, res)
     ax = axes(axis, a.ndim)
+    if (op == "sum" and not stat and ax is None and determinism == "any_device"
+            and a.dtype.kind == "f" and not isinstance(a, DeviceArray)):
+        a = contiguous(a)  # the fixed bins are a whole-input form: a view sums its copy
     if stat and a.dtype.kind == "f":  # nansum, nanprod of floats
         value = _stat(name, stat, [a], ax, acc, device, determinism)[0]
     else:
@@ -71,8 +74,9 @@ def _sum_like(name, op, stat, a, axis, dtype, out, keepdims, device, determinism
 
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None,
         determinism=_RUN):
-    """np.sum: integers wrap in the result dtype; determinism="any_device" or "exact" gives
-    float32 and float64 sums correctly rounded, the same bits on every device."""
+    """np.sum: integers wrap in the result dtype; determinism="exact" gives float32 and float64
+    sums correctly rounded, and "any_device" the same bits on every device from fixed bins
+    (within a stated bound of the exact sum; per axis: the exact sum)."""
     return _sum_like("sum", "sum", None, a, axis, dtype, out, keepdims, device, determinism)
 
 
