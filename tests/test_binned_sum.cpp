@@ -205,7 +205,9 @@ TEST_CASE("binned sums: streams, partials, byte forms and the enqueued form agre
     CHECK_FALSE(b.exact());
     const rdx::Partial ab = rdx::combine(rdx::Partial::from_bytes(a.to_bytes()),
                                          rdx::Partial::from_bytes(b.to_bytes()));
-    CHECK(bits(rdx::finish(ab).value) == bits(want));
+    const rdx::Result whole = rdx::finish(ab);
+    CHECK(bits(whole.value) == bits(want));
+    CHECK(whole.plan.depth == rdx::detail::binned_depth(rdx::Type::F32, x.size()));
     CHECK(rdx::Partial::from_bytes(ab.to_bytes()).to_bytes() == ab.to_bytes());
   }
   // Malformed bytes: a primary outside its bin, carries beyond the count, another form's state.

@@ -46,7 +46,8 @@ class Partial {
   bool binned() const { return binned_; }
   std::uint64_t count() const { return count_; }  // the elements it covers
   // The plan that reduced its elements (of the leftmost partial with elements once combined);
-  // a partial read back by from_bytes has only type, acc, op and n.
+  // a partial read back by from_bytes has only type, acc, op and n (and, for an exact or binned
+  // sum, the depth of its error bound).
   const Plan& plan() const { return plan_; }
 
   // The state as bytes, for another process (little-endian; the same size for every partial of

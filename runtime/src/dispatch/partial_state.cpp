@@ -139,6 +139,7 @@ Partial PartialAccess::combined(const Partial& left, const Partial& right) {
     const auto words = binned_words(s);
     out.digits_.assign(words.begin(), words.end());
     out.flags_ = s.flags;
+    out.plan_.depth = binned_depth(out.acc_, out.count_);  // the bound of all the elements
     return out;
   }
   // right's index counts from right's first element, which follows left's elements.
