@@ -14,7 +14,7 @@
  * lanes of bins sharing one index, takes vectors of V elements at i * V, (i + G) * V, ... (G the
  * global size; the last n % V elements one each to the first work-items) or, with BLOCKED (CPUs,
  * WG 1), the range [i * per_item, (i + 1) * per_item) in vectors; at most 2^40 elements a
- * work-item, so that the lanes' int carries stay below 2^28; merges its lanes, and its group
+ * work-item, so that the lanes' int carries stay below 2^31; merges its lanes, and its group
  * merges the work-items' states in local memory into pri[group * 3 + i], car[group * 3 + i] and
  * flags[group]. binned_finish: one group of WG merges the `groups` states into out: the
  * primaries' bits, the carries, the flags (7 words). binned_round_out (EXACT_ROUND, for
@@ -39,7 +39,8 @@
 #define M_DIG (MANT_BITS + 1)
 #define MAX_EXP (BIAS + 1)
 #define MIN_EXP (3 - MAX_EXP)
-#define MAX_INDEX ((MAX_EXP - MIN_EXP + M_DIG - 1) / BIN_W - 1)
+/* The last bin whose grid is a normal number (ops/binned_sum.cpp's MAX_INDEX says why). */
+#define MAX_INDEX ((MAX_EXP - MIN_EXP + 1 - BIN_W) / BIN_W)
 #define EXP_BIAS (MAX_EXP - 2)
 #define TOP_FIELD (2 * MAX_EXP - 2)
 #define EXPAND_BITS (M_DIG - BIN_W + 1)
@@ -194,7 +195,7 @@ inline bstate_t bstate_of(const istate_t* s) {
 /* A work-item's lanes: V states sharing one index (-1: no element yet). */
 typedef struct {
   VE p0, p1, p2;
-  VI c0, c1, c2; /* below 2^28: at most 2^40 elements a work-item (the host's grid) */
+  VI c0, c1, c2; /* below 2^31: at most 2^40 elements a work-item (the host's grid) */
   int index;
   BITS_T bound; /* index_for(mag) < index from here up */
   uint since;   /* deposits since the last renorm */

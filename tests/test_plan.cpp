@@ -836,7 +836,7 @@ TEST_CASE("plans under Determinism AnyDevice: float sums run the fixed bins") {
   CHECK(g.params.get("groups") == gpu.compute_units * 4);
   CHECK(g.params.get("lanes") == 4);
   CHECK(g.params.get("blocked") == 0);
-  // ReproBLAS's bound, n * 2^-26 * max|x| + 7 * eps * |sum| (f32: eps 2^-23), doubled: 8 + n / 4.
+  // ReproBLAS's n term, n * 2^-26 * max|x| (f32: eps 2^-23), doubled, and the rounding: 9 + n / 4.
   CHECK(g.depth == 8 + (std::uint64_t{1} << 26) + 1);
   // f64: 2^-80 = eps * 2^-28, doubled: 8 + n / 2^27.
   CHECK(make_plan(gpu, Type::F64, Op::Sum, 1 << 28, o).depth == 8 + 2 + 1);

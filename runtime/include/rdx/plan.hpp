@@ -17,8 +17,8 @@ namespace rdx {
 //   Exact      the correctly rounded (to nearest, ties to even) exact sum: AnyDevice too
 // Whole-input float sums (f32, f64, f16, bf16; rdx::reduce, rdx::Stream, enqueue_reduce,
 // partial states, device groups and MPI ranks) run under AnyDevice the fixed-bin accumulator
-// (strategy "binned_sum": ReproBLAS's, within n * 2^-26 * max|x| + 7 * eps * |sum| into f32,
-// n * 2^-80 * max|x| + ... into f64; Plan::depth) and under Exact the exact long accumulator
+// (strategy "binned_sum": ReproBLAS's, within n * 2^-26 * max|x| plus the one rounding into f32,
+// n * 2^-80 * max|x| plus it into f64; Plan::depth) and under Exact the exact long accumulator
 // (strategy "exact_sum"). Segmented and axis sums, users' reductions whose float fields are all
 // sums (sum and dot transform-reduce), and mean, nansum, dot, norm2, var and std run the exact
 // accumulator at both levels (whole inputs; mean, dot and norm2 per segment too). Integer

@@ -89,20 +89,26 @@ StateResult run_strategy(Context& ctx, const Reduction& r, const Prepared& prep,
   return {unpack_state(r, layout, states.data()), ex.plan};
 }
 
+// The plan of a user's float sum fields under AnyDevice or Exact: both levels run the exact
+// accumulator on them (the fixed bins of AnyDevice are for whole-input sums:
+// docs/reproducible.md), each field in its own type.
+Plan fields_plan(Context& ctx, const Reduction& r, std::uint64_t n, const Options& opts) {
+  Options o = opts;
+  o.acc.reset();
+  o.determinism = Determinism::Exact;
+  Plan p = make_plan(ctx.device_info(), r.fields[0].type, Op::Sum, n, o, ctx.tuning());
+  p.reduction = r.name.empty() ? "custom" : r.name;
+  return p;
+}
+
 }  // namespace
 
 ExactFields exact_fields(Context& ctx, const Reduction& r, const UserInputs& in, std::uint64_t n,
                          const Options& opts) {
   const auto prep = prepare(ctx, r, in.types);
   check_fp64(ctx, r, in.types);
-  Options o = opts;
-  o.acc.reset();  // the fields have their own types
-  // Both levels run the exact accumulator on a user's fields (the fixed bins of AnyDevice are for
-  // whole-input sums: docs/semantics.md).
-  o.determinism = Determinism::Exact;
   ExactFields out;
-  out.plan = make_plan(ctx.device_info(), r.fields[0].type, Op::Sum, n, o, ctx.tuning());
-  out.plan.reduction = r.name.empty() ? "custom" : r.name;
+  out.plan = fields_plan(ctx, r, n, opts);
   Exec ex(impl_of(ctx), out.plan, opts.profile);
   ex.user = UserRun{&prep->definitions, prep->layout.bytes, 0, {}, {}};
   UserChunks chunks(ex, ctx.device_info(), in, n);
@@ -130,11 +136,8 @@ StateResult enqueue_exact_fields(Context& ctx, const Reduction& r, const UserInp
                                  std::uint64_t n, const Options& opts, const AsyncTarget& target) {
   const auto prep = prepare(ctx, r, in.types);
   check_fp64(ctx, r, in.types);
-  Options o = opts;
-  o.acc.reset();
   StateResult res;
-  res.plan = make_plan(ctx.device_info(), r.fields[0].type, Op::Sum, n, o, ctx.tuning());
-  res.plan.reduction = r.name.empty() ? "custom" : r.name;
+  res.plan = fields_plan(ctx, r, n, opts);
   Exec ex(impl_of(ctx), res.plan);
   ex.user = UserRun{&prep->definitions, prep->layout.bytes, 0, {}, {}};
   const std::vector<cl::Event>* wait = target.wait && !target.wait->empty() ? target.wait : nullptr;

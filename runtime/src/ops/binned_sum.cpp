@@ -25,10 +25,16 @@ struct Bins {
   static constexpr int MIN_EXP = std::numeric_limits<F>::min_exponent;  // -125, -1021
   static constexpr int BIAS = MAX_EXP - 1;
   static constexpr int W = sizeof(F) == 4 ? 13 : 40;
-  static constexpr int MAX_INDEX = (MAX_EXP - MIN_EXP + M - 1) / W - 1;  // 20, 51
+  // The last bin whose grid, 2^(its exponent - MANT), is a normal number (f32: 18, grid 2^-118;
+  // f64: 50, 2^-1015), where ReproBLAS goes on to 20 and 51: no bin, residual or conversion
+  // then rounds differently on a device that flushes subnormals (OpenCL does not require f32
+  // subnormals): a subnormal rounds away in every bin either way.
+  static constexpr int MAX_INDEX = (MAX_EXP - MIN_EXP + 1 - W) / W;
   static constexpr int EXP_BIAS = MAX_EXP - 2;
   static constexpr int TOP_FIELD = 2 * MAX_EXP - 2;  // bin 0's exponent field
   static constexpr int EXPAND_BITS = M - W + 1;      // bin 0 holds its elements scaled down
+  static_assert(MAX_EXP + M - W - MAX_INDEX * W - MANT >= MIN_EXP,
+                "the last bin's grid (its exponent less MANT) is at least twice the least normal");
 
   static Bits bits(F x) { return std::bit_cast<Bits>(x); }
   static F of(Bits b) { return std::bit_cast<F>(b); }
@@ -223,7 +229,10 @@ bool valid_of(const BinnedSum& s, std::uint64_t count) {
   if (count == 0 || !std::isfinite(t.p[0]) || t.p[0] < 0) return false;
   const int index = B::index_of(t.p[0]);
   if (index < 0 || index > B::MAX_INDEX) return false;
-  const std::uint64_t most = std::min<std::uint64_t>(count, std::uint64_t{1} << 62) + 2;
+  // A deposit adds less than a carry's unit over ENDURANCE (2^(M - W - 2)) to its bin: the
+  // primaries' headroom; renorms leave the carries within one of the bins' values over a unit.
+  // Two such states add without overflow.
+  const std::uint64_t most = (count >> (B::M - B::W - 2)) + 2;
   for (int i = 0; i < kBinnedFold; ++i) {
     const auto b = B::bits(t.p[i]);
     if (!(t.p[i] > 0) || B::field(t.p[i]) != B::base_field(index + i) ||
@@ -234,6 +243,28 @@ bool valid_of(const BinnedSum& s, std::uint64_t count) {
     if (mag > most) return false;
   }
   return true;
+}
+
+// x (a value of F) as an F, a subnormal f32 built from its bits: a host that flushes subnormals
+// (the tests' stand-in for such a device) still holds the element a device reads.
+template <class F>
+F value_of(double x) {
+  if constexpr (std::is_same_v<F, double>) {
+    return x;
+  } else {
+    if (std::isnan(x)) return std::numeric_limits<float>::quiet_NaN();
+    const double a = std::fabs(x);
+    if (a != 0 && a < 0x1p-126) {  // a normal double; the significand in units of 2^-149
+      const double m = a * 0x1p149;
+      if (m != std::floor(m)) throw std::logic_error("deposit_binned: not a value of the bin type");
+      return std::bit_cast<float>((std::signbit(x) ? 0x80000000u : 0u) |
+                                  static_cast<std::uint32_t>(m));
+    }
+    const float v = static_cast<float>(x);
+    if (static_cast<double>(v) != x)
+      throw std::logic_error("deposit_binned: not a value of the bin type");
+    return v;
+  }
 }
 
 // f(Bins<float>) or f(Bins<double>), by the bin type.
@@ -278,19 +309,22 @@ void deposit_binned(BinnedSum& s, double x) {
   on_bins(s.bin, [&](auto z) {
     using F = decltype(z);
     using B = Bins<F>;
-    const F v = static_cast<F>(x);
-    if (static_cast<double>(v) != x && !std::isnan(x))
-      throw std::logic_error("deposit_binned: not a value of the bin type");
-    if (std::signbit(v) == 0 || v != 0) s.flags |= kExactNotNegZero;
-    if (std::isnan(v)) {
+    const F v = value_of<F>(x);
+    // Decided on the bits, as the kernels decide (a host or device that flushes subnormals
+    // compares a subnormal equal to 0): a finite nonzero element opens bins; the flag "an
+    // element other than -0" is set by such an element or by any with its sign bit clear.
+    const auto mag = B::bits(v) & ~(typename B::Bits(1) << (8 * sizeof(F) - 1));
+    const auto inf = typename B::Bits(2 * B::MAX_EXP - 1) << B::MANT;
+    if (!std::signbit(v) || (mag != 0 && mag < inf)) s.flags |= kExactNotNegZero;
+    if (mag > inf) {
       s.flags |= kExactNaN;
       return;
     }
-    if (std::isinf(v)) {
-      s.flags |= v > 0 ? kExactPosInf : kExactNegInf;
+    if (mag == inf) {
+      s.flags |= std::signbit(v) ? kExactNegInf : kExactPosInf;
       return;
     }
-    if (v == 0) return;
+    if (mag == 0) return;
     auto t = B::load(s);
     B::update(t, B::index_for(std::fabs(v)));
     B::deposit(t, v);

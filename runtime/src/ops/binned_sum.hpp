@@ -3,7 +3,8 @@
 // "Algorithms for Efficient Reproducible Floating Point Summation", ACM TOMS 2020), as CCCL's
 // deterministic reduce and Barnes's C++ port (ReproducibleFloatingAccumulator) keep it.
 //
-// Bins k = 0 .. kMaxIndex(bin type) split the exponent range into slices of W bits (f32: 13,
+// Bins k = 0 .. 18 (f32) or 50 (f64; ReproBLAS's go on to 20 and 51, below the normal range) split
+// the exponent range into slices of W bits (f32: 13,
 // f64: 40). A state keeps kBinnedFold consecutive bins from index I, the index of its largest
 // element; bin i holds a primary p_i, a float in [2^e_i, 2^(e_i + 1)) around its base
 // 1.5 * 2^e_i, and a carry c_i counting units of 2^(e_i - 2). An element x goes into the bins
@@ -62,12 +63,13 @@ ExactSum binned_exact(const BinnedSum& s);
 // and primaries consistent, renormed, its carries within the count (Partial::from_bytes).
 bool binned_valid(const BinnedSum& s, std::uint64_t count);
 
-// Plan::depth of a fixed-bin sum of n elements into `acc`: ReproBLAS's bound on its error,
-// n * 2^(W * (1 - fold)) * max|x| + 7 * epsilon * |sum| (Ahrens, Demmel and Nguyen, 2020), as a
-// multiple of epsilon(acc) * sum|x| >= epsilon * max|x|, with a factor 2 to spare.
+// Plan::depth of a fixed-bin sum of n elements into `acc`: the n term of ReproBLAS's bound on its
+// error, n * 2^(W * (1 - fold)) * max|x| (Ahrens, Demmel and Nguyen, 2020), as a multiple of
+// epsilon(acc) * sum|x| >= epsilon * max|x|, doubled, plus 9 for the rounding (one, correctly
+// rounded from the bins' exact value: ReproBLAS's 7 * epsilon * |sum| covers its own conversion).
 std::uint64_t binned_depth(Type acc, std::uint64_t n);
 
-// The grid of the lowest bin, 2^binned_lowest_bit(bin) (f32: 2^-144, f64: 2^-1055): bits of
+// The grid of the lowest bin, 2^binned_lowest_bit(bin) (f32: 2^-118, f64: 2^-1015): bits of
 // elements below it are rounded away, so the bound above has an absolute part too, at most
 // n * 2^binned_lowest_bit, which only elements near the subnormal range reach.
 int binned_lowest_bit(Type bin);
