@@ -15,6 +15,7 @@
 #include <random>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "exact_reference.hpp"
@@ -103,14 +104,14 @@ void check_cases() {
     lanes.tuning.set("blocked", 0).set("lanes", 16);
     blocked.tuning.set("blocked", 1).set("groups", 3);
     chunks.tuning.set("chunk", 4099);
-    for (const rdx::Options* v : {&stride, &lanes, &blocked, &chunks}) {
-      INFO("variant " << (v == &stride    ? "stride"
-                          : v == &lanes   ? "lanes"
-                          : v == &blocked ? "blocked"
-                                          : "chunks"));
-      CHECK(
-          bits(rdx::reduce(ctx(), rdx::type_of<T>(), x.data(), x.size(), rdx::Op::Sum, *v).value) ==
-          bits(want));
+    const std::pair<std::string, const rdx::Options*> variants[] = {
+        {"stride", &stride}, {"lanes", &lanes}, {"blocked", &blocked}, {"chunks", &chunks}};
+    for (const auto& variant : variants) {
+      const std::string& variant_name = variant.first;  // INFO captures it (clang 14)
+      INFO("variant " << variant_name);
+      CHECK(bits(rdx::reduce(ctx(), rdx::type_of<T>(), x.data(), x.size(), rdx::Op::Sum,
+                             *variant.second)
+                     .value) == bits(want));
     }
     // A device buffer, the elements from offset 3 on.
     std::vector<T> padded(3, T(7));

@@ -56,11 +56,13 @@ Plan sum_grid_plan(const DeviceInfo& dev, Plan p, const Options& opts, const Sum
   std::string names = "groups, blocked";
   for (const char* o : g.own)
     names += fmt::format(", {}", o);
-  for (const auto& [k, v] : opts.tuning.items())
+  for (const auto& item : opts.tuning.items()) {
+    const std::string& k = item.first;  // not a structured binding: the lambda captures it
     if (k != "groups" && k != "blocked" && k != "chunk" &&
         std::none_of(g.own.begin(), g.own.end(), [&](const char* o) { return k == o; }))
       throw ArgumentError(fmt::format("the {} sum has the tunables {} and chunk, not '{}'",
                                       g.accumulator, names, k));
+  }
   const bool cpu = dev.kind == DeviceKind::CPU;
   const std::uint64_t cus = std::max<std::uint32_t>(dev.compute_units, 1);
   p.strategy = g.strategy;
