@@ -60,20 +60,32 @@
 #error "SEG_UNROLL (loads in flight per work-item) is defined by the launcher"
 #endif
 
-/* SEG_VEC: elements per load, 1 or 4 (4: segments of contiguous elements only, not COLUMNS). */
+/* SEG_VEC: elements per load, 1, 4 or 16 (4 and 16: segments of contiguous elements only, not
+ * COLUMNS; 16: CPUs' vector accumulators only, SEG_VACC, whose loads need no alignment). */
 #ifndef SEG_VEC
 #error "SEG_VEC (elements per load) is defined by the launcher"
 #endif
 #if defined(USER_STATE) && (SEG_VEC != 1 || defined(SEG_VACC) || defined(SEG_COL_VEC))
 #error "a user's reduction loads one element at a time"
 #endif
-#if SEG_VEC == 4
+#if SEG_VEC == 4 || SEG_VEC == 16
 #ifdef COLUMNS
-#error "SEG_VEC 4 reads contiguous elements: not with COLUMNS"
+#error "SEG_VEC 4 and 16 read contiguous elements: not with COLUMNS"
 #endif
 #define SEG_CAT_(a, b) a##b
 #define SEG_CAT(a, b) SEG_CAT_(a, b)
+#if SEG_VEC == 16
+#ifndef SEG_VACC
+#error "SEG_VEC 16 loads into vector accumulators (SEG_VACC)"
+#endif
+/* 16 elements at any element-aligned address: one unaligned load on a CPU. */
+typedef SEG_CAT(T, 16) __attribute__((aligned(sizeof(T)))) seg_load16_t;
+#define SEG_VT seg_load16_t
+#define SEG_ALIGN 1
+#else
 #define SEG_VT SEG_CAT(T, 4)
+#define SEG_ALIGN SEG_VEC
+#endif
 /* The four elements of x, the first at position k, combined in order into s. */
 inline state_t seg_combine_vec(state_t s, SEG_VT x, ulong k) {
   s = st_combine(s, st_make(to_acc(T_VALUE(x.s0)), k));
@@ -87,16 +99,41 @@ inline state_t seg_combine_vec(state_t s, SEG_VT x, ulong k) {
 #ifndef VCOMBINE
 #error "SEG_VACC needs the operator's VCOMBINE"
 #endif
-#define SEG_VACC_T SEG_CAT(ACC, 4)
+#define SEG_VACC_T SEG_CAT(ACC, SEG_VEC)
 /* A loaded vector of SEG_VEC stored elements as accumulator values. */
 #define SEG_TO_VACC(x) SEG_CAT(convert_, SEG_VACC_T)(T_VALUES(SEG_VEC, x))
+/* SEG_W: the width VCOMBINE works at (integer operators' lanes wrap through as_ casts of it). */
+#define SEG_W SEG_VEC
 #ifndef ACC_IS_FLOAT
-#define AS_VACC SEG_CAT(as_, SEG_VACC_T)
-#define AS_VUACC SEG_CAT(as_, SEG_CAT(UACC, 4))
+#define AS_VACC SEG_CAT(as_, SEG_CAT(ACC, SEG_W))
+#define AS_VUACC SEG_CAT(as_, SEG_CAT(UACC, SEG_W))
+#endif
+#if SEG_VEC == 16
+/* A vector accumulator's 16 lanes folded in halves, in registers: lane i with lane i + 8, then
+ * i + 4, i + 2, i + 1. */
+#undef SEG_W
+#define SEG_W 8
+inline SEG_CAT(ACC, 8) seg_half8(SEG_CAT(ACC, 16) v) {
+  return VCOMBINE(v.lo, v.hi);
+}
+#undef SEG_W
+#define SEG_W 4
+inline SEG_CAT(ACC, 4) seg_half4(SEG_CAT(ACC, 8) v) {
+  return VCOMBINE(v.lo, v.hi);
+}
+#undef SEG_W
+#define SEG_W 2
+inline ACC seg_fold16(SEG_CAT(ACC, 16) v) {
+  const SEG_CAT(ACC, 4) q = seg_half4(seg_half8(v));
+  const SEG_CAT(ACC, 2) h = VCOMBINE(q.lo, q.hi);
+  return combine_values(h.s0, h.s1);
+}
+#undef SEG_W
+#define SEG_W SEG_VEC
 #endif
 #endif
 #elif SEG_VEC != 1
-#error "SEG_VEC is 1 or 4"
+#error "SEG_VEC is 1, 4 or 16"
 #endif
 
 #ifdef VIEW
@@ -205,12 +242,13 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(
      * next: the combine needs it), each load's elements combined in the order of the input. */
     const global T* p = in + first;
 #if SEG_VEC > 1
-    /* Loads of SEG_VEC elements over the part's aligned body [a0, a1) (element a0's address a
-     * multiple of SEG_VEC elements: counted from the buffer's start, IN_ELEMENT_OFFSET before
-     * `in`); the fewer than SEG_VEC elements before and after it one by one. */
+    /* Loads of SEG_VEC elements over the part's body [a0, a1), aligned to SEG_ALIGN elements
+     * (element a0's address a multiple of SEG_ALIGN elements: counted from the buffer's start,
+     * IN_ELEMENT_OFFSET before `in`); the fewer than SEG_ALIGN elements before it and SEG_VEC
+     * after it one by one. */
     const ulong at = IN_ELEMENT_OFFSET + first;
-    const ulong a0 = min(hi, lo + (SEG_VEC - (at + lo) % SEG_VEC) % SEG_VEC);
-    const ulong a1 = max(a0, hi - min(hi, (at + hi) % SEG_VEC));
+    const ulong a0 = min(hi, lo + (SEG_ALIGN - (at + lo) % SEG_ALIGN) % SEG_ALIGN);
+    const ulong a1 = a0 + (hi - a0) / SEG_VEC * SEG_VEC;
     for (ulong k = lo + lane; k < a0; k += SEG_LANES)
       s = st_combine(s, st_make(to_acc(LOAD_T(p, k)), k));
     ulong k = a0 + lane * SEG_VEC;
@@ -233,8 +271,12 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(
 #pragma unroll
     for (uint u = 1; u < SEG_UNROLL; ++u)
       v[0] = VCOMBINE(v[0], v[u]);
+#if SEG_VEC == 16
+    s = combine_values(s, seg_fold16(v[0]));
+#else
     s = combine_values(
         s, combine_values(combine_values(v[0].s0, v[0].s1), combine_values(v[0].s2, v[0].s3)));
+#endif
 #else
     for (; k + ((SEG_UNROLL - 1) * SEG_LANES + 1) * SEG_VEC <= a1;
          k += SEG_UNROLL * SEG_LANES * SEG_VEC) {

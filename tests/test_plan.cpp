@@ -589,14 +589,45 @@ TEST_CASE("segmented plans: lanes from the mean length, parts for few long segme
   CHECK(one.parts == 64);
   // Parts never leave a lane fewer than 16 elements.
   CHECK(plan_segments(gpu, Type::F32, Op::Sum, 1 << 12, 1).parts == 1);
-  // CPUs: a work-item per segment; from 16 elements 4-element loads into vector accumulators,
-  // for the operators whose lanes combine.
+  // CPUs: a work-item per segment; from 512 elements, for the operators whose lanes combine,
+  // groups of 16 and 16-element loads into 4 vector accumulators; from 16, and for the others,
+  // groups of 64 and 4-element loads (2 vector accumulators where lanes combine).
   const SegmentedPlan cpu_long = plan_segments(cpu, Type::F32, Op::Sum, 1 << 26, 1 << 10);
   CHECK(cpu_long.lanes == 1);
-  CHECK(cpu_long.vector == 4);
+  CHECK(cpu_long.work_group_size == 16);
+  CHECK(cpu_long.vector == 16);
+  CHECK(cpu_long.unroll == 4);
   CHECK(cpu_long.vector_acc);
-  CHECK_FALSE(plan_segments(cpu, Type::F32, Op::ArgMin, 1 << 26, 1 << 10).vector_acc);
+  // Its bound: a lane's chain, 15 tail elements, the edges, 4 accumulators and 4 fold levels.
+  const std::uint64_t parts = cpu_long.parts;
+  CHECK(cpu_long.depth_for(1 << 16) ==
+        ((1 << 16) + parts - 1) / parts + 15 + 6 + 4 + 4 + (parts > 1 ? parts : 0));
+  const SegmentedPlan cpu_16 = plan_segments(cpu, Type::F32, Op::Sum, 1 << 26, 1 << 18);
+  CHECK(cpu_16.length == 256);
+  CHECK(cpu_16.work_group_size == 64);
+  CHECK(cpu_16.vector == 4);
+  CHECK(cpu_16.unroll == 2);
+  CHECK(cpu_16.vector_acc);
+  const SegmentedPlan cpu_argmin = plan_segments(cpu, Type::F32, Op::ArgMin, 1 << 26, 1 << 10);
+  CHECK_FALSE(cpu_argmin.vector_acc);
+  CHECK(cpu_argmin.vector == 4);
+  CHECK(cpu_argmin.work_group_size == 64);
+  // Shorter segments, one element per load: groups of 64; lanes asked for widen the wide form's
+  // group; a work-group size asked for is kept.
+  CHECK(plan_segments(cpu, Type::F32, Op::Sum, 1 << 26, 1 << 24).work_group_size == 64);
+  Options lanes64;
+  lanes64.tuning.set("lanes", 64);
+  CHECK(plan_segments(cpu, Type::F32, Op::Sum, 1 << 26, 1 << 10, lanes64).work_group_size == 64);
+  Options wg32;
+  wg32.work_group_size = 32;
+  CHECK(plan_segments(cpu, Type::F32, Op::Sum, 1 << 26, 1 << 10, wg32).work_group_size == 32);
   CHECK_FALSE(plan_segments(cpu, Type::F32, Op::Prod, 1 << 26, 1 << 10).vector_acc);
+  Options v16;
+  v16.tuning.set("vector", 16);
+  CHECK_THROWS_AS(plan_segments(gpu, Type::F32, Op::Sum, 1 << 26, 1 << 10, v16), ArgumentError);
+  CHECK_THROWS_AS(plan_segments(cpu, Type::F32, Op::ArgMin, 1 << 26, 1 << 10, v16), ArgumentError);
+  const std::uint64_t columns[] = {1000, 64};
+  CHECK_THROWS_AS(plan_axis(cpu, Type::F32, Op::Sum, columns, 0, v16), ArgumentError);
   CHECK(plan_segments(cpu, Type::F32, Op::Sum, 1 << 26, 1 << 24).vector == 1);  // length 4
   CHECK_FALSE(plan_segments(gpu, Type::F32, Op::Sum, 1 << 26, 1 << 10).vector_acc);
   // Axis form: rows and columns of a 2-D array.

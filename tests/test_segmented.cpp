@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -29,10 +30,13 @@ std::uint64_t total(const std::vector<std::uint64_t>& offsets) {
 // per work-item from 1 to 16, and loads of 4 elements.
 // `contiguous`: segments of neighbouring elements (offsets, rows), which vector loads need.
 std::vector<rdx::Options> forms(bool contiguous = true) {
+  // 64 lanes, or a whole group where groups are smaller (CPUs: 16).
+  const std::uint64_t wg =
+      rdx::plan_segments(ctx().device_info(), rdx::Type::I32, rdx::Op::Sum, 1, 1).work_group_size;
   std::vector<rdx::Options> all(4);
   all[1].tuning.set("lanes", 4).set("vector", contiguous ? 4 : 1);
   all[2]
-      .tuning.set("lanes", 64)
+      .tuning.set("lanes", std::min<std::uint64_t>(64, wg))
       .set("parts", 3)
       .set("unroll", 16)
       .set("vector", contiguous ? 4 : 1);
@@ -89,6 +93,56 @@ TEST_CASE("segmented: offsets around every boundary, against each segment's refe
         INFO(r.plan.describe());
         CHECK(rdx::check_segments(r, data.data(), off) == "");
       }
+  }
+}
+
+TEST_CASE("segmented: CPUs' 16-element loads into vector accumulators, NaN and offsets") {
+  const rdx::DeviceInfo& dev = ctx().device_info();
+  rdx::Options v16;
+  v16.tuning.set("vector", 16);
+  if (dev.kind != rdx::DeviceKind::CPU) {
+    // Other devices load 1 or 4 elements; 16 is refused before any work.
+    const std::vector<float> x(64, 1.0f);
+    const std::vector<std::uint64_t> off = {0, 64};
+    CHECK_THROWS_AS(
+        rdx::reduce_segments(ctx(), rdx::Type::F32, x.data(), 64, off, rdx::Op::Sum, v16),
+        rdx::ArgumentError);
+    return;
+  }
+  // The default form (16-element loads), and forced: 2 lanes over 3 parts with one load in
+  // flight, and 16 loads in flight.
+  std::vector<rdx::Options> opts(3, v16);
+  opts[1].tuning.set("lanes", 2).set("parts", 3).set("unroll", 1);
+  opts[2].tuning.set("unroll", 16);
+  const std::pair<rdx::Type, rdx::Op> cases[] = {
+      {rdx::Type::F32, rdx::Op::Sum},    {rdx::Type::F32, rdx::Op::Max},
+      {rdx::Type::F32, rdx::Op::NanMin}, {rdx::Type::I32, rdx::Op::Sum},
+      {rdx::Type::U8, rdx::Op::Sum},     {rdx::Type::F16, rdx::Op::Sum},
+      {rdx::Type::I64, rdx::Op::Xor},    {rdx::Type::F64, rdx::Op::Min}};
+  auto layouts = rdx::segment_layouts(16, 11);
+  layouts.push_back({0, 1000, 1001, 3049, 3050, 3066, 7000});  // long ones, odd starts
+  for (auto [type, op] : cases) {
+    if (!device_allows(type)) continue;
+    for (const auto& off : layouts) {
+      const std::uint64_t n = total(off);
+      auto data = rdx::make_case_data(type, op, rdx::Pattern::Random, n, off.size());
+      if (type == rdx::Type::F32)  // NaN in some segments' bodies and tails
+        for (std::uint64_t k = 5; k < n; k += 613)
+          reinterpret_cast<float*>(data.data())[k] = std::numeric_limits<float>::quiet_NaN();
+      // The data three elements into a buffer (the element offset), then every form.
+      const std::size_t es = rdx::size_of(type);
+      std::vector<unsigned char> padded(3 * es, 0x5a);
+      padded.insert(padded.end(), data.begin(), data.end());
+      const cl::Buffer buf = buffer(padded.size(), padded.data());
+      for (std::size_t f = 0; f < opts.size(); ++f) {
+        const auto r =
+            rdx::reduce_segments(ctx(), type, rdx::BufferAt(buf, 3), n, off, op, opts[f]);
+        INFO(r.plan.describe());
+        CHECK(r.plan.vector == 16);
+        CHECK(r.plan.vector_acc);
+        CHECK(rdx::check_segments(r, data.data(), off) == "");
+      }
+    }
   }
 }
 

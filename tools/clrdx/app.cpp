@@ -478,7 +478,7 @@ void options_bench(CLI::App& sub, App& app) {
   sub.add_option("--lanes", bn.lanes, "Segmented: work-items per segment (a power of two)");
   sub.add_option("--parts", bn.parts, "Segmented: work-groups per segment");
   sub.add_option("--seg-unroll", bn.seg_unroll, "Segmented: loads in flight per work-item");
-  sub.add_option("--seg-vector", bn.seg_vector, "Segmented: elements per load (1 or 4)");
+  sub.add_option("--seg-vector", bn.seg_vector, "Segmented: elements per load (1, 4, or 16 on CPUs)");
   sub.add_option("--column-block", bn.column_block,
                  "Segmented, columns: neighbouring columns per work-item (0: the work-group form)");
 }

@@ -158,7 +158,12 @@ int cmd_bench_segmented(const BenchArgs& a) {
             continue;
           }
           const cl::Buffer offsets = device_buffer(ctx, off.size() * 8, off.data());
-          const rdx::Type acc = type;
+          // The values' type: the plan's accumulator (an f16 sum's is f32), which the tunables
+          // do not change.
+          rdx::Options untuned = opts;
+          untuned.tuning = {};
+          const rdx::Type acc =
+              rdx::plan_segments(ctx.device_info(), type, op, n, segments, untuned).acc;
           const cl::Buffer values = device_buffer(ctx, segments * rdx::size_of(acc), nullptr);
           const cl::Buffer indices =
               device_buffer(ctx, rdx::is_index_op(op) ? segments * 8 : 1, nullptr);

@@ -61,11 +61,11 @@ struct SegmentedPlan {
   std::uint64_t unroll = 4;  // loads each work-item has in flight (1, 2, 4, 8 or 16)
   // Elements per load: 1, or 4 (built-in operators over segments of contiguous elements: offsets
   // and rows, not the axis form with inner > 1), loaded where their address is a multiple of 4
-  // elements.
+  // elements, or 16 (CPUs' vector accumulators only: any address).
   std::uint64_t vector = 1;
-  // CPUs, with 4-element loads, for operators whose lanes combine (not argmin/argmax, not float
-  // products, not users' reductions): `unroll` vector accumulators per work-item, folded at the
-  // end.
+  // CPUs, with 4- or 16-element loads, for operators whose lanes combine (not argmin/argmax, not
+  // float products, not users' reductions): `unroll` vector accumulators per work-item, folded at
+  // the end.
   bool vector_acc = false;
   // CPUs, columns (the axis form) of 16 or more, or of 2, 4 or 8 with vector accumulators: each
   // work-item (local size 1) takes this many neighbouring columns and walks the rows in order,

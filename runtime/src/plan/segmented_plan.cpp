@@ -37,17 +37,27 @@ constexpr std::uint64_t kMaxParts = 4096;
 constexpr std::uint64_t kVector = 4;
 constexpr std::uint64_t kUnrollVector = 4;
 constexpr std::uint64_t kUnrollScalar = 16;
-// CPUs (PoCL 3.1, 2 cores, 2^24 f32): 4-element loads into vector accumulators from a mean of 16
-// elements (sum 9.0-25.4 GB/s against 5.3-12.1 one by one at 16-128, max 2.5-20.3 against
-// 1.4-1.9); below, one by one (segments of 4: 5 GB/s against 2.1).
+// CPUs (PoCL 3.1, 2 cores, 2^24 f32): vector loads into vector accumulators from a mean of 16
+// elements (4-element loads: sum 9.0-25.4 GB/s against 5.3-12.1 one by one at 16-128, max
+// 2.5-20.3 against 1.4-1.9); below, one by one (segments of 4: 5 GB/s against 2.1).
 constexpr std::uint64_t kCpuVectorMin = 16;
-// CPUs, by default: groups of 64 work-items and 2 vector accumulators. PoCL 5 on 16 Xeon cores,
-// 2^26 f32 by offsets of 1024 / 16384 / the power-law mix, medians of 3 rounds
-// (bench/results/pocl5_xeon16_segmented_sweep/): sum 113 / 122 / 102 GB/s against 94 / 78 / 83
-// with 256 and 4, max 92 / 98 / 76 against 84 / 83 / 66; PoCL 3.1 on 2 cores, 2^24: sum of 16384
-// 44 GB/s against 32, the others within the rounds' spread.
+// CPUs, by default: groups of 64 work-items, 4-element loads into 2 vector accumulators. From a
+// mean of kCpuWideMin contiguous elements, for the operators whose lanes combine (the wide form):
+// groups of 16, 16-element loads (unaligned: one AVX-512 register) into 4 vector accumulators.
+// PoCL on 16 Xeon cores, 2^26 elements by offsets of 64 .. 65536 and the power-law mix, medians
+// of 3 rounds (bench/results/pocl5_xeon16_segmented_sweep/v16_groups_*.jsonl): f32 sum 142-274
+// GB/s against 118-209 with the 4-element form, f32 max 129-219 against 78-138, i32 sum 159-287
+// against 116-200. Below 512 on PoCL 3.1 with 2 cores the wide form was slower, sums of segments
+// of 64 and 128 0.75-0.90x (8 rounds) and of rows of 256 0.87-0.90x (3 rounds;
+// bench/results/pocl31_segmented_ab_2026-11-27.md), though faster on the Xeon (segments of 64
+// and 256: 1.08-1.56x); segments of 4 (one element per load) ran at 0.84-0.86x in groups of 16
+// on the Xeon (pocl5_xeon16_segmented_ab_2026-11-27.md).
 constexpr std::size_t kCpuWorkGroup = 64;
 constexpr std::uint64_t kUnrollVectorCpu = 2;
+constexpr std::uint64_t kCpuWideMin = 512;
+constexpr std::size_t kCpuWideWorkGroup = 16;
+constexpr std::uint64_t kCpuWideVector = 16;
+constexpr std::uint64_t kCpuWideUnroll = 4;
 // CPUs, columns (the axis form) of at least kColumnBlockMin inner positions: seg_columns, a
 // work-item per block of up to kColumnBlock neighbouring columns walking the rows (the native
 // loop's layout), its parts at least kMinRowsInPart rows.
@@ -156,10 +166,22 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
       p.inner < kColumnBlockMin ? p.inner : std::min(kColumnBlock, max_column_block(dev, p));
   p.column_block = tunable(opts, "column_block", blocks ? block : 0);
   if (p.column_block) return choose_column_blocks(dev, p, opts);
-  const std::uint64_t wg = p.work_group_size;
   const std::uint64_t mean = p.length;
+  const bool cpu = dev.kind == DeviceKind::CPU;
+  const bool contiguous = p.by_offsets || (!p.by_view && p.inner == 1);
+  const bool cpu_short = cpu && mean < kCpuVectorMin;
+  const bool cpu_wide = cpu && contiguous && mean >= kCpuWideMin && !p.user() && vector_lanes(p);
+  if (cpu_wide && !opts.work_group_size) {
+    // The wide form's groups of 16, or as many as the tunable lanes ask for.
+    const std::uint64_t want =
+        std::max<std::uint64_t>(kCpuWideWorkGroup, opts.tuning.get("lanes").value_or(1));
+    p.work_group_size = detail::checked_work_group(
+        dev,
+        static_cast<std::size_t>(std::min<std::uint64_t>(want, floor_pow2(dev.max_work_group))));
+  }
+  const std::uint64_t wg = p.work_group_size;
   std::uint64_t lanes = 1;
-  if (dev.kind != DeviceKind::CPU) {
+  if (!cpu) {
     lanes =
         mean >= kLongSegment
             ? wg
@@ -186,21 +208,26 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
   if (parts < 1) throw ArgumentError("parts must be at least 1");
   p.lanes = lanes;
   p.parts = parts;
-  const bool contiguous = p.by_offsets || (!p.by_view && p.inner == 1);
-  const bool cpu_short = dev.kind == DeviceKind::CPU && mean < kCpuVectorMin;
-  p.vector = tunable(opts, "vector", contiguous && !cpu_short && !p.user() ? kVector : 1);
-  if (p.vector != 1 && p.vector != 4)
-    throw ArgumentError(fmt::format("vector {} is not 1 or 4", p.vector));
+  const std::uint64_t vector = cpu_wide ? kCpuWideVector : kVector;
+  p.vector = tunable(opts, "vector", contiguous && !cpu_short && !p.user() ? vector : 1);
+  if (p.vector != 1 && p.vector != 4 && p.vector != 16)
+    throw ArgumentError(fmt::format("vector {} is not 1, 4 or 16", p.vector));
   if (p.vector != 1 && p.user())
     throw ArgumentError("a user's reduction loads one element at a time: vector 1");
-  p.vector_acc = dev.kind == DeviceKind::CPU && p.vector > 1 && vector_lanes(p);
-  const bool cpu = dev.kind == DeviceKind::CPU;
+  p.vector_acc = cpu && p.vector > 1 && vector_lanes(p);
+  if (p.vector == 16 && !p.vector_acc)
+    throw ArgumentError(
+        "vector 16 loads into vector accumulators: CPUs, operators whose lanes combine");
   p.unroll = tunable(opts, "unroll",
-                     p.vector > 1 ? (cpu ? kUnrollVectorCpu : kUnrollVector) : kUnrollScalar);
+                     p.vector > 1 ? (cpu_wide ? kCpuWideUnroll
+                                     : cpu    ? kUnrollVectorCpu
+                                              : kUnrollVector)
+                                  : kUnrollScalar);
   if (!is_pow2(p.unroll) || p.unroll > 16)
     throw ArgumentError(fmt::format("unroll {} is not 1, 2, 4, 8 or 16", p.unroll));
-  if (p.vector == 4 && !contiguous)
-    throw ArgumentError("vector 4 reads contiguous segments: not columns (an inner axis > 1)");
+  if (p.vector > 1 && !contiguous)
+    throw ArgumentError(fmt::format(
+        "vector {} reads contiguous segments: not columns (an inner axis > 1)", p.vector));
 }
 
 // Elements per pass of host inputs: of every input (a user's reduction may read several).
@@ -396,8 +423,12 @@ std::uint64_t SegmentedPlan::one_pass_depth(std::uint64_t count) const {
   // fold: each lane's chain is shorter than per_part, then 3 accumulator combines, up to 8
   // lanes per column and fewer than 16 elements left.
   if (column_block) return per_part + (parts > 1 ? parts : 0) + (column_fold() ? 22 : 0);
-  return per_part + tree + (parts > 1 ? parts : 0) + (vector > 1 ? 3 + edges : 0) +
-         (vector_acc ? unroll + 2 : 0);
+  // 16-element loads (CPUs): no head, up to 15 tail elements, 4 levels of lanes to fold.
+  std::uint64_t fold = 0;
+  for (std::uint64_t v = vector; v > 1; v /= 2)
+    ++fold;
+  return per_part + tree + (parts > 1 ? parts : 0) + (vector > 1 ? vector - 1 + edges : 0) +
+         (vector_acc ? unroll + fold : 0);
 }
 
 std::uint64_t SegmentedPlan::neighbours() const {
