@@ -48,8 +48,9 @@
 #define INF_BITS (((BITS_T)EXP_ONES) << MANT_BITS)
 
 /* V lanes per set: LANES (the plan's "lanes": 2, 4, 8 or 16) on GPUs; 64 bytes on CPUs
- * (BLOCKED), whose work-item also keeps two sets of lanes and alternates vectors between them,
- * so that the adds into a primary do not wait for the previous vector's. */
+ * (BLOCKED), whose work-item also keeps two sets of lanes and alternates blocks of 4 vectors
+ * between them (lanes_add_block), so that the adds into a primary do not all wait for the
+ * previous vector's. */
 #if defined(BLOCKED) && MANT_BITS > 32
 #define V 8
 #elif defined(BLOCKED)
@@ -192,6 +193,11 @@ inline bstate_t bstate_of(const istate_t* s) {
   return t;
 }
 
+/* The per-vector path, inlined into the kernel's loops whatever the compiler's inliner decides:
+ * a lanes_t whose address escapes into a call (PoCL 3.1 and 5 kept the rare lanes_widen out of
+ * line) lives in memory, and each of its bins' adds then waits for a store and a load. */
+#define LANES_INLINE inline __attribute__((always_inline))
+
 /* A work-item's lanes: V states sharing one index (-1: no element yet). */
 typedef struct {
   VE p0, p1, p2;
@@ -201,7 +207,7 @@ typedef struct {
   uint since;   /* deposits since the last renorm */
 } lanes_t;
 
-inline void lanes_renorm(lanes_t* s) {
+LANES_INLINE void lanes_renorm(lanes_t* s) {
   if (s->index < 0) return;
 #define RENORM_LANE(p, c)                                                       \
   do {                                                                          \
@@ -218,7 +224,7 @@ inline void lanes_renorm(lanes_t* s) {
 }
 
 /* The lanes ready for a magnitude of index x (binned_dmdupdate on every lane). */
-inline void lanes_update(lanes_t* s, int x) {
+LANES_INLINE void lanes_update(lanes_t* s, int x) {
   const int shift = s->index < 0 ? FOLD : s->index - x;
   if (shift <= 0) return;
   if (shift == 1) {
@@ -243,12 +249,12 @@ inline void lanes_update(lanes_t* s, int x) {
   s->bound = x == 0 ? INF_BITS : bound_of(x);
 }
 
-inline VE or_one(VE x) {
+LANES_INLINE VE or_one(VE x) {
   return AS_VE(AS_VB(x) | (VB)1);
 }
 
 /* x rounded to the grid of the bins p (the |1 keeps the rounding from ties), the rest left in x. */
-inline void deposit_level(VE* p, VE* x) {
+LANES_INLINE void deposit_level(VE* p, VE* x) {
   VE m = *p;
   VE q = or_one(*x);
   q += m;
@@ -258,7 +264,7 @@ inline void deposit_level(VE* p, VE* x) {
 }
 
 /* A vector of finite elements into the lanes (binned_dmddeposit lane by lane). */
-inline void lanes_deposit(lanes_t* s, VE x) {
+LANES_INLINE void lanes_deposit(lanes_t* s, VE x) {
   VE m, q;
   if (s->index == 0) {
     m = s->p0;
@@ -278,7 +284,7 @@ inline void lanes_deposit(lanes_t* s, VE x) {
 }
 
 /* The largest lane, by halves. */
-inline BITS_T lanes_max(VB v) {
+LANES_INLINE BITS_T lanes_max(VB v) {
 #if V == 16
   const CAT(BITS_T, 8) h8 = max(v.lo, v.hi);
 #elif V == 8
@@ -299,7 +305,7 @@ inline BITS_T lanes_max(VB v) {
 
 /* The rare vector with a magnitude at or past the lanes' bound: its non-finite lanes into the
  * flags (and out of the vector), then the lanes ready for the largest magnitude left. */
-inline VE lanes_widen(lanes_t* s, VE x, uint* flags) {
+LANES_INLINE VE lanes_widen(lanes_t* s, VE x, uint* flags) {
   VB mag = AS_VB(x) & (VB)MAG_MASK;
   BITS_T mx = lanes_max(mag);
   if (mx >= INF_BITS) {
@@ -322,15 +328,18 @@ inline VE lanes_widen(lanes_t* s, VE x, uint* flags) {
 
 /* A vector of elements (as bins' values) into the lanes; `all_bits` ANDs the elements' bits (a
  * lane's sign bit stays set while its elements are all -0, or non-finite, or nonzero: see
- * binned_partial). Zeros before the first nonzero element open no bins. */
-inline void lanes_add(lanes_t* s, VE x, VB* all_bits, uint* flags) {
-  *all_bits &= AS_VB(x);
+ * binned_partial) until these lanes open bins, after which the result is not -0 anyway (one
+ * vector operation less per vector). Zeros before the first nonzero element open no bins. */
+LANES_INLINE void lanes_add(lanes_t* s, VE x, VB* all_bits, uint* flags) {
+  if (s->index < 0) *all_bits &= AS_VB(x);
   if (any((AS_VB(x) & (VB)MAG_MASK) >= (VB)s->bound)) x = lanes_widen(s, x, flags);
   if (s->index >= 0) lanes_deposit(s, x);
 }
 
 /* The lanes' sum as integers: they share one index, so their bins add as they are. */
-inline istate_t lanes_state(lanes_t* s) {
+/* (By value: the loop's lanes_t never has its address taken, so it stays in registers.) */
+inline istate_t lanes_state(lanes_t t) {
+  lanes_t* s = &t;
   istate_t r = istate_empty();
   if (s->index < 0) return r;
   lanes_renorm(s);
@@ -409,6 +418,38 @@ inline VE one_element(EXACT_T x) {
   return v;
 }
 
+#ifdef BLOCKED
+/* CPUs: BLOCK vectors from element i into the lanes, their magnitudes checked against the bound
+ * once (a vector max each, one lane reduction per block) instead of any() per vector, which
+ * PoCL expands for 16 lanes into some 35 instructions and 8 branches. A block with a magnitude
+ * at or past the bound (rare: a new largest magnitude, a non-finite element) goes vector by
+ * vector through lanes_add; a block before the lanes' first nonzero element is all +-0. */
+#define BLOCK 4
+LANES_INLINE void lanes_add_block(lanes_t* s, global const T* in, ulong i, VB* all_bits,
+                                  uint* flags) {
+  VE x[BLOCK];
+  VB mag = (VB)0;
+#pragma unroll
+  for (int b = 0; b < BLOCK; ++b) {
+    x[b] = load_vector(in, i + b * V);
+    mag = max(mag, AS_VB(x[b]) & (VB)MAG_MASK);
+  }
+  if (lanes_max(mag) >= s->bound) {
+#pragma unroll
+    for (int b = 0; b < BLOCK; ++b)
+      lanes_add(s, x[b], all_bits, flags);
+  } else if (s->index < 0) {
+#pragma unroll
+    for (int b = 0; b < BLOCK; ++b)
+      *all_bits &= AS_VB(x[b]);
+  } else {
+#pragma unroll
+    for (int b = 0; b < BLOCK; ++b)
+      lanes_deposit(s, x[b]);
+  }
+}
+#endif
+
 kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void binned_partial(
     global const T* in, ulong n, ulong per_item, global EXACT_T* pri, global long* car,
     global uint* flags ELEM_PARAMS) {
@@ -431,6 +472,10 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void binned_partial(
   lanes_t s2 = s;
   const ulong b = min(n, gid * per_item), e = min(n, b + per_item);
   ulong i = b;
+  for (; i + 2 * BLOCK * V <= e; i += 2 * BLOCK * V) {
+    lanes_add_block(&s, in, i, &all_bits, &f);
+    lanes_add_block(&s2, in, i + BLOCK * V, &all_bits, &f);
+  }
   for (; i + 2 * V <= e; i += 2 * V) {
     lanes_add(&s, load_vector(in, i), &all_bits, &f);
     lanes_add(&s2, load_vector(in, i + V), &all_bits, &f);
@@ -448,10 +493,10 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void binned_partial(
 #endif
   /* An element other than -0: a nonzero one opened bins, or a +0 cleared a sign bit. */
   if (s.index >= 0 || any(AS_VB(all_bits) < (VB)(((BITS_T)1) << SIGN_SHIFT))) f |= F_NOT_NEG_ZERO;
-  istate_t mine = lanes_state(&s);
+  istate_t mine = lanes_state(s);
 #ifdef BLOCKED
   if (s2.index >= 0) f |= F_NOT_NEG_ZERO;
-  istate_add(&mine, lanes_state(&s2));
+  istate_add(&mine, lanes_state(s2));
 #endif
   barrier(CLK_LOCAL_MEM_FENCE);
   if (f) atomic_or(&group_flags, f);

@@ -179,6 +179,41 @@ TEST_CASE("binned sums: NaN, infinities and signed zeros as the exact sum's") {
   CHECK(sum({big, big, -big}) == big);
 }
 
+TEST_CASE("binned sums: blocks of vectors (CPUs) with zeros first, growing magnitudes, specials") {
+  // Long enough that every CPU work-item runs blocks of 4 vectors (lanes_add_block): -0 before
+  // the first nonzero element, a magnitude that grows every 4096 elements (the block's slow
+  // path), and NaN, infinities and a lone +0 inside blocks.
+  const std::size_t n = 100003;
+  std::vector<float> x(n, -0.0f);
+  for (std::size_t k = 5000; k < n; ++k)
+    x[k] = static_cast<float>((k % 13) + 1) * std::ldexp(1.0f, static_cast<int>(k / 4096)) *
+           (k % 3 ? 1.0f : -1.0f);
+  const rdx::Options o32 = any_device<float>(rdx::Type::F32);
+  const auto r = rdx::reduce(ctx(), rdx::Type::F32, x.data(), n, rdx::Op::Sum, o32);
+  CHECK(bits(r.value) == bits(sequential<float>(x)));
+  if (fp64()) {
+    std::vector<double> d(x.begin(), x.end());
+    const rdx::Options o64 = any_device<double>(rdx::Type::F64);
+    const auto rd = rdx::reduce(ctx(), rdx::Type::F64, d.data(), n, rdx::Op::Sum, o64);
+    CHECK(bits(rd.value) == bits(sequential<double>(d)));
+  }
+  const auto sum = [&](const std::vector<float>& v) {
+    return rdx::reduce(ctx(), rdx::Type::F32, v.data(), v.size(), rdx::Op::Sum, o32)
+        .value.as<float>();
+  };
+  std::vector<float> zeros(n, -0.0f);
+  CHECK(std::signbit(sum(zeros)));
+  zeros[77777] = 0.0f;
+  const float plus = sum(zeros);
+  CHECK((plus == 0 && !std::signbit(plus)));
+  std::vector<float> special = x;
+  special[40000] = std::numeric_limits<float>::quiet_NaN();
+  CHECK(std::isnan(sum(special)));
+  special = x;
+  special[64001] = std::numeric_limits<float>::infinity();
+  CHECK(sum(special) == std::numeric_limits<float>::infinity());
+}
+
 TEST_CASE("binned sums: streams, partials, byte forms and the enqueued form agree") {
   std::mt19937_64 g(21);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
