@@ -23,9 +23,13 @@ wheels=("$out"/librdx-*.whl)
 whl=${wheels[0]}
 [[ ${whl##*/} == *-manylinux_*_x86_64.whl ]] || fail "no manylinux tag: ${whl##*/}"
 "$wheel_build/venv/bin/auditwheel" show "$whl" >"$tmp/show" 2>&1 || { cat "$tmp/show" >&2; fail "auditwheel show failed"; }
-tr -s '\n ' ' ' <"$tmp/show" | grep -q 'is consistent with the following platform tag: "manylinux_' ||
+# grep reads files, not pipes: under pipefail, `unzip -l | grep -q` fails whenever grep's early
+# exit cuts unzip off with SIGPIPE (a CI run failed so with the loader in the wheel).
+tr -s '\n ' ' ' <"$tmp/show" >"$tmp/show1"
+grep -q 'is consistent with the following platform tag: "manylinux_' "$tmp/show1" ||
   { cat "$tmp/show" >&2; fail "auditwheel: the wheel is not consistent with a platform tag"; }
-unzip -l "$whl" | grep -q 'librdx.libs/libOpenCL' || fail "the wheel carries no OpenCL ICD loader"
+unzip -l "$whl" >"$tmp/list"
+grep -q 'librdx.libs/libOpenCL' "$tmp/list" || fail "the wheel carries no OpenCL ICD loader"
 
 python3 -m venv "$tmp/venv"
 quiet "$tmp/venv/bin/python" -m pip -q --disable-pip-version-check install "$whl"
