@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <unistd.h>
@@ -96,6 +97,71 @@ TEST_CASE("concurrency: one Context shared by 8 host threads, every result corre
       for (int r = 0; r < 10 && bad[t].empty(); ++r) {
         const Result res = reduce(ctx, Type::F32, data.data(), 1 << 20, Op::Sum);
         bad[t] = check_result(res.plan, res.value, res.index, ref);
+      }
+    });
+  for (auto& th : pool)
+    th.join();
+  for (auto& b : bad)
+    CHECK(b == "");
+}
+
+TEST_CASE("concurrency: segmented calls by device offsets from 4 threads, bad offsets among them") {
+  // The scratch a context keeps for segmented calls (the offsets' flag, the parts' states) serves
+  // one call at a time: each thread gets its own results, and each bad call reports its fault.
+  Context ctx(device());
+  const std::uint64_t n = 5000;
+  std::vector<float> x(n);
+  for (std::uint64_t i = 0; i < n; ++i)
+    x[i] = static_cast<float>((i * 37) % 101) - 50.0f;  // small integers: exact f32 sums
+  cl_int err = CL_SUCCESS;
+  const cl::Buffer data(ctx.cl_context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * 4, x.data(),
+                        &err);
+  REQUIRE(err == CL_SUCCESS);
+  std::vector<std::string> bad(4);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < 4; ++t)
+    pool.emplace_back([&, t] {
+      cl::CommandQueue q(ctx.cl_context(), ctx.cl_device());
+      for (int r = 0; r < 6 && bad[t].empty(); ++r) {
+        const std::uint64_t segs = 3 + t + r;
+        std::vector<std::uint64_t> off(segs + 1);
+        for (std::uint64_t k = 0; k <= segs; ++k)
+          off[k] = k * n / segs;
+        const bool wrong = (t + r) % 3 == 2;
+        if (wrong) std::swap(off[1], off[2]);
+        const Op op = r % 2 ? Op::ArgMax : Op::Sum;
+        Options o;
+        o.tuning.set("parts", 2 + r % 3);
+        cl::Buffer offsets(ctx.cl_context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                           off.size() * 8, off.data(), &err);
+        cl::Buffer values(ctx.cl_context(), CL_MEM_READ_WRITE, segs * 4);
+        cl::Buffer indices(ctx.cl_context(), CL_MEM_READ_WRITE, segs * 8);
+        std::string said;
+        try {
+          reduce_segments_into(ctx, Type::F32, data, n, offsets, segs, op, values, &indices, o);
+        } catch (const ArgumentError& e) {
+          said = e.what();
+        }
+        if (said != (wrong ? "offsets: the offsets decrease" : "")) {
+          bad[t] = fmt::format("thread {} round {}: '{}'", t, r, said);
+          break;
+        }
+        if (wrong) continue;
+        std::vector<float> v(segs);
+        std::vector<std::uint64_t> idx(segs);
+        q.enqueueReadBuffer(values, CL_TRUE, 0, segs * 4, v.data());
+        q.enqueueReadBuffer(indices, CL_TRUE, 0, segs * 8, idx.data());
+        for (std::uint64_t k = 0; k < segs && bad[t].empty(); ++k) {
+          float sum = 0, best = x[off[k]];
+          std::uint64_t at = 0;
+          for (std::uint64_t i = off[k]; i < off[k + 1]; ++i) {
+            sum += x[i];
+            if (x[i] > best) best = x[i], at = i - off[k];
+          }
+          const bool ok = op == Op::Sum ? v[k] == sum : v[k] == best && idx[k] == at;
+          if (!ok)
+            bad[t] = fmt::format("thread {} round {} segment {}: {} {}", t, r, k, v[k], idx[k]);
+        }
       }
     });
   for (auto& th : pool)

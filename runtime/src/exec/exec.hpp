@@ -169,6 +169,11 @@ class Exec {
   // With Options::profile: the summed device time of every launch so far (waits for them).
   double device_seconds();
 
+  // The bytes of one state (a user's, or the accumulator), and whether states carry indices
+  // (argmin/argmax): what states() allocates per state.
+  std::size_t state_bytes() const { return user ? user->state_bytes : size_of(plan.acc); }
+  bool indexed() const { return !user && is_index_op(plan.op); }
+
   // Raw device scratch of `bytes` (at least 1), alive until the Exec ends; optionally
   // initialised from host memory (blocking write).
   cl::Buffer buffer(std::size_t bytes, const void* init = nullptr);
@@ -186,8 +191,6 @@ class Exec {
   // values' bytes (staged_values_bytes), without waiting; nothing for other operators.
   void read_indices_later(const States& s, std::uint64_t k, unsigned char* staging,
                           std::uint64_t count);
-  std::size_t state_bytes() const { return user ? user->state_bytes : size_of(plan.acc); }
-  bool indexed() const { return !user && is_index_op(plan.op); }
   bool profile_ = false;
   std::vector<States> scratch_;      // alive until every command that uses it has finished
   std::vector<cl::Buffer> buffers_;  // the same

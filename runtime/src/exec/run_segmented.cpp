@@ -6,10 +6,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
+#include <cstring>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <vector>
 
 #include "core/cl_check.hpp"
+#include "core/context_impl.hpp"
+#include "core/pinned_bytes.hpp"
 #include "exec/exec.hpp"
 #include "ops/exact_sum.hpp"
 #include "ops/operators.hpp"
@@ -79,6 +85,57 @@ std::string build_options(const SegmentedPlan& p, bool checked) {
   return o;
 }
 
+// Scratch that segmented calls keep per context, held for a whole call: seg_check's flag and the
+// parts' partial states (up to kKeptPartBytes; more are made for the call alone). Made and
+// released on every call, they cost NVIDIA's driver 7-36 us a call (H100, 2^28 f32 by offsets,
+// segments of 4096 to 2^20 and the power-law mix: 0.88-0.98x CUB, kept 0.92-1.02x;
+// bench/results/h100_segmented_kept_scratch_2026-11-27). The flag is 0 between calls once a
+// call has read it as 0; any other way out of a call leaves it to be zeroed by the next.
+struct SegmentedScratch {
+  std::mutex mutex;
+  bool flag_zero = false;
+  cl::Buffer flag;                    // null until a call checks offsets
+  std::unique_ptr<PinnedBytes> word;  // where the flag is read back
+  cl::Buffer part_v, part_i;          // null until a call splits segments into parts
+  std::uint64_t part_v_bytes = 0, part_i_bytes = 0;
+};
+constexpr std::uint64_t kKeptPartBytes = std::uint64_t{1} << 20;
+
+// The flag of s, made on first use, and zeroed in the queue unless a call left it 0.
+const cl::Buffer& offsets_flag(Exec& ex, SegmentedScratch& s) {
+  const cl_uint zero = 0;
+  if (!s.word) {
+    cl_int err = CL_SUCCESS;
+    cl::Buffer made(ex.ctx.context, CL_MEM_READ_WRITE, sizeof zero, nullptr, &err);
+    RDX_CHECK_OUT(err, "clCreateBuffer(the offsets' flag)");
+    s.flag = made;
+    s.word = std::make_unique<PinnedBytes>(ex.ctx.context, ex.queue, sizeof zero);
+  }
+  // Zeroed by a fill in the queue, not a blocking write: no host round trip before the launch.
+  if (!s.flag_zero) RDX_CHECK(ex.queue.enqueueFillBuffer(s.flag, zero, 0, sizeof zero));
+  s.flag_zero = false;
+  return s.flag;
+}
+
+// count partial states (and indices, for argmin/argmax): s's buffers, grown to a power of two,
+// or the call's own beyond kKeptPartBytes.
+States part_states(Exec& ex, SegmentedScratch& s, std::uint64_t count) {
+  const std::uint64_t v = count * ex.state_bytes(), i = ex.indexed() ? count * 8 : 0;
+  if (v + i > kKeptPartBytes) return ex.states(count);
+  const auto grow = [&](cl::Buffer& b, std::uint64_t& have, std::uint64_t want) {
+    if (have >= want) return;
+    const std::uint64_t bytes = std::bit_ceil(std::max<std::uint64_t>(want, 4096));
+    cl_int err = CL_SUCCESS;
+    cl::Buffer made(ex.ctx.context, CL_MEM_READ_WRITE, bytes, nullptr, &err);
+    RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of partial states)", bytes));
+    b = made;
+    have = bytes;
+  };
+  grow(s.part_v, s.part_v_bytes, v);
+  if (i) grow(s.part_i, s.part_i_bytes, i);
+  return States{s.part_v, i ? s.part_i : s.part_v, count};
+}
+
 std::string describe_bad_offsets(cl_uint bad) {
   std::string r;
   const auto add = [&](const char* s) { r += r.empty() ? s : std::string("; ") + s; };
@@ -113,6 +170,13 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const Bu
     throw std::logic_error("run_segmented: a user's plan runs with its UserRun, and only it");
   SegmentedPlan ran = p;
   const Plan kp = kernel_plan(p);
+  // Taken before the Exec, so released after it has waited for the queue (also on errors).
+  std::shared_ptr<SegmentedScratch> kept;
+  std::unique_lock<std::mutex> kept_lock;
+  if (check_offsets || (p.parts > 1 && !p.exact)) {
+    kept = ctx.cached<SegmentedScratch>("segmented scratch");
+    kept_lock = std::unique_lock<std::mutex>(kept->mutex);
+  }
   Exec ex(ctx, kp);
   if (user) ex.user = *user;
   ex.in_offset = input.offset;
@@ -124,10 +188,7 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const Bu
     SegmentedPlan checker = p;  // segmented.cl's options, also for the exact form
     checker.exact = false;
     Kernel check = ex.kernel("segmented.cl", "seg_check", build_options(checker, true));
-    // Zeroed by a fill in the queue, not a blocking write: no host round trip before the launch.
-    const cl_uint zero = 0;
-    bad = ex.buffer(sizeof zero);
-    RDX_CHECK(ex.queue.enqueueFillBuffer(bad, zero, 0, sizeof zero));
+    bad = offsets_flag(ex, *kept);
     ex.args(check, *offsets, p.segments, p.n, bad);
     ex.launch(check, p.segments + 1, std::min<std::size_t>(check.wg, 64));
   }
@@ -137,8 +198,10 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const Bu
       return;
     }
     cl_uint flags = 0;
-    ex.read_bytes(bad, 0, sizeof flags, &flags);
+    ex.read_bytes(bad, 0, sizeof flags, kept->word->data());
+    std::memcpy(&flags, kept->word->data(), sizeof flags);
     if (flags) throw ArgumentError("offsets: " + describe_bad_offsets(flags));
+    kept->flag_zero = true;
   };
   if (p.segments == 0) {
     wait();
@@ -203,7 +266,8 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const Bu
       p.column_block
           ? p.segments / p.inner * ((p.inner + p.column_block - 1) / p.column_block) * p.parts
           : 0;
-  const States part = p.parts > 1 ? ex.states(p.segments * p.parts) : States{values, out_i, 0};
+  const States part =
+      p.parts > 1 ? part_states(ex, *kept, p.segments * p.parts) : States{values, out_i, 0};
   // The parameters seg_reduce and seg_finish share after their inputs: the geometry, the empty
   // value (not for a user's reduction), the outputs and, when checked, the offsets' flag.
   // Returns the next argument's index.
