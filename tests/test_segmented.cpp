@@ -146,6 +146,25 @@ TEST_CASE("segmented: CPUs' 16-element loads into vector accumulators, NaN and o
       }
     }
   }
+  // By default from a mean of 64 for min and max in f32 accumulators (f16 elements among them),
+  // in groups of 64 with 2 accumulators: NaN in bodies and tails, an empty segment, odd starts.
+  const std::vector<std::uint64_t> short_off = {0, 64, 200, 200, 201, 330, 700, 777};
+  for (const rdx::Type type : {rdx::Type::F32, rdx::Type::F16}) {
+    if (!device_allows(type)) continue;
+    for (const rdx::Op op : {rdx::Op::Min, rdx::Op::Max}) {
+      const std::uint64_t n = total(short_off);
+      auto data = rdx::make_case_data(type, op, rdx::Pattern::Random, n, 7);
+      if (type == rdx::Type::F32)
+        for (std::uint64_t k : {3, 70, 328, 776})
+          reinterpret_cast<float*>(data.data())[k] = std::numeric_limits<float>::quiet_NaN();
+      const auto r = rdx::reduce_segments(ctx(), type, data.data(), n, short_off, op);
+      INFO(r.plan.describe());
+      CHECK(r.plan.vector == 16);
+      CHECK(r.plan.unroll == 2);
+      CHECK(r.plan.work_group_size == 64);
+      CHECK(rdx::check_segments(r, data.data(), short_off) == "");
+    }
+  }
 }
 
 TEST_CASE("segmented: every axis of 1-D to 4-D arrays, lengths 0 and 1 among them") {

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <optional>
+#include <stdexcept>
 
 #include "ops/operators.hpp"
 #include "ops/user_reduction.hpp"
@@ -55,6 +57,13 @@ constexpr std::uint64_t kCpuVectorMin = 16;
 constexpr std::size_t kCpuWorkGroup = 64;
 constexpr std::uint64_t kUnrollVectorCpu = 2;
 constexpr std::uint64_t kCpuWideMin = 512;
+// Min and max in f32 accumulators (NaN-aware: a 4-lane select and isnan each) take 16-element
+// loads from a mean of kCpuWideF32Extremes, below kCpuWideMin in the 4-element form's groups of
+// 64 and 2 accumulators. PoCL 3.1 with 2 cores, 2^24 elements, segments and rows of 64 .. 256,
+// 8 alternating rounds (bench/results/pocl_short_segments_2026-11-27): 1.63-2.05x (28-32 GB/s
+// in 4-element loads, against 51-63 for sums and nanmax). The same form for sums at 256 gave
+// 0.67-1.07x there, and for f64 max, i32 max and xor and f32 nanmax 0.72-1.03x (tunables).
+constexpr std::uint64_t kCpuWideF32Extremes = 64;
 constexpr std::size_t kCpuWideWorkGroup = 16;
 constexpr std::uint64_t kCpuWideVector = 16;
 constexpr std::uint64_t kCpuWideUnroll = 4;
@@ -79,6 +88,26 @@ std::uint64_t tunable(const Options& opts, std::string_view name, std::uint64_t 
                       "column_block, fold (exact sums) and chunk, not '{}'",
                       k));
   return opts.tuning.get(name).value_or(dflt);
+}
+
+// The mean length from which CPUs load 16 contiguous elements at a time into vector
+// accumulators (for operators whose lanes combine).
+std::uint64_t cpu_wide_min(const SegmentedPlan& p) {
+  using detail::Combine;
+  switch (detail::op_row(p.op).combine) {
+    case Combine::Min:
+    case Combine::Max:
+      return p.acc == Type::F32 ? kCpuWideF32Extremes : kCpuWideMin;
+    case Combine::Add:
+    case Combine::Mul:
+    case Combine::MinNum:
+    case Combine::MaxNum:
+    case Combine::And:
+    case Combine::Or:
+    case Combine::Xor:
+      return kCpuWideMin;
+  }
+  throw std::logic_error("cpu_wide_min: an operator without a combine rule");
 }
 
 std::uint64_t target_groups(const DeviceInfo& dev) {
@@ -170,8 +199,11 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
   const bool cpu = dev.kind == DeviceKind::CPU;
   const bool contiguous = p.by_offsets || (!p.by_view && p.inner == 1);
   const bool cpu_short = cpu && mean < kCpuVectorMin;
-  const bool cpu_wide = cpu && contiguous && mean >= kCpuWideMin && !p.user() && vector_lanes(p);
-  if (cpu_wide && !opts.work_group_size) {
+  const bool cpu_wide =
+      cpu && contiguous && !p.user() && mean >= cpu_wide_min(p) && vector_lanes(p);
+  // From kCpuWideMin: groups of 16 and 4 accumulators.
+  const bool cpu_wide_groups = cpu_wide && mean >= kCpuWideMin;
+  if (cpu_wide_groups && !opts.work_group_size) {
     // The wide form's groups of 16, or as many as the tunable lanes ask for.
     const std::uint64_t want =
         std::max<std::uint64_t>(kCpuWideWorkGroup, opts.tuning.get("lanes").value_or(1));
@@ -219,9 +251,9 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
     throw ArgumentError(
         "vector 16 loads into vector accumulators: CPUs, operators whose lanes combine");
   p.unroll = tunable(opts, "unroll",
-                     p.vector > 1 ? (cpu_wide ? kCpuWideUnroll
-                                     : cpu    ? kUnrollVectorCpu
-                                              : kUnrollVector)
+                     p.vector > 1 ? (cpu_wide_groups ? kCpuWideUnroll
+                                     : cpu           ? kUnrollVectorCpu
+                                                     : kUnrollVector)
                                   : kUnrollScalar);
   if (!is_pow2(p.unroll) || p.unroll > 16)
     throw ArgumentError(fmt::format("unroll {} is not 1, 2, 4, 8 or 16", p.unroll));
@@ -411,9 +443,7 @@ std::uint64_t SegmentedPlan::depth_for(std::uint64_t count) const {
 std::uint64_t SegmentedPlan::one_pass_depth(std::uint64_t count) const {
   if (exact) return 1;  // correctly rounded
   const std::uint64_t per_part = ceil_div(ceil_div(count, parts), lanes);
-  std::uint64_t tree = 0;
-  for (std::uint64_t l = lanes; l > 1; l /= 2)
-    ++tree;
+  const std::uint64_t tree = std::bit_width(lanes) - 1;  // lanes: a power of two
   // Vector loads: the elements before and after the aligned body, one more each per lane.
   // Vector accumulators: their fold, then their lanes'.
   // 4-element loads: a lane may take up to 3 more of the body (its last load) and the head's and
@@ -424,9 +454,7 @@ std::uint64_t SegmentedPlan::one_pass_depth(std::uint64_t count) const {
   // lanes per column and fewer than 16 elements left.
   if (column_block) return per_part + (parts > 1 ? parts : 0) + (column_fold() ? 22 : 0);
   // 16-element loads (CPUs): no head, up to 15 tail elements, 4 levels of lanes to fold.
-  std::uint64_t fold = 0;
-  for (std::uint64_t v = vector; v > 1; v /= 2)
-    ++fold;
+  const std::uint64_t fold = std::bit_width(vector) - 1;  // vector: 1, 4 or 16
   return per_part + tree + (parts > 1 ? parts : 0) + (vector > 1 ? vector - 1 + edges : 0) +
          (vector_acc ? unroll + fold : 0);
 }
