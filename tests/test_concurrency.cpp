@@ -132,10 +132,15 @@ TEST_CASE("concurrency: segmented calls by device offsets from 4 threads, bad of
         const Op op = r % 2 ? Op::ArgMax : Op::Sum;
         Options o;
         o.tuning.set("parts", 2 + r % 3);
+        cl_int made[3] = {CL_SUCCESS, CL_SUCCESS, CL_SUCCESS};
         cl::Buffer offsets(ctx.cl_context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                           off.size() * 8, off.data(), &err);
-        cl::Buffer values(ctx.cl_context(), CL_MEM_READ_WRITE, segs * 4);
-        cl::Buffer indices(ctx.cl_context(), CL_MEM_READ_WRITE, segs * 8);
+                           off.size() * 8, off.data(), &made[0]);
+        cl::Buffer values(ctx.cl_context(), CL_MEM_READ_WRITE, segs * 4, nullptr, &made[1]);
+        cl::Buffer indices(ctx.cl_context(), CL_MEM_READ_WRITE, segs * 8, nullptr, &made[2]);
+        if (made[0] != CL_SUCCESS || made[1] != CL_SUCCESS || made[2] != CL_SUCCESS) {
+          bad[t] = fmt::format("thread {} round {}: clCreateBuffer failed", t, r);
+          break;
+        }
         std::string said;
         try {
           reduce_segments_into(ctx, Type::F32, data, n, offsets, segs, op, values, &indices, o);

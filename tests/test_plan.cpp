@@ -614,7 +614,10 @@ TEST_CASE("segmented plans: lanes from the mean length, parts for few long segme
     CHECK(cpu_64.length == 64);
     CHECK(form(cpu_64) == "lanes 1 wg 64 vector 16 unroll 2 vacc true");
     CHECK(cpu_64.depth_for(64) == 64 + 15 + 6 + 2 + 4);
-    CHECK(plan_segments(cpu, Type::F32, op, 1 << 26, 1 << 21).vector == 4);  // 32 elements
+    CHECK(plan_segments(cpu, Type::F32, op, 63 << 10, 1 << 10).vector == 4);  // 63 elements
+    CHECK(plan_segments(cpu, Type::F16, op, 64 << 10, 1 << 10).vector == 16);
+    CHECK(form(plan_segments(cpu, Type::F32, op, 1 << 26, 1 << 16)) ==
+          "lanes 1 wg 16 vector 16 unroll 4 vacc true");  // 1024 elements
     CHECK(plan_segments(cpu, Type::F64, op, 1 << 26, 1 << 18).vector == 4);
     CHECK(plan_segments(cpu, Type::I32, op, 1 << 26, 1 << 18).vector == 4);
   }

@@ -154,9 +154,12 @@ TEST_CASE("segmented: CPUs' 16-element loads into vector accumulators, NaN and o
     for (const rdx::Op op : {rdx::Op::Min, rdx::Op::Max}) {
       const std::uint64_t n = total(short_off);
       auto data = rdx::make_case_data(type, op, rdx::Pattern::Random, n, 7);
-      if (type == rdx::Type::F32)
-        for (std::uint64_t k : {3, 70, 328, 776})
+      for (std::uint64_t k : {3, 70, 328, 776}) {
+        if (type == rdx::Type::F32)
           reinterpret_cast<float*>(data.data())[k] = std::numeric_limits<float>::quiet_NaN();
+        else
+          reinterpret_cast<std::uint16_t*>(data.data())[k] = 0x7e00;  // an f16 quiet NaN
+      }
       const auto r = rdx::reduce_segments(ctx(), type, data.data(), n, short_off, op);
       INFO(r.plan.describe());
       CHECK(r.plan.vector == 16);
@@ -235,6 +238,24 @@ TEST_CASE("segmented: typed forms, device buffers, and the results in the caller
   CHECK(from_buffer.as<float>() == std::vector<float>{1, INFINITY, 3, 8});
   CHECK(rdx::reduce_axis(ctx(), rdx::Type::F32, data, shape, 0, rdx::Op::Prod).as<float>() ==
         std::vector<float>{45, 120, 231, 384});
+
+  // Segments split into parts: partial states past what a context keeps for them (1 MiB a call:
+  // 100000 segments x 3 parts of f32 values and u64 indices), then fewer, which it keeps.
+  for (const std::uint64_t segs : {100000, 10000, 100000}) {
+    const std::uint64_t len = 3, n = segs * len;
+    auto y = rdx::make_case_data(rdx::Type::F32, rdx::Op::ArgMax, rdx::Pattern::Random, n, segs);
+    std::vector<std::uint64_t> o(segs + 1);
+    for (std::uint64_t k = 0; k <= segs; ++k)
+      o[k] = k * len;
+    rdx::Options three;
+    three.tuning.set("parts", 3);
+    for (const rdx::Op op : {rdx::Op::ArgMax, rdx::Op::Sum}) {
+      const auto r = rdx::reduce_segments(ctx(), rdx::Type::F32, y.data(), n, o, op, three);
+      INFO(r.plan.describe());
+      CHECK(r.plan.parts == 3);
+      CHECK(rdx::check_segments(r, y.data(), o) == "");
+    }
+  }
 }
 
 TEST_CASE("segmented: bad offsets and shapes are ArgumentErrors before any kernel runs") {

@@ -86,7 +86,8 @@ std::string build_options(const SegmentedPlan& p, bool checked) {
 }
 
 // Scratch that segmented calls keep per context, held for a whole call: seg_check's flag and the
-// parts' partial states (up to kKeptPartBytes; more are made for the call alone). Made and
+// parts' partial states (a call's states and indices up to kKeptPartBytes together, so at most
+// that much in each of the two buffers; more are made for the call alone). Made and
 // released on every call, they cost NVIDIA's driver 7-36 us a call (H100, 2^28 f32 by offsets,
 // segments of 4096 to 2^20 and the power-law mix: 0.88-0.98x CUB, kept 0.92-1.02x;
 // bench/results/h100_segmented_kept_scratch_2026-11-27). The flag is 0 between calls once a
@@ -170,7 +171,9 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const Bu
     throw std::logic_error("run_segmented: a user's plan runs with its UserRun, and only it");
   SegmentedPlan ran = p;
   const Plan kp = kernel_plan(p);
-  // Taken before the Exec, so released after it has waited for the queue (also on errors).
+  // Taken before the Exec, so released after it ends: it waits for what it launched, also on
+  // errors; anything else this call enqueued (the flag's fill) stays ahead of the next call's
+  // commands on the same in-order queue.
   std::shared_ptr<SegmentedScratch> kept;
   std::unique_lock<std::mutex> kept_lock;
   if (check_offsets || (p.parts > 1 && !p.exact)) {
