@@ -5,6 +5,10 @@
 //   partial : each work-item loads one float, a local tree, each group stores its partial
 //   counter : partial + the last group (atomic ticket) combines the partials (fast.cl's finish)
 //   twokern : partial, then a second launch of one group combines the partials
+//   *_kwait : the same kernel, but the host polls the kernel's event to completion before it
+//             enqueues the read (is the read's wait on the kernel what costs?)
+//   spin    : `probe_group_cost spin I,I,...`: one group spinning I dependent steps, then the read
+//             enqueued at once (read), after polling the kernel's event (kwait), after clFinish
 // Usage: probe_group_cost [G,G,...]   (the first GPU; without one, the first device)
 // Build: g++ -O2 -std=c++17 bench/probe_group_cost.cpp -lOpenCL -o probe_group_cost
 #define CL_TARGET_OPENCL_VERSION 120
@@ -54,6 +58,11 @@ kernel void counter(global const float* in, global float* part, volatile global 
   const float r = group_sum(sh, s);
   if (get_local_id(0) == 0) { part[groups] = r; *ctr = 0; }
 }
+kernel void spin(global float* out, uint iters) {
+  float x = out[1];
+  for (uint i = 0; i < iters; ++i) x = fma(x, 0.999f, 0.5f);
+  if (get_global_id(0) == 0) out[0] = x;
+}
 kernel void finish(global float* part, uint groups) {
   local float sh[WG];
   float s = 0;
@@ -87,6 +96,11 @@ static double median_us(F f, int reps = 400) {
 
 int main(int argc, char** argv) {
   std::vector<size_t> groups = {1, 2, 4, 8, 16, 64, 256, 1056};
+  const bool spin_mode = argc > 2 && std::string(argv[1]) == "spin";
+  if (spin_mode) {
+    ++argv;
+    --argc;
+  }
   if (argc > 1) {
     groups.clear();
     std::stringstream ss(argv[1]);
@@ -121,7 +135,7 @@ int main(int argc, char** argv) {
     return k;
   };
   cl_kernel k_empty = kernel("empty"), k_partial = kernel("partial"), k_counter = kernel("counter"),
-            k_finish = kernel("finish");
+            k_finish = kernel("finish"), k_spin = kernel("spin");
   const size_t wg = 256, max_g = *std::max_element(groups.begin(), groups.end());
   std::vector<float> ones(max_g * wg, 1.0f);
   cl_mem in = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, ones.size() * 4,
@@ -151,6 +165,17 @@ int main(int argc, char** argv) {
   auto launch = [&](cl_kernel k, size_t g, size_t l) {
     check(clEnqueueNDRangeKernel(q, k, 1, nullptr, &g, &l, 0, nullptr, nullptr), "launch");
   };
+  // Launch, flush, poll the kernel's event to completion: the read is enqueued after it.
+  auto launch_wait = [&](cl_kernel k, size_t g, size_t l) {
+    cl_event ev;
+    check(clEnqueueNDRangeKernel(q, k, 1, nullptr, &g, &l, 0, nullptr, &ev), "launch");
+    check(clFlush(q), "clFlush");
+    cl_int st = CL_QUEUED;
+    do
+      check(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr), "poll");
+    while (st > CL_COMPLETE);
+    clReleaseEvent(ev);
+  };
   check(clSetKernelArg(k_empty, 0, sizeof in, &in), "arg");
   check(clSetKernelArg(k_empty, 1, sizeof part, &part), "arg");
   check(clSetKernelArg(k_partial, 0, sizeof in, &in), "arg");
@@ -160,23 +185,46 @@ int main(int argc, char** argv) {
   check(clSetKernelArg(k_counter, 2, sizeof ctr, &ctr), "arg");
   check(clSetKernelArg(k_finish, 0, sizeof part, &part), "arg");
 
+  // One kernel over `items` work-items, then the read of part[at]: enqueued at once, or after
+  // polling the kernel's event (kwait). The median call.
+  auto timed = [&](cl_kernel k, size_t items, bool kwait, size_t at) {
+    return median_us([&] {
+      if (kwait)
+        launch_wait(k, items, wg);
+      else
+        launch(k, items, wg);
+      read_polled(at);
+    });
+  };
+  check(clSetKernelArg(k_spin, 0, sizeof part, &part), "arg");
   std::printf("{\"device\":\"%s\",\"rows\":[\n", name);
+  if (spin_mode) {
+    for (size_t i = 0; i < groups.size(); ++i) {
+      const cl_uint it = static_cast<cl_uint>(groups[i]);
+      check(clSetKernelArg(k_spin, 1, sizeof it, &it), "arg");
+      const double t_read = timed(k_spin, wg, false, 0);
+      const double t_kwait = timed(k_spin, wg, true, 0);
+      const double t_finish = median_us([&] {
+        launch(k_spin, wg, wg);
+        check(clFinish(q), "clFinish");
+        read_polled(0);
+      });
+      const double t_only = median_us([&] { launch_wait(k_spin, wg, wg); });
+      std::printf(
+          "{\"iters\":%u,\"kernel_polled_us\":%.2f,\"read_us\":%.2f,\"kwait_read_us\":%.2f,"
+          "\"finish_read_us\":%.2f}%s\n",
+          it, t_only, t_read, t_kwait, t_finish, i + 1 < groups.size() ? "," : "");
+    }
+    std::printf("]}\n");
+    return 0;
+  }
   for (size_t i = 0; i < groups.size(); ++i) {
     const size_t g = groups[i];
     const cl_uint gu = static_cast<cl_uint>(g);
     check(clSetKernelArg(k_finish, 1, sizeof gu, &gu), "arg");
-    const double t_empty = median_us([&] {
-      launch(k_empty, g * wg, wg);
-      read_polled(0);
-    });
-    const double t_partial = median_us([&] {
-      launch(k_partial, g * wg, wg);
-      read_polled(0);
-    });
-    const double t_counter = median_us([&] {
-      launch(k_counter, g * wg, wg);
-      read_polled(g);
-    });
+    const double t_empty = timed(k_empty, g * wg, false, 0);
+    const double t_partial = timed(k_partial, g * wg, false, 0);
+    const double t_counter = timed(k_counter, g * wg, false, g);
     const float got_counter = host[0];
     const double t_two = median_us([&] {
       launch(k_partial, g * wg, wg);
@@ -184,10 +232,15 @@ int main(int argc, char** argv) {
       read_polled(g);
     });
     const float got_two = host[0];
+    const double t_partial_kw = timed(k_partial, g * wg, true, 0);
+    const double t_counter_kw = timed(k_counter, g * wg, true, g);
+    const float got_counter_kw = host[0];
     std::printf(
         "{\"groups\":%zu,\"empty_us\":%.2f,\"partial_us\":%.2f,\"counter_us\":%.2f,"
-        "\"twokern_us\":%.2f,\"counter_ok\":%s,\"twokern_ok\":%s}%s\n",
-        g, t_empty, t_partial, t_counter, t_two, got_counter == float(g * wg) ? "true" : "false",
+        "\"twokern_us\":%.2f,\"partial_kwait_us\":%.2f,\"counter_kwait_us\":%.2f,"
+        "\"counter_ok\":%s,\"twokern_ok\":%s}%s\n",
+        g, t_empty, t_partial, t_counter, t_two, t_partial_kw, t_counter_kw,
+        got_counter == float(g * wg) && got_counter_kw == float(g * wg) ? "true" : "false",
         got_two == float(g * wg) ? "true" : "false", i + 1 < groups.size() ? "," : "");
   }
   std::printf("]}\n");

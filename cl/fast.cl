@@ -242,8 +242,9 @@ kernel void fast_reduce(global const T* restrict in, ulong n, ulong chunk, globa
       lane[j] = combine_values(lane[j], USER_MAP_LANE(j, (ulong)k * VW + j));
   }
   s = user_lanes_combined(lane, UNROLL * VW);
-  const ulong tail = (ulong)nv * VW + gid;
-  if (tail < n) s = combine_values(s, USER_MAP_AT(tail));
+  /* The last n % VW elements: a loop, for a grid of fewer work-items than that. */
+  for (ulong i = (ulong)nv * VW + gid; i < n; i += stride)
+    s = combine_values(s, USER_MAP_AT(i));
 #elif VW > 1
   VACC v = (VACC)(st_identity());
   const sidx_t nv = (sidx_t)(n / VW);
@@ -270,8 +271,9 @@ kernel void fast_reduce(global const T* restrict in, ulong n, ulong chunk, globa
   for (; k < nv; k += stride)
     v = VCOMBINE(v, TO_VACC(VLOAD_T(k, in)));
   VHORIZONTAL(v, s);
-  const ulong tail = (ulong)nv * VW + gid;
-  if (tail < n) s = combine_values(s, to_acc(LOAD_T(in, tail)));
+  /* The last n % VW elements: a loop, for a grid of fewer work-items than that. */
+  for (ulong i = (ulong)nv * VW + gid; i < n; i += stride)
+    s = combine_values(s, to_acc(LOAD_T(in, i)));
 #else
   for (ulong i = gid; i < n; i += stride)
     s = st_combine(s, ELEM(in, i));

@@ -119,6 +119,25 @@ TEST_CASE("custom: transform-reduce over one and two inputs, with the index") {
   }
 }
 
+TEST_CASE("custom: fast_strided with fewer work-items than the elements past the last vector") {
+  // u8 elements load 16 at a time: a group of 2 work-items leaves 12 of 60 past the last vector.
+  std::vector<std::uint8_t> x(60);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    x[i] = static_cast<std::uint8_t>(i * 7 + 3);
+  const rdx::Array one[] = {rdx::Array::of<std::uint8_t>(x)};
+  rdx::Options o;
+  o.strategy = "fast_strided";
+  o.work_group_size = 2;
+  const auto twice = rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::U64, "x * 2");
+  for (const std::uint64_t n : {std::uint64_t{60}, std::uint64_t{47}, std::uint64_t{33}}) {
+    CAPTURE(n);
+    std::uint64_t w = 0;
+    for (std::uint64_t i = 0; i < n; ++i)
+      w += std::uint64_t{x[i]} * 2;
+    CHECK(rdx::reduce(ctx(), twice, one, n, o).fields[0].as<std::uint64_t>() == w);
+  }
+}
+
 TEST_CASE("custom: a map's vector form gives the bits of the lane-by-lane form") {
   // fast_blocked on a CPU runs a reduction that has a vector form (has_vector_form) VW lanes at
   // once; Options::tuning scalar_map = 1 runs the same reduction lane by lane. Other devices run

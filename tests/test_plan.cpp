@@ -473,10 +473,38 @@ TEST_CASE("fast_*: a grid of at most one partial per work-item of a group finish
       CHECK(param(p, "host_finish") == (param(p, "groups") <= p.work_group_size));
     }
   }
-  // f32 sum on the H200: 2048 elements a group, 256 work-items a group.
+  // f32 sum on the H200: 2048 elements a group, 256 work-items a group. A larger grid is capped
+  // at 256 groups while each work-item reads at most host_finish_items (16) elements: 2^20.
   CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 2048, {}), "host_finish"));
-  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 2048 + 1, {}), "groups") == 257);
-  CHECK_FALSE(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 2048 + 1, {}), "host_finish"));
+  for (const Type type : {Type::F32, Type::F64, Type::I32}) {
+    CAPTURE(type);
+    const Plan most = make_plan(gpu, type, Op::Sum, 256 * 256 * 16, {});
+    CHECK(param(most, "groups") == 256);
+    CHECK(param(most, "host_finish"));
+    const Plan past = make_plan(gpu, type, Op::Sum, 256 * 256 * 16 + 1, {});
+    CHECK(param(past, "groups") > 256);
+    CHECK_FALSE(param(past, "host_finish"));
+  }
+  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 2048 + 1, {}), "groups") == 256);
+  CHECK(param(make_plan(gpu, Type::F64, Op::ArgMax, 1 << 20, {}), "groups") == 256);
+  // The tunable moves the cap; its smallest value leaves one round of loads a work-item.
+  Options eight;
+  eight.tuning.set("host_finish_items", 8);
+  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 256 * 8, eight), "groups") == 256);
+  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 256 * 8 + 1, eight), "groups") == 257);
+  CHECK_FALSE(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 256 * 8 + 1, eight), "host_finish"));
+  Options one;
+  one.tuning.set("host_finish_items", 1);
+  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 2048 + 1, one), "groups") == 257);
+  CHECK_FALSE(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 2048 + 1, one), "host_finish"));
+  // A huge value cannot overflow the cap's arithmetic.
+  Options huge;
+  huge.tuning.set("host_finish_items", ~std::uint64_t{0});
+  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, std::uint64_t{1} << 40, huge), "groups") == 256);
+  // fast_blocked (CPUs) has no such tunable.
+  Options blocked = eight;
+  blocked.strategy = "fast_blocked";
+  CHECK_THROWS_AS(make_plan(cpu, Type::F32, Op::Sum, 1 << 20, blocked), ArgumentError);
   // CPUs run one work-item a group: only a grid of one group finishes on the host.
   const Plan small = make_plan(cpu, Type::F32, Op::Sum, 100, {});
   CHECK(param(small, "groups") == 1);

@@ -13,13 +13,21 @@
 namespace rdx::detail {
 
 // H200, f32 sum: within 1% of the best of 20 grid / work-group / unroll / vector configurations at
-// 2^24 and 2^28 (bench/sweep_fast.sh gpu fast_strided 16Mi,256Mi).
-const std::array<ParamSpec, 6> kFastStridedParams = {{
+// 2^24 and 2^28 (bench/sweep_fast.sh gpu fast_strided 16Mi,256Mi). host_finish_items: H100, 3
+// runs of 4 alternating rounds against the grid of one round of loads
+// (bench/results/h100_host_finish_2026-11-27): at 8 to 16 elements a work-item (f32 and i32 sums
+// and f32 max at 2^20, f64 sums at 2^19 and 2^20) the capped grid was faster in 13 of 15
+// comparisons, medians 21.7-25.9 us against 23.9-30.2 (slower: i32 once, 25.6 against 24.0, and
+// f64 once, 24.1 against 23.9); at 32 (2^21) it was slower in 4 of 7, by 1.1-3.6 us.
+const std::array<ParamSpec, 7> kFastStridedParams = {{
     {"wg", 256, "work-group size"},
     {"groups_per_cu", 8, "work-groups per compute unit: the grid's upper bound"},
     {"vector_bytes", 16, "bytes per vector load (elements: vector_bytes / element size, 1-16)"},
     {"unroll", 2, "independent vector loads in flight per work-item (1, 2, 4)"},
     {"min_per_item", 0, "fewest elements per work-item (0: one round of unroll vector loads)"},
+    {"host_finish_items", 16,
+     "a grid is capped at one group per work-item of a group (the host combines the partials) "
+     "while each work-item then reads at most this many elements"},
     {"scalar_map", 0, "accepted for portability: strided maps users' reductions lane by lane"},
 }};
 
@@ -117,6 +125,12 @@ void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTab
     const std::uint64_t min_per_item = t.set("min_per_item") ? t("min_per_item") : vw * unroll;
     const std::uint64_t per_group = p.work_group_size * std::max<std::uint64_t>(min_per_item, vw);
     groups = clamp_u((p.n + per_group - 1) / per_group, 1, cus * gpc);
+    // On NVIDIA's driver the last group's atomic finish cost a few microseconds more than the
+    // host's combine of at most a group's partials (cl/fast.cl, docs/performance.md): a grid of
+    // one group per work-item of a group, while each work-item then reads at most
+    // host_finish_items elements.
+    const std::uint64_t wg = p.work_group_size;
+    if (groups > wg && (p.n + wg * wg - 1) / (wg * wg) <= t("host_finish_items")) groups = wg;
   }
   if (unroll != 1 && unroll != 2 && unroll != 4)
     throw ArgumentError(fmt::format("unroll {} is not 1, 2 or 4", unroll));
