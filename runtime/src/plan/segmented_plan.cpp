@@ -62,7 +62,9 @@ constexpr std::uint64_t kCpuWideMin = 512;
 // 64 and 2 accumulators. PoCL 3.1 with 2 cores, 2^24 elements, segments and rows of 64 .. 256,
 // 8 alternating rounds (bench/results/pocl_short_segments_2026-11-27): 1.63-2.05x (28-32 GB/s
 // in 4-element loads, against 51-63 for sums and nanmax). The same form for sums at 256 gave
-// 0.67-1.07x there, and for f64 max, i32 max and xor and f32 nanmax 0.72-1.03x (tunables).
+// 0.67-1.07x there, and for f64 max, i32 max and xor and f32 nanmax 0.72-1.03x (tunables). Sums
+// with 4 accumulators: 0.74-1.26x on those 2 cores at 64..256, against 1.25-1.54x on the Xeon
+// with 2 compute units and 1.21-1.56x with 16 (bench/results/pocl5_xeon16_sums_short_2026-11-27).
 constexpr std::uint64_t kCpuWideF32Extremes = 64;
 constexpr std::size_t kCpuWideWorkGroup = 16;
 constexpr std::uint64_t kCpuWideVector = 16;
