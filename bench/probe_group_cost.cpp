@@ -96,7 +96,11 @@ static double median_us(F f, int reps = 400) {
 
 int main(int argc, char** argv) {
   std::vector<size_t> groups = {1, 2, 4, 8, 16, 64, 256, 1056};
-  const bool spin_mode = argc > 2 && std::string(argv[1]) == "spin";
+  const bool spin_mode = argc > 1 && std::string(argv[1]) == "spin";
+  if (spin_mode && argc < 3) {
+    std::fputs("usage: probe_group_cost spin STEPS[,STEPS...]\n", stderr);
+    return 2;
+  }
   if (spin_mode) {
     ++argv;
     --argc;
@@ -136,7 +140,8 @@ int main(int argc, char** argv) {
   };
   cl_kernel k_empty = kernel("empty"), k_partial = kernel("partial"), k_counter = kernel("counter"),
             k_finish = kernel("finish"), k_spin = kernel("spin");
-  const size_t wg = 256, max_g = *std::max_element(groups.begin(), groups.end());
+  // The spin mode's list is of steps: its kernel is one group and writes part[0].
+  const size_t wg = 256, max_g = spin_mode ? 1 : *std::max_element(groups.begin(), groups.end());
   std::vector<float> ones(max_g * wg, 1.0f);
   cl_mem in = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, ones.size() * 4,
                              ones.data(), &e);

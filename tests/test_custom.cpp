@@ -136,6 +136,24 @@ TEST_CASE("custom: fast_strided with fewer work-items than the elements past the
       w += std::uint64_t{x[i]} * 2;
     CHECK(rdx::reduce(ctx(), twice, one, n, o).fields[0].as<std::uint64_t>() == w);
   }
+  // f32 input: a built-in sum's grid of 4 groups of 2 is cut to 2 for the host's finish; a
+  // user's reduction, which the last group finishes, keeps 4.
+  std::vector<float> f(60);
+  double want = 0;
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    f[i] = static_cast<float>(i % 13) - 6.5f;
+    want += 3.0 * f[i];
+  }
+  const rdx::Array floats[] = {rdx::Array::of<float>(f)};
+  const auto thrice = rdx::Reduction::transform(rdx::Op::Sum, rdx::Type::F64, "3.0 * x");
+  const rdx::StateResult user = rdx::reduce(ctx(), thrice, floats, f.size(), o);
+  CHECK(user.fields[0].as<double>() == want);
+  CHECK(user.plan.params.get("groups") == 4u);
+  CHECK(user.plan.params.get("host_finish") == 0u);
+  const rdx::Result built_in =
+      rdx::reduce(ctx(), rdx::Type::F32, f.data(), f.size(), rdx::Op::Sum, o);
+  CHECK(built_in.plan.params.get("groups") == 2u);
+  CHECK(built_in.plan.params.get("host_finish") == 1u);
 }
 
 TEST_CASE("custom: a map's vector form gives the bits of the lane-by-lane form") {

@@ -486,7 +486,9 @@ TEST_CASE("fast_*: a grid of at most one partial per work-item of a group finish
     CHECK_FALSE(param(past, "host_finish"));
   }
   CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 2048 + 1, {}), "groups") == 256);
-  CHECK(param(make_plan(gpu, Type::F64, Op::ArgMax, 1 << 20, {}), "groups") == 256);
+  // At most 4 rounds of loads a work-item: argmax loads one element at a time (2 a round).
+  CHECK(param(make_plan(gpu, Type::F32, Op::ArgMax, 256 * 256 * 8, {}), "groups") == 256);
+  CHECK(param(make_plan(gpu, Type::F32, Op::ArgMax, 256 * 256 * 8 + 1, {}), "groups") == 1025);
   // The tunable moves the cap; its smallest value leaves one round of loads a work-item.
   Options eight;
   eight.tuning.set("host_finish_items", 8);
@@ -497,10 +499,21 @@ TEST_CASE("fast_*: a grid of at most one partial per work-item of a group finish
   one.tuning.set("host_finish_items", 1);
   CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 2048 + 1, one), "groups") == 257);
   CHECK_FALSE(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 2048 + 1, one), "host_finish"));
-  // A huge value cannot overflow the cap's arithmetic.
-  Options huge;
-  huge.tuning.set("host_finish_items", ~std::uint64_t{0});
-  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, std::uint64_t{1} << 40, huge), "groups") == 256);
+  // A larger value still stops at 4 rounds (f32: 32 elements a work-item).
+  Options many;
+  many.tuning.set("host_finish_items", 1024);
+  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 256 * 32, many), "groups") == 256);
+  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 256 * 32 + 1, many), "groups") == 1025);
+  // Groups of more than 256 are never capped (the host would combine more partials), nor is a
+  // grid whose minimum per work-item is asked for.
+  Options wide;
+  wide.work_group_size = 512;
+  const Plan w = make_plan(gpu, Type::F32, Op::Sum, std::uint64_t{1} << 22, wide);
+  CHECK(param(w, "groups") == 1024);
+  CHECK_FALSE(param(w, "host_finish"));
+  Options least;
+  least.tuning.set("min_per_item", 4);
+  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 1 << 20, least), "groups") == 1024);
   // fast_blocked (CPUs) has no such tunable.
   Options blocked = eight;
   blocked.strategy = "fast_blocked";

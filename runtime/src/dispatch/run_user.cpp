@@ -58,7 +58,7 @@ Plan user_plan(const Context& ctx, const Reduction& r, const Prepared& prep,
     throw UnsupportedError(fmt::format("the strategy {} does not run a user's reduction ('{}'): {}",
                                        p.strategy, r.name, why));
   check_fp64(ctx, r, inputs);
-  if (facts->user_plan) facts->user_plan(ctx.device_info(), prep, p);
+  if (facts->user_plan) facts->user_plan(ctx.device_info(), prep, o, ctx.tuning(), p);
   p.reduction = r.name.empty() ? "custom" : r.name;  // never "": a plan with one is a user's
   p.acc = r.fields[0].type;
   if (facts->depth) p.depth = facts->depth(p, ctx.device_info());  // the user kernel's chains

@@ -121,8 +121,9 @@ std::function<Outcome()> enqueue_fast(Exec& ex, const cl::Buffer& in, std::uint6
 
 // A user's reduction finishes on the device, with vector_map = 1 where the blocked layout on a
 // CPU runs its vector form (ops/user_reduction.hpp, has_vector_form).
-void fast_user_plan(const DeviceInfo& dev, const Prepared& prep, Plan& p) {
-  p.params.set("host_finish", 0);  // the host cannot run the user's combine
+void fast_user_plan(const DeviceInfo& dev, const Prepared& prep, const Options& opts,
+                    const TuningTable& tuning, Plan& p) {
+  tune_fast_device_finish(dev, p, opts, tuning);  // the host cannot run the user's combine
   const FastGrid g = fast_grid(p);
   // CPUs only: its loads rely on the compiler's support for under-aligned vector types (clang's).
   const bool cpu = dev.kind == DeviceKind::CPU;

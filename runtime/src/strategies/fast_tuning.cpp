@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 #include "ops/operators.hpp"
@@ -27,7 +28,7 @@ const std::array<ParamSpec, 7> kFastStridedParams = {{
     {"min_per_item", 0, "fewest elements per work-item (0: one round of unroll vector loads)"},
     {"host_finish_items", 16,
      "a grid is capped at one group per work-item of a group (the host combines the partials) "
-     "while each work-item then reads at most this many elements"},
+     "while each work-item then reads at most this many elements (1: no cap)"},
     {"scalar_map", 0, "accepted for portability: strided maps users' reductions lane by lane"},
 }};
 
@@ -44,6 +45,13 @@ const std::array<ParamSpec, 6> kFastBlockedParams = {{
 }};
 
 namespace {
+
+// The cap of host_finish_items applies to groups of at most this many work-items, in at most
+// this many rounds of loads a work-item: f64 sums at 2^20 (4 rounds of 2 loads of 2 elements)
+// gained; the host's combine of 1056 partials was 7.8-9.7 us slower than the last group's
+// (bench/results/h100_finish_probes_2026-11-27/host_finish_large).
+constexpr std::uint64_t kMostHostPartials = 256;
+constexpr std::uint64_t kMostCappedRounds = 4;
 
 std::uint64_t clamp_u(std::uint64_t v, std::uint64_t lo, std::uint64_t hi) {
   return std::max(lo, std::min(v, hi));
@@ -98,7 +106,7 @@ class Tunables {
 // vectors (PoCL runs a work-group as a loop; LLVM vectorises the range). fast_strided (auto
 // elsewhere): a grid of compute units x groups_per_cu groups reading neighbouring vectors.
 void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTable& tuning,
-               std::span<const ParamSpec> specs, bool blocked) {
+               std::span<const ParamSpec> specs, bool blocked, bool host_may_finish) {
   const Tunables t(specs, o.tuning, resolve_tuning(tuning, dev, p.strategy, p.type, p.op),
                    p.strategy);
   const std::uint64_t es = size_of(p.type);
@@ -128,9 +136,13 @@ void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTab
     // On NVIDIA's driver the last group's atomic finish cost a few microseconds more than the
     // host's combine of at most a group's partials (cl/fast.cl, docs/performance.md): a grid of
     // one group per work-item of a group, while each work-item then reads at most
-    // host_finish_items elements.
+    // host_finish_items elements in at most kMostCappedRounds rounds of loads, for groups of at
+    // most kMostHostPartials (what was measured). Not where a minimum per work-item is asked for.
     const std::uint64_t wg = p.work_group_size;
-    if (groups > wg && (p.n + wg * wg - 1) / (wg * wg) <= t("host_finish_items")) groups = wg;
+    const std::uint64_t per_item = (p.n + wg * wg - 1) / (wg * wg);  // with a grid of wg groups
+    if (host_may_finish && !t.set("min_per_item") && groups > wg && wg <= kMostHostPartials &&
+        per_item <= t("host_finish_items") && per_item <= kMostCappedRounds * vw * unroll)
+      groups = wg;
   }
   if (unroll != 1 && unroll != 2 && unroll != 4)
     throw ArgumentError(fmt::format("unroll {} is not 1, 2 or 4", unroll));
@@ -143,7 +155,7 @@ void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTab
                  .set("unroll", unroll)
                  // A grid whose partials the last group would combine at one per work-item or
                  // fewer hands them to the host instead (cl/fast.cl, HOST_FINISH).
-                 .set("host_finish", groups <= p.work_group_size ? 1 : 0);
+                 .set("host_finish", host_may_finish && groups <= p.work_group_size ? 1 : 0);
   // For users' reductions (dispatch/run_user.cpp reads it), only where Options or the table set it.
   if (t("scalar_map")) p.params.set("scalar_map", 1);
 }
@@ -151,11 +163,22 @@ void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTab
 }  // namespace
 
 void tune_fast_strided(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTable& t) {
-  tune_fast(dev, p, o, t, kFastStridedParams, false);
+  tune_fast(dev, p, o, t, kFastStridedParams, false, true);
 }
 
 void tune_fast_blocked(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTable& t) {
-  tune_fast(dev, p, o, t, kFastBlockedParams, true);
+  tune_fast(dev, p, o, t, kFastBlockedParams, true, true);
+}
+
+void tune_fast_device_finish(const DeviceInfo& dev, Plan& p, const Options& o,
+                             const TuningTable& t) {
+  const bool blocked = p.strategy == "fast_blocked";
+  if (!blocked && p.strategy != "fast_strided")
+    throw std::logic_error("tune_fast_device_finish: not a fast_* plan: " + p.strategy);
+  tune_fast(dev, p, o, t,
+            blocked ? std::span<const ParamSpec>(kFastBlockedParams)
+                    : std::span<const ParamSpec>(kFastStridedParams),
+            blocked, false);
 }
 
 FastGrid fast_grid(const Plan& p) {

@@ -15,6 +15,10 @@ extern const std::array<ParamSpec, 6> kFastBlockedParams;
 // StrategyFacts::tune of each: the grid into Plan::params and Plan::work_group_size.
 void tune_fast_strided(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTable& t);
 void tune_fast_blocked(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTable& t);
+// The same grid for a plan whose last group finishes (a user's reduction: the host cannot run its
+// combine), without the cap that lets the host finish (host_finish_items).
+void tune_fast_device_finish(const DeviceInfo& dev, Plan& p, const Options& o,
+                             const TuningTable& t);
 
 // Elements per block of a BLOCKED `fast` work-item (the -DBLOCK of cl/fast.cl).
 inline constexpr std::uint64_t kFastBlock = 4096;

@@ -28,7 +28,8 @@ struct StrategyDef : StrategyFacts {
   // one (null: none). run_user: runs it over every chunk of the inputs itself, and with `target`
   // only enqueues it (rdx::enqueue_reduce); null: `run` per chunk, the chunks' states folded on the
   // device (Exec::fold), and no asynchronous form.
-  void (*user_plan)(const DeviceInfo& dev, const Prepared& prep, Plan& plan) = nullptr;
+  void (*user_plan)(const DeviceInfo& dev, const Prepared& prep, const Options& opts,
+                    const TuningTable& tuning, Plan& plan) = nullptr;
   StateResult (*run_user)(Context& ctx, const Reduction& r, const Prepared& prep,
                           const UserInputs& in, std::uint64_t n, Exec& ex,
                           const AsyncTarget* target) = nullptr;
