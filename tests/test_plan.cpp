@@ -486,9 +486,11 @@ TEST_CASE("fast_*: a grid of at most one partial per work-item of a group finish
     CHECK_FALSE(param(past, "host_finish"));
   }
   CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 2048 + 1, {}), "groups") == 256);
-  // At most 4 rounds of loads a work-item: argmax loads one element at a time (2 a round).
-  CHECK(param(make_plan(gpu, Type::F32, Op::ArgMax, 256 * 256 * 8, {}), "groups") == 256);
-  CHECK(param(make_plan(gpu, Type::F32, Op::ArgMax, 256 * 256 * 8 + 1, {}), "groups") == 1025);
+  // At most 4 rounds of vector loads a work-item (f64: 2 loads of 2 elements a round), of loads
+  // of one element 2 (argmax: 2 a round).
+  CHECK(param(make_plan(gpu, Type::F64, Op::Sum, 256 * 256 * 16, {}), "groups") == 256);
+  CHECK(param(make_plan(gpu, Type::F32, Op::ArgMax, 256 * 256 * 4, {}), "groups") == 256);
+  CHECK(param(make_plan(gpu, Type::F32, Op::ArgMax, 256 * 256 * 4 + 1, {}), "groups") == 513);
   // The tunable moves the cap; its smallest value leaves one round of loads a work-item.
   Options eight;
   eight.tuning.set("host_finish_items", 8);

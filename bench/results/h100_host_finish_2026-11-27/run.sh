@@ -1,5 +1,5 @@
 #!/bin/bash
-# Flat auto against CUB: clrdx_old (b6b900f) and clrdx_new (grids capped for the host's finish), alternating.
+# Flat auto against CUB: clrdx_old (built between c7eb343 and aa26d19: the flat path of b6b900f) and clrdx_new (grids capped for the host's finish), alternating.
 cd "$(dirname "$0")"
 export LD_LIBRARY_PATH=$PWD/lib RDX_CACHE_DIR=$PWD/rdxcache
 nvidia-smi -L

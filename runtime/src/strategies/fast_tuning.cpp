@@ -47,11 +47,14 @@ const std::array<ParamSpec, 6> kFastBlockedParams = {{
 namespace {
 
 // The cap of host_finish_items applies to groups of at most this many work-items, in at most
-// this many rounds of loads a work-item: f64 sums at 2^20 (4 rounds of 2 loads of 2 elements)
-// gained; the host's combine of 1056 partials was 7.8-9.7 us slower than the last group's
+// this many rounds of loads a work-item: vector loads 4 (f64 sums at 2^20, 4 rounds of 2 loads of
+// 2 elements, gained), one element a load 2 (argmax, argmin and f32 prod gained 0.82-0.93x at
+// 2^18, 2 rounds, and were 0.96-1.09x at 2^19, 4 rounds: bench/results/h100_host_finish_2026-11-27/
+// scalar). The host's combine of 1056 partials was 7.8-9.7 us slower than the last group's
 // (bench/results/h100_finish_probes_2026-11-27/host_finish_large).
 constexpr std::uint64_t kMostHostPartials = 256;
 constexpr std::uint64_t kMostCappedRounds = 4;
+constexpr std::uint64_t kMostCappedRoundsScalar = 2;
 
 std::uint64_t clamp_u(std::uint64_t v, std::uint64_t lo, std::uint64_t hi) {
   return std::max(lo, std::min(v, hi));
@@ -136,12 +139,14 @@ void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTab
     // On NVIDIA's driver the last group's atomic finish cost a few microseconds more than the
     // host's combine of at most a group's partials (cl/fast.cl, docs/performance.md): a grid of
     // one group per work-item of a group, while each work-item then reads at most
-    // host_finish_items elements in at most kMostCappedRounds rounds of loads, for groups of at
-    // most kMostHostPartials (what was measured). Not where a minimum per work-item is asked for.
+    // host_finish_items elements in at most kMostCappedRounds rounds of loads (of one element:
+    // kMostCappedRoundsScalar), for groups of at most kMostHostPartials (what was measured). Not
+    // where a minimum per work-item is asked for.
     const std::uint64_t wg = p.work_group_size;
     const std::uint64_t per_item = (p.n + wg * wg - 1) / (wg * wg);  // with a grid of wg groups
     if (host_may_finish && !t.set("min_per_item") && groups > wg && wg <= kMostHostPartials &&
-        per_item <= t("host_finish_items") && per_item <= kMostCappedRounds * vw * unroll)
+        per_item <= t("host_finish_items") &&
+        per_item <= (vw > 1 ? kMostCappedRounds : kMostCappedRoundsScalar) * vw * unroll)
       groups = wg;
   }
   if (unroll != 1 && unroll != 2 && unroll != 4)
