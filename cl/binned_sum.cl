@@ -49,8 +49,8 @@
 
 /* V lanes per set: LANES (the plan's "lanes": 2, 4, 8 or 16) on GPUs; 64 bytes on CPUs
  * (BLOCKED), whose work-item also keeps two sets of lanes and alternates blocks of 4 vectors
- * between them (lanes_add_block), so that the adds into a primary do not all wait for the
- * previous vector's. */
+ * between them (lanes_run, or lanes_add_block where a block needs more), so that the adds into
+ * a primary do not all wait for the previous vector's. */
 #if defined(BLOCKED) && MANT_BITS > 32
 #define V 8
 #elif defined(BLOCKED)
@@ -448,6 +448,67 @@ LANES_INLINE void lanes_add_block(lanes_t* s, global const T* in, ulong i, VB* a
       lanes_deposit(s, x[b]);
   }
 }
+
+/* One level of lanes_deposit on bins held in a variable. */
+#define DEPOSIT_LEVEL(p, x)  \
+  do {                       \
+    VE m_ = (p);             \
+    VE q_ = or_one(x) + m_;  \
+    (p) = q_;                \
+    (x) += m_ - q_;          \
+  } while (0)
+#define DEPOSIT_BINS(p0, p1, p2, x) \
+  do {                              \
+    VE x_ = (x);                    \
+    DEPOSIT_LEVEL(p0, x_);          \
+    DEPOSIT_LEVEL(p1, x_);          \
+    (p2) += or_one(x_);             \
+  } while (0)
+
+/* CPUs: the common case as a loop whose bins are plain variables, which the compiler keeps in
+ * registers (through lanes_t, PoCL 3.1 kept them on the stack, each add behind a store and a
+ * load). Pairs of blocks from element i, the first into s and the second into s2, while both
+ * sets hold bins below the top one (index > 0), every magnitude of the pair is below both
+ * bounds, and neither set reaches ENDURANCE deposits: the same deposits and renorms, in the same
+ * order, as lanes_add_block on each. Returns where it stopped: e, or a pair that needs
+ * lanes_add_block, or the end of the last whole pair. */
+LANES_INLINE ulong lanes_run(lanes_t* s, lanes_t* s2, global const T* in, ulong i, ulong e) {
+  const BITS_T bound = min(s->bound, s2->bound);
+  while (i + 2 * BLOCK * V <= e) {
+    const uint room = ENDURANCE - max(s->since, s2->since);
+    ulong pairs = min((e - i) / (2 * BLOCK * V), (ulong)(room / BLOCK));
+    if (pairs == 0) return i; /* a renorm falls inside the next block */
+    VE a0 = s->p0, a1 = s->p1, a2 = s->p2, b0 = s2->p0, b1 = s2->p1, b2 = s2->p2;
+    ulong done = 0;
+    for (; done < pairs; ++done, i += 2 * BLOCK * V) {
+      VE x[2 * BLOCK];
+      VB mag = (VB)0;
+#pragma unroll
+      for (int k = 0; k < 2 * BLOCK; ++k) {
+        x[k] = load_vector(in, i + k * V);
+        mag = max(mag, AS_VB(x[k]) & (VB)MAG_MASK);
+      }
+      if (lanes_max(mag) >= bound) break;
+#pragma unroll
+      for (int k = 0; k < BLOCK; ++k) {
+        DEPOSIT_BINS(a0, a1, a2, x[k]);
+        DEPOSIT_BINS(b0, b1, b2, x[BLOCK + k]);
+      }
+    }
+    s->p0 = a0;
+    s->p1 = a1;
+    s->p2 = a2;
+    s2->p0 = b0;
+    s2->p1 = b1;
+    s2->p2 = b2;
+    s->since += (uint)done * BLOCK;
+    s2->since += (uint)done * BLOCK;
+    if (s->since == ENDURANCE) lanes_renorm(s);
+    if (s2->since == ENDURANCE) lanes_renorm(s2);
+    if (done < pairs) return i;
+  }
+  return i;
+}
 #endif
 
 kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void binned_partial(
@@ -472,9 +533,15 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void binned_partial(
   lanes_t s2 = s;
   const ulong b = min(n, gid * per_item), e = min(n, b + per_item);
   ulong i = b;
-  for (; i + 2 * BLOCK * V <= e; i += 2 * BLOCK * V) {
+  while (i + 2 * BLOCK * V <= e) {
+    if (s.index > 0 && s2.index > 0) {
+      i = lanes_run(&s, &s2, in, i, e);
+      if (i + 2 * BLOCK * V > e) break;
+    }
+    /* The pair the run stopped at (or no run: a set without bins, or the top bin) */
     lanes_add_block(&s, in, i, &all_bits, &f);
     lanes_add_block(&s2, in, i + BLOCK * V, &all_bits, &f);
+    i += 2 * BLOCK * V;
   }
   for (; i + 2 * V <= e; i += 2 * V) {
     lanes_add(&s, load_vector(in, i), &all_bits, &f);

@@ -183,19 +183,58 @@ TEST_CASE("binned sums: blocks of vectors (CPUs) with zeros first, growing magni
   // Long enough that every CPU work-item runs blocks of 4 vectors (lanes_add_block): -0 before
   // the first nonzero element, a magnitude that grows every 4096 elements (the block's slow
   // path), and NaN, infinities and a lone +0 inside blocks.
+  // The first nonzero element opens the first work-item's bins at the first vector of a block
+  // (5000: vector 312) or at its third (5024), so that its deposits reach ENDURANCE (512 f32
+  // vectors, 2048 f64 ones) inside a block, where lanes_run leaves the pair to lanes_add_block;
+  // with one work-item (groups 1) each set of lanes renorms several times.
   const std::size_t n = 100003;
-  std::vector<float> x(n, -0.0f);
-  for (std::size_t k = 5000; k < n; ++k)
-    x[k] = static_cast<float>((k % 13) + 1) * std::ldexp(1.0f, static_cast<int>(k / 4096)) *
-           (k % 3 ? 1.0f : -1.0f);
   const rdx::Options o32 = any_device<float>(rdx::Type::F32);
-  const auto r = rdx::reduce(ctx(), rdx::Type::F32, x.data(), n, rdx::Op::Sum, o32);
-  CHECK(bits(r.value) == bits(sequential<float>(x)));
+  rdx::Options one32 = o32;
+  one32.tuning.set("groups", 1);
+  std::vector<float> x;
+  for (std::size_t first : {std::size_t{5024}, std::size_t{5000}}) {
+    INFO("first nonzero element " << first);
+    x.assign(n, -0.0f);
+    for (std::size_t k = first; k < n; ++k)
+      x[k] = static_cast<float>((k % 13) + 1) * std::ldexp(1.0f, static_cast<int>(k / 4096)) *
+             (k % 3 ? 1.0f : -1.0f);
+    const rdx::Scalar want = sequential<float>(x);
+    CHECK(bits(rdx::reduce(ctx(), rdx::Type::F32, x.data(), n, rdx::Op::Sum, o32).value) ==
+          bits(want));
+    CHECK(bits(rdx::reduce(ctx(), rdx::Type::F32, x.data(), n, rdx::Op::Sum, one32).value) ==
+          bits(want));
+    if (fp64()) {
+      std::vector<double> d(x.begin(), x.end());
+      // Doubles reach ENDURANCE in 2048 vectors of 8 a set: the values repeated 4 times.
+      for (int copy = 0; copy < 2; ++copy)
+        d.insert(d.end(), d.begin(), d.end());
+      rdx::Options o64 = any_device<double>(rdx::Type::F64), one64 = o64;
+      one64.tuning.set("groups", 1);
+      const rdx::Scalar want64 = sequential<double>(d);
+      CHECK(bits(rdx::reduce(ctx(), rdx::Type::F64, d.data(), d.size(), rdx::Op::Sum, o64).value) ==
+            bits(want64));
+      CHECK(
+          bits(rdx::reduce(ctx(), rdx::Type::F64, d.data(), d.size(), rdx::Op::Sum, one64).value) ==
+          bits(want64));
+    }
+  }
+  // Past leading zeros, every element the largest magnitude of its bins (just below 0.25 =
+  // 2^(255 - 13 * 10 - 127) for f32, index 10; just below 2^24 for f64, index 25): each deposit
+  // adds nearly the most that a primary takes, so a renorm missed at ENDURANCE deposits changes
+  // the bits. One work-item (groups 1); the first nonzero element in the second block of a pair
+  // (f32: element 5056 of pairs of 128; f64: 5088 of 64), so that the second set of lanes runs
+  // a block ahead of the first.
+  std::vector<float> top(n, std::nextafter(0.25f, 0.0f));
+  std::fill(top.begin(), top.begin() + 5056, 0.0f);
+  CHECK(bits(rdx::reduce(ctx(), rdx::Type::F32, top.data(), n, rdx::Op::Sum, one32).value) ==
+        bits(sequential<float>(top)));
   if (fp64()) {
-    std::vector<double> d(x.begin(), x.end());
-    const rdx::Options o64 = any_device<double>(rdx::Type::F64);
-    const auto rd = rdx::reduce(ctx(), rdx::Type::F64, d.data(), n, rdx::Op::Sum, o64);
-    CHECK(bits(rd.value) == bits(sequential<double>(d)));
+    std::vector<double> top64(4 * n, std::nextafter(0x1p24, 0.0));
+    std::fill(top64.begin(), top64.begin() + 5088, 0.0);
+    rdx::Options one64 = any_device<double>(rdx::Type::F64);
+    one64.tuning.set("groups", 1);
+    CHECK(bits(rdx::reduce(ctx(), rdx::Type::F64, top64.data(), top64.size(), rdx::Op::Sum, one64)
+                   .value) == bits(sequential<double>(top64)));
   }
   const auto sum = [&](const std::vector<float>& v) {
     return rdx::reduce(ctx(), rdx::Type::F32, v.data(), v.size(), rdx::Op::Sum, o32)

@@ -29,14 +29,24 @@ std::string strategy_names() {
 // 512), against 441-466 with 2 or 4 and 387-408 with 16; run_to_run 259-273.
 constexpr std::uint64_t kExactGroupsPerCuGpu = 8;
 
-// Work-groups of the fixed-bin sum's first launch: one per compute unit on CPUs (of one
-// work-item, a contiguous range each, its lanes in vectors), kBinnedGroupsPerCuGpu per compute
-// unit on GPUs (a grid stride), with kBinnedLanes* lanes a work-item. H100, 2^26 elements, lanes
-// 2-8 x groups per CU 2-8 x work-groups of 128 or 256 (bench/results/h100_binned_sweep.txt):
+// Work-groups of the fixed-bin sum's first launch: kBinnedGroupsPerCuCpu per compute unit on CPUs
+// (of one work-item, a contiguous range each, its lanes in vectors), kBinnedGroupsPerCuGpu per
+// compute unit on GPUs (a grid stride), with kBinnedLanes* lanes a work-item. H100, 2^26 elements,
+// lanes 2-8 x groups per CU 2-8 x work-groups of 128 or 256 (bench/results/h100_binned_sweep.txt):
 // f32 fastest at 4 lanes, 4 groups per CU, 256 (133 us; run_to_run 113-115 us), f64 at 8 lanes,
 // 4 per CU (213-215 us; run_to_run 193-199 us).
 constexpr std::uint64_t kBinnedGroupsPerCuGpu = 4;
 constexpr std::uint64_t kBinnedLanesF32 = 4, kBinnedLanesF64 = 8;
+// On CPUs 4 work-items a compute unit: PoCL's threads then share the work in smaller ranges.
+// PoCL 5 on 16 Xeon cores, any_device's call, medians of 3 rounds at 2^24 / 2^26 elements
+// (bench/results/pocl5_xeon16_binned_run_2026-11-28/run4): f32 one a CU 919 / 3813 us, 4 a CU
+// 640 / 2601 (2, 8, 16 a CU: 698 / 3628, 639 / 2564, 656 / 2258); f64 1808 / 8637 against
+// 1401 / 6583. PoCL 3.1 on 2 cores, with the run loop: no slower than HEAD's one a CU beyond the
+// rounds' spread (pocl31_2core there).
+constexpr std::uint64_t kBinnedGroupsPerCuCpu = 4;
+// The exact sum keeps one a CPU compute unit (not measured with more; its bins are 8-32 KB a
+// work-item).
+constexpr std::uint64_t kExactGroupsPerCuCpu = 1;
 
 // What the two reproducible sums' plans share: strategy auto only; the tunables "groups" and
 // "blocked" (their grid), "chunk" (elements per pass of host data, for the tests of bit
@@ -45,7 +55,7 @@ struct SumGrid {
   const char* strategy;
   const char* accumulator;  // in messages
   std::initializer_list<const char*> own;
-  std::uint64_t gpu_groups_per_cu, most_groups;
+  std::uint64_t gpu_groups_per_cu, cpu_groups_per_cu, most_groups;
 };
 
 Plan sum_grid_plan(const DeviceInfo& dev, Plan p, const Options& opts, const SumGrid& g) {
@@ -70,7 +80,7 @@ Plan sum_grid_plan(const DeviceInfo& dev, Plan p, const Options& opts, const Sum
                                                       : cpu                ? 1
                                                                            : 0);
   const std::uint64_t groups =
-      opts.tuning.get("groups").value_or(cpu ? cus : cus * g.gpu_groups_per_cu);
+      opts.tuning.get("groups").value_or(cus * (cpu ? g.cpu_groups_per_cu : g.gpu_groups_per_cu));
   if (groups < 1 || groups > g.most_groups)
     throw ArgumentError(fmt::format("groups {} is not between 1 and {}", groups, g.most_groups));
   p.params.set("groups", groups);
@@ -87,8 +97,9 @@ Plan sum_grid_plan(const DeviceInfo& dev, Plan p, const Options& opts, const Sum
 // turns off its double windows (on by default where the device has doubles). CPUs: one
 // work-item per group (its bins are 8-32 KB of private memory).
 Plan exact_plan(const DeviceInfo& dev, Plan p, const Options& opts) {
-  p = sum_grid_plan(dev, p, opts,
-                    {detail::kExactSum, "exact", {"fold"}, kExactGroupsPerCuGpu, 4096});
+  p = sum_grid_plan(
+      dev, p, opts,
+      {detail::kExactSum, "exact", {"fold"}, kExactGroupsPerCuGpu, kExactGroupsPerCuCpu, 4096});
   const std::uint64_t fold = opts.tuning.get("fold").value_or(dev.fp64 ? 1 : 0);
   if (fold > 1) throw ArgumentError(fmt::format("fold {} is not 0 or 1", fold));
   if (fold && !dev.fp64)
@@ -102,7 +113,12 @@ Plan exact_plan(const DeviceInfo& dev, Plan p, const Options& opts) {
 // "lanes" sets the lanes of bins a GPU work-item keeps.
 Plan binned_plan(const DeviceInfo& dev, Plan p, const Options& opts) {
   p = sum_grid_plan(dev, p, opts,
-                    {detail::kBinnedSum, "fixed-bin", {"lanes"}, kBinnedGroupsPerCuGpu, 65536});
+                    {detail::kBinnedSum,
+                     "fixed-bin",
+                     {"lanes"},
+                     kBinnedGroupsPerCuGpu,
+                     kBinnedGroupsPerCuCpu,
+                     65536});
   const std::uint64_t lanes =
       opts.tuning.get("lanes").value_or(p.acc == Type::F64 ? kBinnedLanesF64 : kBinnedLanesF32);
   if (lanes != 2 && lanes != 4 && lanes != 8 && lanes != 16)
