@@ -12,7 +12,8 @@
  *
  * Launch rules. binned_partial: local size WG, global size groups * WG. Each work-item keeps V
  * lanes of bins sharing one index, takes vectors of V elements at i * V, (i + G) * V, ... (G the
- * global size; the last n % V elements one each to the first work-items) or, with BLOCKED (CPUs,
+ * global size; UNROLL of them loaded before they are deposited; the last n % V elements one each
+ * to the first work-items) or, with BLOCKED (CPUs,
  * WG 1), the range [i * per_item, (i + 1) * per_item) in vectors; at most 2^40 elements a
  * work-item, so that the lanes' int carries stay below 2^31; merges its lanes, and its group
  * merges the work-items' states in local memory into pri[group * 3 + i], car[group * 3 + i] and
@@ -59,6 +60,9 @@
 #define V LANES
 #else
 #error "binned_sum.cl: LANES (the plan's lanes) is missing"
+#endif
+#ifndef UNROLL
+#error "binned_sum.cl: UNROLL (the plan's unroll: GPU loads in flight) is missing"
 #endif
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
@@ -553,7 +557,18 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void binned_partial(
     lanes_add(&s, one_element((EXACT_T)LOAD_T(in, i)), &all_bits, &f);
 #else
   (void)per_item;
-  for (ulong i = gid * V; i + V <= n; i += items * V)
+  /* UNROLL vectors loaded, then deposited: the loads in flight that keep a GPU's memory busy. */
+  ulong i = gid * V;
+  for (; i + ((UNROLL - 1) * items + 1) * V <= n; i += UNROLL * items * V) {
+    VE x[UNROLL];
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u)
+      x[u] = load_vector(in, i + u * items * V);
+#pragma unroll
+    for (int u = 0; u < UNROLL; ++u)
+      lanes_add(&s, x[u], &all_bits, &f);
+  }
+  for (; i + V <= n; i += items * V)
     lanes_add(&s, load_vector(in, i), &all_bits, &f);
   for (ulong i = (n / V) * V + gid; i < n; i += items)
     lanes_add(&s, one_element((EXACT_T)LOAD_T(in, i)), &all_bits, &f);

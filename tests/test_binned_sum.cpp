@@ -81,9 +81,9 @@ void check_bound(const std::vector<T>& x, const rdx::Result& r) {
   mpz_clears(d, bound, nullptr);
 }
 
-// Every case of hard_cases: the default plan, a grid stride with work-groups of 16 and 2 lanes
-// and one of 16 lanes (CPUs: the blocks are the default), blocks, host chunks and a device
-// buffer at an element offset: the sequential form's bits.
+// Every case of hard_cases: the default plan, a grid stride with work-groups of 16 and 2 lanes,
+// one of 16 lanes and one loading 4 vectors at a time (CPUs: the blocks are the default),
+// blocks, host chunks and a device buffer at an element offset: the sequential form's bits.
 template <class T, class A>
 void check_cases() {
   const rdx::Type acc = rdx::type_of<A>();
@@ -98,14 +98,20 @@ void check_cases() {
     CHECK(r.plan.strategy == "binned_sum");
     CHECK(bits(r.value) == bits(want));
     check_bound<A>(x, r);
-    rdx::Options stride = o, lanes = o, blocked = o, chunks = o;
+    rdx::Options stride = o, lanes = o, unroll = o, blocked = o, chunks = o;
     stride.work_group_size = std::min<std::size_t>(16, ctx().device_info().max_work_group);
     stride.tuning.set("blocked", 0).set("groups", 5).set("lanes", 2);
     lanes.tuning.set("blocked", 0).set("lanes", 16);
+    // 4 vectors of 4 loaded at a time: whole rounds of the grid, then the rest vector by vector.
+    unroll.work_group_size = stride.work_group_size;
+    unroll.tuning.set("blocked", 0).set("groups", 2).set("lanes", 4).set("unroll", 4);
     blocked.tuning.set("blocked", 1).set("groups", 3);
     chunks.tuning.set("chunk", 4099);
-    const std::pair<std::string, const rdx::Options*> variants[] = {
-        {"stride", &stride}, {"lanes", &lanes}, {"blocked", &blocked}, {"chunks", &chunks}};
+    const std::pair<std::string, const rdx::Options*> variants[] = {{"stride", &stride},
+                                                                    {"lanes", &lanes},
+                                                                    {"unroll", &unroll},
+                                                                    {"blocked", &blocked},
+                                                                    {"chunks", &chunks}};
     for (const auto& variant : variants) {
       const std::string& variant_name = variant.first;  // INFO captures it (clang 14)
       INFO("variant " << variant_name);

@@ -451,12 +451,13 @@ void options_bench(CLI::App& sub, App& app) {
       "Also plot to FILE.png (one bar per strategy at one size, GB/s against n across sizes)");
   sub.add_option("--wg", bn.wg, "Work-group size override")->check(kNonNegative);
   sub.add_option("--groups-per-cu", bn.groups_per_cu,
-                 "fast_* and exact sums: work-groups per compute unit")
+                 "fast_*, any_device and exact sums: work-groups per compute unit")
       ->check(kNonNegative);
   sub.add_option("--vw", bn.vector_width,
                  "fast_*: elements per vector load (1-16); any_device sums: lanes (2-16)")
       ->check(kNonNegative);
-  sub.add_option("--unroll", bn.unroll, "fast_strided: loads in flight (1, 2, 4)")
+  sub.add_option("--unroll", bn.unroll,
+                 "fast_strided: loads in flight (1, 2, 4); any_device sums on GPUs: 1, 2, 4, 8")
       ->check(kNonNegative);
   sub.add_option("--label", bn.label, "Name rows by this label instead of the strategy");
   sub.add_option("--map", bn.map, "Time --op over this map of x0..x3 (transform-reduce)");
@@ -478,7 +479,8 @@ void options_bench(CLI::App& sub, App& app) {
   sub.add_option("--lanes", bn.lanes, "Segmented: work-items per segment (a power of two)");
   sub.add_option("--parts", bn.parts, "Segmented: work-groups per segment");
   sub.add_option("--seg-unroll", bn.seg_unroll, "Segmented: loads in flight per work-item");
-  sub.add_option("--seg-vector", bn.seg_vector, "Segmented: elements per load (1, 4, or 16 on CPUs)");
+  sub.add_option("--seg-vector", bn.seg_vector,
+                 "Segmented: elements per load (1, 4, or 16 on CPUs)");
   sub.add_option("--column-block", bn.column_block,
                  "Segmented, columns: neighbouring columns per work-item (0: the work-group form)");
 }

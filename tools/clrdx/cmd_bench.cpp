@@ -360,6 +360,7 @@ int cmd_bench(const BenchArgs& a) {
             opts.tuning.set("groups", std::uint64_t{a.groups_per_cu} * dev.compute_units);
           if (a.vector_width && level == rdx::Determinism::AnyDevice)
             opts.tuning.set("lanes", a.vector_width);
+          if (a.unroll && level == rdx::Determinism::AnyDevice) opts.tuning.set("unroll", a.unroll);
         }
         std::cerr << fmt::format("bench: {} n={} {}\n", dev.name, n, name);
         try {

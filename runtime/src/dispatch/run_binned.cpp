@@ -36,7 +36,8 @@ std::shared_ptr<BinnedSlot> binned_slot(Exec& ex, std::uint64_t n, std::optional
   groups = plan.params.get("groups").value_or(1);
   std::string opts = binned_cl_options(bin, round_into);
   if (plan.params.get("blocked").value_or(0)) opts += " -DBLOCKED";
-  opts += fmt::format(" -DLANES={}", plan.params.get("lanes").value_or(0));
+  opts += fmt::format(" -DLANES={} -DUNROLL={}", plan.params.get("lanes").value_or(0),
+                      plan.params.get("unroll").value_or(1));
   auto slot = ex.ctx.cached<BinnedSlot>(
       fmt::format("binned {} {}", ex.defines(plan.work_group_size), opts));
   lock = std::unique_lock<std::mutex>(slot->mutex);

@@ -37,6 +37,11 @@ constexpr std::uint64_t kExactGroupsPerCuGpu = 8;
 // 4 per CU (213-215 us; run_to_run 193-199 us).
 constexpr std::uint64_t kBinnedGroupsPerCuGpu = 4;
 constexpr std::uint64_t kBinnedLanesF32 = 4, kBinnedLanesF64 = 8;
+// Vectors a GPU work-item loads before depositing them: one, as measured on the H100 above. On
+// the H200 f32 ran at 1.42-1.45x run_to_run, reading 3.08 TB/s at 2^30 against 4.36
+// (bench/results/h200_2026-11-28); more loads in flight are the tunable "unroll", not yet
+// measured there.
+constexpr std::uint64_t kBinnedUnrollGpu = 1;
 // On CPUs 4 work-items a compute unit: PoCL's threads then share the work in smaller ranges.
 // PoCL 5 on 16 Xeon cores, any_device's call, medians of 3 rounds at 2^24 / 2^26 elements
 // (bench/results/pocl5_xeon16_binned_run_2026-11-28/run4): f32 one a CU 919 / 3813 us, 4 a CU
@@ -109,13 +114,15 @@ Plan exact_plan(const DeviceInfo& dev, Plan p, const Options& opts) {
   return p;
 }
 
-// A float sum under AnyDevice: the fixed-bin accumulator (cl/binned_sum.cl); its tunable
-// "lanes" sets the lanes of bins a GPU work-item keeps.
+// A float sum under AnyDevice: the fixed-bin accumulator (cl/binned_sum.cl); its tunables
+// "lanes" and "unroll" set the lanes of bins a GPU work-item keeps and the vectors it loads
+// before depositing them (its loads in flight). CPUs (blocked) run neither: their lanes are 64
+// bytes and their blocks have 4 vectors.
 Plan binned_plan(const DeviceInfo& dev, Plan p, const Options& opts) {
   p = sum_grid_plan(dev, p, opts,
                     {detail::kBinnedSum,
                      "fixed-bin",
-                     {"lanes"},
+                     {"lanes", "unroll"},
                      kBinnedGroupsPerCuGpu,
                      kBinnedGroupsPerCuCpu,
                      65536});
@@ -124,6 +131,10 @@ Plan binned_plan(const DeviceInfo& dev, Plan p, const Options& opts) {
   if (lanes != 2 && lanes != 4 && lanes != 8 && lanes != 16)
     throw ArgumentError(fmt::format("lanes {} is not 2, 4, 8 or 16", lanes));
   p.params.set("lanes", lanes);
+  const std::uint64_t unroll = opts.tuning.get("unroll").value_or(kBinnedUnrollGpu);
+  if (unroll != 1 && unroll != 2 && unroll != 4 && unroll != 8)
+    throw ArgumentError(fmt::format("unroll {} is not 1, 2, 4 or 8", unroll));
+  p.params.set("unroll", unroll);
   p.depth = detail::binned_depth(p.acc, p.n);
   return p;
 }
