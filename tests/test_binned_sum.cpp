@@ -226,21 +226,26 @@ TEST_CASE("binned sums: blocks of vectors (CPUs) with zeros first, growing magni
   }
   // Past leading zeros, every element the largest magnitude of its bins (just below 0.25 =
   // 2^(255 - 13 * 10 - 127) for f32, index 10; just below 2^24 for f64, index 25): each deposit
-  // adds nearly the most that a primary takes, so a renorm missed at ENDURANCE deposits changes
-  // the bits. One work-item (groups 1); the first nonzero element in the second block of a pair
-  // (f32: element 5056 of pairs of 128; f64: 5088 of 64), so that the second set of lanes runs
-  // a block ahead of the first.
-  std::vector<float> top(n, std::nextafter(0.25f, 0.0f));
-  std::fill(top.begin(), top.begin() + 5056, 0.0f);
-  CHECK(bits(rdx::reduce(ctx(), rdx::Type::F32, top.data(), n, rdx::Op::Sum, one32).value) ==
-        bits(sequential<float>(top)));
-  if (fp64()) {
-    std::vector<double> top64(4 * n, std::nextafter(0x1p24, 0.0));
-    std::fill(top64.begin(), top64.begin() + 5088, 0.0);
-    rdx::Options one64 = any_device<double>(rdx::Type::F64);
-    one64.tuning.set("groups", 1);
-    CHECK(bits(rdx::reduce(ctx(), rdx::Type::F64, top64.data(), top64.size(), rdx::Op::Sum, one64)
-                   .value) == bits(sequential<double>(top64)));
+  // adds nearly the most that a primary takes, so a renorm missed or late at ENDURANCE deposits
+  // changes the bits. One work-item (groups 1); the first nonzero element in the second block of
+  // a pair (pairs of 128 f32 or 64 f64 elements), at its first vector (f32 5056, f64 5088: the
+  // second set of lanes a block ahead of the first) or its third (f32 5088, f64 5104: the
+  // deposits counted from there are not a multiple of the block's 4).
+  rdx::Options one64 = any_device<double>(rdx::Type::F64);
+  one64.tuning.set("groups", 1);
+  for (const auto& first : {std::pair<std::size_t, std::size_t>{5056, 5088}, {5088, 5104}}) {
+    const std::size_t first32 = first.first, first64 = first.second;  // INFO captures them
+    INFO("first nonzero element: f32 " << first32 << ", f64 " << first64);
+    std::vector<float> top(n, std::nextafter(0.25f, 0.0f));
+    std::fill(top.begin(), top.begin() + static_cast<std::ptrdiff_t>(first32), 0.0f);
+    CHECK(bits(rdx::reduce(ctx(), rdx::Type::F32, top.data(), n, rdx::Op::Sum, one32).value) ==
+          bits(sequential<float>(top)));
+    if (fp64()) {
+      std::vector<double> top64(4 * n, std::nextafter(0x1p24, 0.0));
+      std::fill(top64.begin(), top64.begin() + static_cast<std::ptrdiff_t>(first64), 0.0);
+      CHECK(bits(rdx::reduce(ctx(), rdx::Type::F64, top64.data(), top64.size(), rdx::Op::Sum, one64)
+                     .value) == bits(sequential<double>(top64)));
+    }
   }
   const auto sum = [&](const std::vector<float>& v) {
     return rdx::reduce(ctx(), rdx::Type::F32, v.data(), v.size(), rdx::Op::Sum, o32)
