@@ -205,7 +205,7 @@ TEST_CASE("exact sums: what the levels accept and refuse") {
   CHECK(rdx::reduce_segments(ctx(), rdx::Type::F32, f.data(), 3, off, rdx::Op::Max, o)
             .value(0)
             .as<float>() == 3);
-  o.tuning.set("unroll", 4);  // a tunable the fixed bins do not have
+  o.tuning.set("vector_bytes", 16);  // a tunable the fixed bins do not have
   CHECK_THROWS_AS(rdx::reduce(ctx(), rdx::Type::F32, f.data(), 3, rdx::Op::Sum, o),
                   rdx::ArgumentError);
 }
