@@ -267,6 +267,13 @@ LANES_INLINE void deposit_level(VE* p, VE* x) {
   *x += m;
 }
 
+/* x into bins p0, p1 and p2 below the top one (binned_dmddeposit's last levels lane by lane). */
+LANES_INLINE void deposit_bins(VE* p0, VE* p1, VE* p2, VE x) {
+  deposit_level(p0, &x);
+  deposit_level(p1, &x);
+  *p2 += or_one(x);
+}
+
 /* A vector of finite elements into the lanes (binned_dmddeposit lane by lane). */
 LANES_INLINE void lanes_deposit(lanes_t* s, VE x) {
   VE m, q;
@@ -279,11 +286,11 @@ LANES_INLINE void lanes_deposit(lanes_t* s, VE x) {
     m *= pow2(EXPAND_BITS - 1);
     x += m;
     x += m;
+    deposit_level(&s->p1, &x);
+    s->p2 += or_one(x);
   } else {
-    deposit_level(&s->p0, &x);
+    deposit_bins(&s->p0, &s->p1, &s->p2, x);
   }
-  deposit_level(&s->p1, &x);
-  s->p2 += or_one(x);
   if (++s->since == ENDURANCE) lanes_renorm(s);
 }
 
@@ -453,22 +460,6 @@ LANES_INLINE void lanes_add_block(lanes_t* s, global const T* in, ulong i, VB* a
   }
 }
 
-/* One level of lanes_deposit on bins held in a variable. */
-#define DEPOSIT_LEVEL(p, x)  \
-  do {                       \
-    VE m_ = (p);             \
-    VE q_ = or_one(x) + m_;  \
-    (p) = q_;                \
-    (x) += m_ - q_;          \
-  } while (0)
-#define DEPOSIT_BINS(p0, p1, p2, x) \
-  do {                              \
-    VE x_ = (x);                    \
-    DEPOSIT_LEVEL(p0, x_);          \
-    DEPOSIT_LEVEL(p1, x_);          \
-    (p2) += or_one(x_);             \
-  } while (0)
-
 /* CPUs: the common case as a loop whose bins are plain variables, which the compiler keeps in
  * registers (through lanes_t, PoCL 3.1 kept them on the stack, each add behind a store and a
  * load). Pairs of blocks from element i, the first into s and the second into s2, while both
@@ -495,8 +486,8 @@ LANES_INLINE ulong lanes_run(lanes_t* s, lanes_t* s2, global const T* in, ulong 
       if (lanes_max(mag) >= bound) break;
 #pragma unroll
       for (int k = 0; k < BLOCK; ++k) {
-        DEPOSIT_BINS(a0, a1, a2, x[k]);
-        DEPOSIT_BINS(b0, b1, b2, x[BLOCK + k]);
+        deposit_bins(&a0, &a1, &a2, x[k]);
+        deposit_bins(&b0, &b1, &b2, x[BLOCK + k]);
       }
     }
     s->p0 = a0;

@@ -28,6 +28,7 @@ std::string strategy_names() {
 // (bench/results/h200_exact_groups_sweep.txt): 8 per CU 385-395 us at 256 work-items (387-388 at
 // 512), against 441-466 with 2 or 4 and 387-408 with 16; run_to_run 259-273.
 constexpr std::uint64_t kExactGroupsPerCuGpu = 8;
+constexpr std::uint64_t kExactGroupsPerCuCpu = 1;  // not measured with more: 8-32 KB of bins each
 
 // Work-groups of the fixed-bin sum's first launch: kBinnedGroupsPerCuCpu per compute unit on CPUs
 // (of one work-item, a contiguous range each, its lanes in vectors), kBinnedGroupsPerCuGpu per
@@ -49,9 +50,6 @@ constexpr std::uint64_t kBinnedUnrollGpu = 1;
 // 1401 / 6583. PoCL 3.1 on 2 cores, with the run loop: no slower than HEAD's one a CU beyond the
 // rounds' spread (pocl31_2core there).
 constexpr std::uint64_t kBinnedGroupsPerCuCpu = 4;
-// The exact sum keeps one a CPU compute unit (not measured with more; its bins are 8-32 KB a
-// work-item).
-constexpr std::uint64_t kExactGroupsPerCuCpu = 1;
 
 // What the two reproducible sums' plans share: strategy auto only; the tunables "groups" and
 // "blocked" (their grid), "chunk" (elements per pass of host data, for the tests of bit
