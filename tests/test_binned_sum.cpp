@@ -197,6 +197,9 @@ TEST_CASE("binned sums: blocks of vectors (CPUs) with zeros first, growing magni
   const rdx::Options o32 = any_device<float>(rdx::Type::F32);
   rdx::Options one32 = o32;
   one32.tuning.set("groups", 1);
+  const rdx::Options o64 = any_device<double>(rdx::Type::F64);
+  rdx::Options one64 = o64;
+  one64.tuning.set("groups", 1);
   std::vector<float> x;
   for (std::size_t first : {std::size_t{5024}, std::size_t{5000}}) {
     INFO("first nonzero element " << first);
@@ -214,8 +217,6 @@ TEST_CASE("binned sums: blocks of vectors (CPUs) with zeros first, growing magni
       // Doubles reach ENDURANCE in 2048 vectors of 8 a set: the values repeated 4 times.
       for (int copy = 0; copy < 2; ++copy)
         d.insert(d.end(), d.begin(), d.end());
-      rdx::Options o64 = any_device<double>(rdx::Type::F64), one64 = o64;
-      one64.tuning.set("groups", 1);
       const rdx::Scalar want64 = sequential<double>(d);
       CHECK(bits(rdx::reduce(ctx(), rdx::Type::F64, d.data(), d.size(), rdx::Op::Sum, o64).value) ==
             bits(want64));
@@ -231,8 +232,6 @@ TEST_CASE("binned sums: blocks of vectors (CPUs) with zeros first, growing magni
   // a pair (pairs of 128 f32 or 64 f64 elements), at its first vector (f32 5056, f64 5088: the
   // second set of lanes a block ahead of the first) or its third (f32 5088, f64 5104: the
   // deposits counted from there are not a multiple of the block's 4).
-  rdx::Options one64 = any_device<double>(rdx::Type::F64);
-  one64.tuning.set("groups", 1);
   for (const auto& first : {std::pair<std::size_t, std::size_t>{5056, 5088}, {5088, 5104}}) {
     const std::size_t first32 = first.first, first64 = first.second;  // INFO captures them
     INFO("first nonzero element: f32 " << first32 << ", f64 " << first64);
