@@ -38,11 +38,11 @@ constexpr std::uint64_t kExactGroupsPerCuCpu = 1;  // not measured with more: 8-
 // 4 per CU (213-215 us; run_to_run 193-199 us).
 constexpr std::uint64_t kBinnedGroupsPerCuGpu = 4;
 constexpr std::uint64_t kBinnedLanesF32 = 4, kBinnedLanesF64 = 8;
-// Vectors a GPU work-item loads before depositing them: one, as measured on the H100 above. On
-// the H200 f32 ran at 1.42-1.45x run_to_run, reading 3.08 TB/s at 2^30 against 4.36
-// (bench/results/h200_2026-11-28); more loads in flight are the tunable "unroll", not yet
-// measured there.
-constexpr std::uint64_t kBinnedUnrollGpu = 1;
+// Vectors a GPU work-item loads before depositing them. H200, 2 rounds
+// (bench/results/h200_binned_unroll_2026-11-28): f32 at 4 lanes, 2^30, 1 load 1398-1400 us, 2
+// loads 1145-1146, 4 loads 1051-1055, 8 loads 1184 (run_to_run 985-986); f64 at 8 lanes, 2^30,
+// one round: 1 load 3347, 2 loads 2534, 4 loads 2229 (run_to_run 1933).
+constexpr std::uint64_t kBinnedUnrollGpu = 4;
 // On CPUs 4 work-items a compute unit: PoCL's threads then share the work in smaller ranges.
 // PoCL 5 on 16 Xeon cores, any_device's call, medians of 3 rounds at 2^24 / 2^26 elements
 // (bench/results/pocl5_xeon16_binned_run_2026-11-28/run4): f32 one a CU 919 / 3813 us, 4 a CU
