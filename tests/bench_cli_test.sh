@@ -104,6 +104,44 @@ cp "$tmp/out" "$tmp/g.txt"
 grep -q "measuring read bandwidth" "$tmp/err" && bad "bench --peak measured anyway" || ok
 check_rows "given peak" "$tmp/g.txt" "$tmp/g.jsonl" "given" 4 1 12.5
 
+# Lists of tunables and rounds: a row for each combination in each round, named by the values
+# of the lists of more than one, round 2 on ending in #R, every row checked against the host.
+expect 0 "bench, tunable lists and rounds" -- "$clrdx" bench --device "$dev" --strategy auto \
+  --determinism any_device --vw 2,4 --unroll 1,4 --groups-per-cu 2 --rounds 2 --sizes 4Ki,5000 \
+  --repeat 1 --peak 10 --json "$tmp/lists.jsonl"
+cp "$tmp/out" "$tmp/lists.txt"
+if out=$(python3 - "$tmp/lists.jsonl" "$tmp/lists.txt" <<'EOF'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+text = open(sys.argv[2]).read()
+want = []
+for n in (4096, 5000):
+    for rnd in (1, 2):
+        for vw in (2, 4):
+            for u in (1, 4):
+                want.append((n, "auto/vw%d/u%d:any_device%s" % (vw, u, "#2" if rnd == 2 else ""), rnd))
+got = [(r["n"], r["strategy"], r["round"]) for r in rows]
+errors = []
+if got != want:
+    errors.append("rows %r, want %r" % (got, want))
+if not all(r["ok"] for r in rows):
+    errors.append("a row failed its check: %r" % [r["strategy"] for r in rows if not r["ok"]])
+for n in (4096, 5000):
+    if len({r["result"] for r in rows if r["n"] == n}) != 1:
+        errors.append("n=%d: any_device rows disagree" % n)
+for _, label, _ in want:
+    if "\n  %s " % label not in text:
+        errors.append("no table row %s" % label)
+print("\n".join(errors))
+sys.exit(1 if errors else 0)
+EOF
+); then ok; else bad "bench lists and rounds: $out"; fi
+expect 2 "bench, a bad value in a list" -- "$clrdx" bench --device "$dev" --unroll 1,x
+expect 2 "bench, 0 rounds" -- "$clrdx" bench --device "$dev" --rounds 0
+expect 2 "bench, a grid list with --layouts" -- "$clrdx" bench --device "$dev" \
+  --layouts uniform:64 --unroll 2
+says "go without --layouts" "bench --layouts --unroll says why"
+
 # The plot.
 skipped=""
 if ! command -v gnuplot >/dev/null; then

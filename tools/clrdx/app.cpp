@@ -290,6 +290,10 @@ void validate_bench(const BenchArgs& a) {
     parse_layouts(a.layouts);
     if (!a.map.empty() || a.strategy != "all")
       throw rdx::ArgumentError("--layouts times segmented reductions: no --map or --strategy");
+    if (!a.groups_per_cu.empty() || !a.vector_width.empty() || !a.unroll.empty() || a.rounds > 1)
+      throw rdx::ArgumentError(
+          "--groups-per-cu, --vw, --unroll and --rounds go without --layouts (segmented: "
+          "--lanes, --parts, --seg-unroll, --seg-vector, --column-block)");
     return;
   }
   if (a.lanes || a.parts || a.seg_unroll || a.seg_vector || a.column_block)
@@ -297,12 +301,14 @@ void validate_bench(const BenchArgs& a) {
         "--lanes, --parts, --seg-unroll, --seg-vector and --column-block go with --layouts");
   rdx::Options opts;
   opts.work_group_size = a.wg;
-  opts.tuning = bench_tuning(a, type);
   if (!a.map.empty())
     rdx::Reduction::transform(op, type, a.map);  // argmin/argmax, bitwise on floats
-  for (const auto& name : names) {
-    opts.strategy = name;
-    check_plan(type, op, std::uint64_t{1} << 20, opts);
+  for (const BenchTuning& t : bench_tunings(a)) {
+    opts.tuning = bench_tuning(t, type);
+    for (const auto& name : names) {
+      opts.strategy = name;
+      check_plan(type, op, std::uint64_t{1} << 20, opts);
+    }
   }
 }
 
@@ -451,14 +457,25 @@ void options_bench(CLI::App& sub, App& app) {
       "Also plot to FILE.png (one bar per strategy at one size, GB/s against n across sizes)");
   sub.add_option("--wg", bn.wg, "Work-group size override")->check(kNonNegative);
   sub.add_option("--groups-per-cu", bn.groups_per_cu,
-                 "fast_*, any_device and exact sums: work-groups per compute unit")
-      ->check(kNonNegative);
+                 "fast_*, any_device and exact sums: work-groups per compute unit (a comma list: "
+                 "each value its own rows, named .../gN)")
+      ->check(kNonNegative)
+      ->delimiter(',');
   sub.add_option("--vw", bn.vector_width,
-                 "fast_*: elements per vector load (1-16); any_device sums: lanes (2-16)")
-      ->check(kNonNegative);
+                 "fast_*: elements per vector load (1-16); any_device sums: lanes (2-16) (a comma "
+                 "list: rows .../vwN)")
+      ->check(kNonNegative)
+      ->delimiter(',');
   sub.add_option("--unroll", bn.unroll,
-                 "fast_strided: loads in flight (1, 2, 4); any_device sums on GPUs: 1, 2, 4, 8")
-      ->check(kNonNegative);
+                 "fast_strided: loads in flight (1, 2, 4); any_device sums on GPUs: 1, 2, 4, 8 (a "
+                 "comma list: rows .../uN)")
+      ->check(kNonNegative)
+      ->delimiter(',');
+  sub.add_option("--rounds", bn.rounds,
+                 "Time every row this many times, round after round on the same data (rows of "
+                 "round 2 on are named ...#R), for comparisons over alternating rounds")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100));
   sub.add_option("--label", bn.label, "Name rows by this label instead of the strategy");
   sub.add_option("--map", bn.map, "Time --op over this map of x0..x3 (transform-reduce)");
   sub.add_option("--determinism", bn.determinism,

@@ -258,6 +258,7 @@ struct Row {
   double seconds = 0;
   double device_seconds = 0;  // median device time of the kernels (profiled calls)
   bool ok = false;
+  unsigned round = 1;
   std::string result, note;
 };
 
@@ -276,11 +277,28 @@ double median_device_seconds(double call_seconds, int repeat, const rdx::Options
 
 }  // namespace
 
-rdx::Params bench_tuning(const BenchArgs& a, rdx::Type type) {
+std::vector<BenchTuning> bench_tunings(const BenchArgs& a) {
+  const auto values = [](const std::vector<unsigned>& v) {
+    return v.empty() ? std::vector<unsigned>{0} : v;
+  };
+  const auto part = [](const std::vector<unsigned>& v, const char* tag, unsigned x) {
+    return v.size() > 1 ? fmt::format("/{}{}", tag, x) : std::string();
+  };
+  std::vector<BenchTuning> all;
+  for (unsigned g : values(a.groups_per_cu))
+    for (unsigned vw : values(a.vector_width))
+      for (unsigned u : values(a.unroll))
+        all.push_back({g, vw, u,
+                       part(a.groups_per_cu, "g", g) + part(a.vector_width, "vw", vw) +
+                           part(a.unroll, "u", u)});
+  return all;
+}
+
+rdx::Params bench_tuning(const BenchTuning& t, rdx::Type type) {
   rdx::Params p;
-  if (a.groups_per_cu) p.set("groups_per_cu", a.groups_per_cu);
-  if (a.vector_width) p.set("vector_bytes", std::uint64_t{a.vector_width} * rdx::size_of(type));
-  if (a.unroll) p.set("unroll", a.unroll);
+  if (t.groups_per_cu) p.set("groups_per_cu", t.groups_per_cu);
+  if (t.vector_width) p.set("vector_bytes", std::uint64_t{t.vector_width} * rdx::size_of(type));
+  if (t.unroll) p.set("unroll", t.unroll);
   return p;
 }
 
@@ -298,6 +316,7 @@ int cmd_bench(const BenchArgs& a) {
   std::optional<TempFile> plot_rows;  // --plot without --json: the rows go to a private file
   if (plotter && a.json_file.empty()) plot_rows.emplace(".jsonl");
   const auto devices = pick_devices(a.device);
+  const std::vector<BenchTuning> tunings = bench_tunings(a);
   const bool keep_rows = !a.json_file.empty() || plotter;
   std::string json_rows;  // one JSON object per line
   bool all_ok = true;
@@ -335,74 +354,86 @@ int cmd_bench(const BenchArgs& a) {
       }
       fmt::print("{}, peak {:.1f} GB/s ({})\n", title, peak, peak_label);
 
+      // Each round times every strategy under every level with every tuning, in that order.
+      struct Case {
+        std::string name;
+        rdx::Determinism level;
+        BenchTuning tuning;
+      };
+      std::vector<Case> cases;
+      for (const auto& nm : names)
+        for (rdx::Determinism d : levels)
+          for (const BenchTuning& t : tunings)
+            cases.push_back({nm, d, t});
       std::vector<Row> rows;
-      for (const auto& [name, level] : [&] {
-             std::vector<std::pair<std::string, rdx::Determinism>> all;
-             for (const auto& nm : names)
-               for (rdx::Determinism d : levels)
-                 all.emplace_back(nm, d);
-             return all;
-           }()) {
-        Row row;
-        row.strategy =
-            (a.label.empty() ? name : a.label) +
-            (level == rdx::Determinism::RunToRun ? "" : ":" + std::string(rdx::name(level)));
-        rdx::Options opts;
-        opts.strategy = name;
-        opts.determinism = level;
-        opts.work_group_size = a.wg;
-        opts.tuning = bench_tuning(a, type);
-        // A float sum under AnyDevice or Exact: the fixed bins or the exact sum, whose grid is
-        // "groups".
-        if (level != rdx::Determinism::RunToRun && rdx::is_float(type) && op == rdx::Op::Sum) {
-          opts.tuning = {};
-          if (a.groups_per_cu)
-            opts.tuning.set("groups", std::uint64_t{a.groups_per_cu} * dev.compute_units);
-          if (a.vector_width && level == rdx::Determinism::AnyDevice)
-            opts.tuning.set("lanes", a.vector_width);
-          if (a.unroll && level == rdx::Determinism::AnyDevice) opts.tuning.set("unroll", a.unroll);
-        }
-        std::cerr << fmt::format("bench: {} n={} {}\n", dev.name, n, name);
-        try {
-          if (!a.map.empty()) {  // unchecked: the host cannot evaluate the map
-            const rdx::Reduction red = rdx::Reduction::transform(op, type, a.map);
-            const Timed timed = time_call(
-                [&] {
-                  const rdx::StateResult s = rdx::reduce(ctx, red, mapped, n, opts);
-                  return rdx::Result{s.fields.at(0), std::nullopt, s.plan};
-                },
-                a.repeat);
+      for (unsigned round = 1; round <= a.rounds; ++round)
+        for (const Case& c : cases) {
+          const std::string& name = c.name;
+          const rdx::Determinism level = c.level;
+          const BenchTuning& t = c.tuning;
+          Row row;
+          row.round = round;
+          row.strategy =
+              (a.label.empty() ? name : a.label) + t.suffix +
+              (level == rdx::Determinism::RunToRun ? "" : ":" + std::string(rdx::name(level))) +
+              (round > 1 ? fmt::format("#{}", round) : "");
+          rdx::Options opts;
+          opts.strategy = name;
+          opts.determinism = level;
+          opts.work_group_size = a.wg;
+          opts.tuning = bench_tuning(t, type);
+          // A float sum under AnyDevice or Exact: the fixed bins or the exact sum, whose grid is
+          // "groups".
+          if (level != rdx::Determinism::RunToRun && rdx::is_float(type) && op == rdx::Op::Sum) {
+            opts.tuning = {};
+            if (t.groups_per_cu)
+              opts.tuning.set("groups", std::uint64_t{t.groups_per_cu} * dev.compute_units);
+            if (t.vector_width && level == rdx::Determinism::AnyDevice)
+              opts.tuning.set("lanes", t.vector_width);
+            if (t.unroll && level == rdx::Determinism::AnyDevice)
+              opts.tuning.set("unroll", t.unroll);
+          }
+          std::cerr << fmt::format("bench: {} n={} {}\n", dev.name, n, name);
+          try {
+            if (!a.map.empty()) {  // unchecked: the host cannot evaluate the map
+              const rdx::Reduction red = rdx::Reduction::transform(op, type, a.map);
+              const Timed timed = time_call(
+                  [&] {
+                    const rdx::StateResult s = rdx::reduce(ctx, red, mapped, n, opts);
+                    return rdx::Result{s.fields.at(0), std::nullopt, s.plan};
+                  },
+                  a.repeat);
+              row.seconds = timed.seconds;
+              row.device_seconds = median_device_seconds(
+                  timed.seconds, a.repeat, opts,
+                  [&](auto& o) { return rdx::reduce(ctx, red, mapped, n, o).device_seconds; });
+              row.result = timed.result.value.to_string();
+              row.ok = true;
+              row.note = "(map: result not checked)";
+              rows.push_back(row);
+              continue;
+            }
+            const Timed timed = time_reduce(ctx, type, buf, n, op, opts, a.repeat);
+            const rdx::Result& r = timed.result;
             row.seconds = timed.seconds;
             row.device_seconds = median_device_seconds(timed.seconds, a.repeat, opts, [&](auto& o) {
-              return rdx::reduce(ctx, red, mapped, n, o).device_seconds;
+              return rdx::reduce(ctx, type, buf, n, op, o).device_seconds;
             });
-            row.result = timed.result.value.to_string();
-            row.ok = true;
-            row.note = "(map: result not checked)";
-            rows.push_back(row);
-            continue;
+            row.result = r.value.to_string() + (r.index ? fmt::format(" @{}", *r.index) : "");
+            const std::string why = rdx::check_result(r.plan, r.value, r.index, ref);
+            row.ok = why.empty();
+            if (!row.ok) row.note = "WRONG: " + why;
+          } catch (const rdx::UnsupportedError& e) {
+            row.note = fmt::format("skipped: {}", e.what());
+          } catch (const rdx::ArgumentError& e) {
+            // A float sum under any_device or exact runs with auto only: another strategy's row
+            // is skipped, as an unsupported one is.
+            if (level == rdx::Determinism::RunToRun || name == "auto") throw;
+            row.note = fmt::format("skipped: {}", e.what());
           }
-          const Timed timed = time_reduce(ctx, type, buf, n, op, opts, a.repeat);
-          const rdx::Result& r = timed.result;
-          row.seconds = timed.seconds;
-          row.device_seconds = median_device_seconds(timed.seconds, a.repeat, opts, [&](auto& o) {
-            return rdx::reduce(ctx, type, buf, n, op, o).device_seconds;
-          });
-          row.result = r.value.to_string() + (r.index ? fmt::format(" @{}", *r.index) : "");
-          const std::string why = rdx::check_result(r.plan, r.value, r.index, ref);
-          row.ok = why.empty();
-          if (!row.ok) row.note = "WRONG: " + why;
-        } catch (const rdx::UnsupportedError& e) {
-          row.note = fmt::format("skipped: {}", e.what());
-        } catch (const rdx::ArgumentError& e) {
-          // A float sum under any_device or exact runs with auto only: another strategy's row
-          // is skipped, as an unsupported one is.
-          if (level == rdx::Determinism::RunToRun || name == "auto") throw;
-          row.note = fmt::format("skipped: {}", e.what());
+          if (!row.ok && row.note.rfind("skipped", 0) != 0) all_ok = false;
+          rows.push_back(row);
         }
-        if (!row.ok && row.note.rfind("skipped", 0) != 0) all_ok = false;
-        rows.push_back(row);
-      }
 
       const double first_t = rows.front().seconds;
       double local_t = 0;
@@ -428,6 +459,7 @@ int cmd_bench(const BenchArgs& a) {
               nlohmann::json{{"device", dev.name},
                              {"platform", dev.platform},
                              {"strategy", r.strategy},
+                             {"round", r.round},
                              {"type", std::string(rdx::name(type))},
                              {"op", std::string(rdx::name(op))},
                              {"map", a.map},

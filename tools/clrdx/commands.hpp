@@ -79,9 +79,12 @@ struct BenchArgs {
   int repeat = 10;
   double peak = 0;  // GB/s; 0: measure a read of each size's bytes
   std::size_t wg = 0;
-  unsigned groups_per_cu = 0, vector_width = 0, unroll = 0;  // fast_* tuning overrides
-  std::string label;  // the strategy column's text (default: the strategy)
-  std::string map;    // transform-reduce: --op over this map of --inputs arrays
+  // fast_* tuning overrides, and the grid, lanes and loads of any_device and exact sums: a list
+  // each (empty: the plan's); every combination is a row of its own.
+  std::vector<unsigned> groups_per_cu, vector_width, unroll;
+  unsigned rounds = 1;  // every row this many times, round after round, on the same data
+  std::string label;    // the strategy column's text (default: the strategy)
+  std::string map;      // transform-reduce: --op over this map of --inputs arrays
   unsigned inputs = 1;
   std::string determinism = "run_to_run";  // a comma list: each strategy under each level
   std::string data = "mod:7";              // rdx::generate's pattern (the yardsticks': mod:7)
@@ -92,9 +95,17 @@ struct BenchArgs {
 int cmd_bench(const BenchArgs& a);
 // bench --layouts: segmented and axis reductions (cmd_bench_segmented.cpp).
 int cmd_bench_segmented(const BenchArgs& a);
-// bench's tunable overrides (--groups-per-cu, --vw in elements of `type`, --unroll) as the
-// strategies' tunables (Options::tuning); unset flags are left out.
-rdx::Params bench_tuning(const BenchArgs& a, rdx::Type type);
+// One combination of bench's tunable overrides (0: the plan's) and the suffix of its rows' names:
+// "/g8", "/vw4", "/u2" for each flag given more than one value.
+struct BenchTuning {
+  unsigned groups_per_cu = 0, vector_width = 0, unroll = 0;
+  std::string suffix;
+};
+// Every combination of --groups-per-cu, --vw and --unroll, in the order given.
+std::vector<BenchTuning> bench_tunings(const BenchArgs& a);
+// One combination as the strategies' tunables (Options::tuning; --vw in elements of `type`);
+// unset flags are left out.
+rdx::Params bench_tuning(const BenchTuning& t, rdx::Type type);
 
 struct TuneArgs {
   std::string device, types = "f32,i32,f64", ops = "sum,max", sizes = "2^16,2^22,2^26", file;
