@@ -316,7 +316,17 @@ int cmd_bench(const BenchArgs& a) {
   std::optional<TempFile> plot_rows;  // --plot without --json: the rows go to a private file
   if (plotter && a.json_file.empty()) plot_rows.emplace(".jsonl");
   const auto devices = pick_devices(a.device);
-  const std::vector<BenchTuning> tunings = bench_tunings(a);
+  // Each round times every strategy under every level with every tuning, in that order.
+  struct Case {
+    std::string name;
+    rdx::Determinism level;
+    BenchTuning tuning;
+  };
+  std::vector<Case> cases;
+  for (const auto& nm : names)
+    for (rdx::Determinism d : levels)
+      for (const BenchTuning& t : bench_tunings(a))
+        cases.push_back({nm, d, t});
   const bool keep_rows = !a.json_file.empty() || plotter;
   std::string json_rows;  // one JSON object per line
   bool all_ok = true;
@@ -354,17 +364,6 @@ int cmd_bench(const BenchArgs& a) {
       }
       fmt::print("{}, peak {:.1f} GB/s ({})\n", title, peak, peak_label);
 
-      // Each round times every strategy under every level with every tuning, in that order.
-      struct Case {
-        std::string name;
-        rdx::Determinism level;
-        BenchTuning tuning;
-      };
-      std::vector<Case> cases;
-      for (const auto& nm : names)
-        for (rdx::Determinism d : levels)
-          for (const BenchTuning& t : tunings)
-            cases.push_back({nm, d, t});
       std::vector<Row> rows;
       for (unsigned round = 1; round <= a.rounds; ++round)
         for (const Case& c : cases) {
