@@ -5,7 +5,7 @@
 //        probe_call_cost grid DEVICE ROUNDS N[,N...] WG:GPC:UNROLL:MIN_PER_ITEM ...
 //          auto's call time per grid configuration (f32 sum, input filled on the device),
 //          configurations alternating in every round; one JSON line per (n, config, round).
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -71,7 +71,7 @@ int grid(int argc, char** argv) {
             t.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
         }
         std::sort(t.begin(), t.end());
-        fmt::print(
+        rdx::detail::print(
             "{{\"n\":{},\"config\":\"{}\",\"round\":{},\"call_us\":{:.2f},\"plan\":\"{}\","
             "\"ok\":{}}}\n",
             n, argv[c], r, t[t.size() / 2], res.plan.describe(),
@@ -113,8 +113,9 @@ int main(int argc, char** argv) {
   // The slot lookup of run_fast: its key and the cache map.
   const double lookup = median_us(rounds, [&] {
     rdx::detail::Exec ex(impl, plan);
-    (void)impl.cached<int>(fmt::format("fast {} {} groups={}", ex.defines(plan.work_group_size),
-                                       rdx::detail::fast_build_options(plan, n), grid.groups));
+    (void)impl.cached<int>(
+        rdx::detail::format("fast {} {} groups={}", ex.defines(plan.work_group_size),
+                            rdx::detail::fast_build_options(plan, n), grid.groups));
   });
   // The same kernel with the raw OpenCL calls: arguments, launch, pinned read (of the partials
   // with the plan's host finish, else of the result).
@@ -160,7 +161,7 @@ int main(int argc, char** argv) {
     std::memcpy(&x, pinned.data() + 4 * g, 4);
     check += x;
   }
-  fmt::print(
+  rdx::detail::print(
       "{{\"device\":\"{}\",\"n\":{},\"plan\":\"{}\",\"call_us\":{:.2f},\"plan_us\":{:.2f},"
       "\"buffer_checks_us\":{:.2f},\"slot_lookup_us\":{:.2f},\"set_args_us\":{:.2f},"
       "\"raw_launch_read_us\":{:.2f},\"launch_finish_us\":{:.2f},\"empty_floor_us\":{:.2f},"

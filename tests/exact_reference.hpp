@@ -5,7 +5,7 @@
 #pragma once
 #include <gmp.h>
 
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -98,7 +98,7 @@ std::string check_rounded(const mpz_t s, A r, bool all_neg_zero) {
     return ok ? "" : "an infinity below the overflow threshold";
   }
   if (mpz_sgn(s) == 0) {
-    if (r != 0) return fmt::format("{} for an exact 0", r);
+    if (r != 0) return rdx::detail::format("{} for an exact 0", r);
     return std::signbit(r) == all_neg_zero ? "" : "the sign of zero";
   }
   mpz_t d, dn;
@@ -111,7 +111,8 @@ std::string check_rounded(const mpz_t s, A r, bool all_neg_zero) {
     distance(dn, s, static_cast<double>(n));
     const int c = mpz_cmp(d, dn);
     if (c > 0)
-      err = fmt::format("{:a} is nearer than {:a}", static_cast<double>(n), static_cast<double>(r));
+      err = rdx::detail::format("{:a} is nearer than {:a}", static_cast<double>(n),
+                                static_cast<double>(r));
     if (c == 0) {  // a tie: r's last significand bit is 0
       int e = 0;
       const double m = std::frexp(static_cast<double>(r), &e);
@@ -119,7 +120,7 @@ std::string check_rounded(const mpz_t s, A r, bool all_neg_zero) {
           std::min(std::numeric_limits<A>::digits,
                    e - std::numeric_limits<A>::min_exponent + std::numeric_limits<A>::digits);
       const auto q = static_cast<std::int64_t>(std::ldexp(std::fabs(m), bits));
-      if (q & 1) err = fmt::format("a tie rounded to odd {:a}", static_cast<double>(r));
+      if (q & 1) err = rdx::detail::format("a tie rounded to odd {:a}", static_cast<double>(r));
     }
   }
   mpz_clears(d, dn, nullptr);

@@ -3,7 +3,7 @@
 // doctest's assertions are not thread-safe: worker threads collect failures as text, and the
 // main thread checks them.
 #include <doctest/doctest.h>
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -35,7 +35,7 @@ std::string reduce_and_check(Context& ctx, const std::string& strategy, Type t, 
   Options o;
   o.strategy = strategy;
   const std::string what =
-      fmt::format("{} {} {} n={} seed={}", strategy, name(op), name(t), n, seed);
+      rdx::detail::format("{} {} {} n={} seed={}", strategy, name(op), name(t), n, seed);
   try {
     const Result r = reduce(ctx, t, data.data(), n, op, o);
     const auto ref = reference_reduce(t, t, op, data.data(), n);
@@ -138,7 +138,7 @@ TEST_CASE("concurrency: segmented calls by device offsets from 4 threads, bad of
         cl::Buffer values(ctx.cl_context(), CL_MEM_READ_WRITE, segs * 4, nullptr, &made[1]);
         cl::Buffer indices(ctx.cl_context(), CL_MEM_READ_WRITE, segs * 8, nullptr, &made[2]);
         if (made[0] != CL_SUCCESS || made[1] != CL_SUCCESS || made[2] != CL_SUCCESS) {
-          bad[t] = fmt::format("thread {} round {}: clCreateBuffer failed", t, r);
+          bad[t] = rdx::detail::format("thread {} round {}: clCreateBuffer failed", t, r);
           break;
         }
         std::string said;
@@ -148,7 +148,7 @@ TEST_CASE("concurrency: segmented calls by device offsets from 4 threads, bad of
           said = e.what();
         }
         if (said != (wrong ? "offsets: the offsets decrease" : "")) {
-          bad[t] = fmt::format("thread {} round {}: '{}'", t, r, said);
+          bad[t] = rdx::detail::format("thread {} round {}: '{}'", t, r, said);
           break;
         }
         if (wrong) continue;
@@ -165,7 +165,8 @@ TEST_CASE("concurrency: segmented calls by device offsets from 4 threads, bad of
           }
           const bool ok = op == Op::Sum ? v[k] == sum : v[k] == best && idx[k] == at;
           if (!ok)
-            bad[t] = fmt::format("thread {} round {} segment {}: {} {}", t, r, k, v[k], idx[k]);
+            bad[t] =
+                rdx::detail::format("thread {} round {} segment {}: {} {}", t, r, k, v[k], idx[k]);
         }
       }
     });
@@ -185,7 +186,8 @@ TEST_CASE("concurrency: contexts on several devices in one process, at once") {
   REQUIRE_MESSAGE(cpus.size() >= 2, "needs two CPU devices, e.g. POCL_DEVICES=\"pthread pthread\"");
   std::vector<Context> contexts;
   for (std::size_t i = 0; i < 2; ++i)
-    contexts.emplace_back(fmt::format("{}:{}", cpus[i].platform_index, cpus[i].device_index));
+    contexts.emplace_back(
+        rdx::detail::format("{}:{}", cpus[i].platform_index, cpus[i].device_index));
   CHECK(contexts[0].cl_device()() != contexts[1].cl_device()());
   std::vector<std::vector<std::string>> failures(contexts.size());
   std::vector<std::thread> pool;
@@ -212,7 +214,7 @@ TEST_CASE(
   // A copy of cl/ whose localtree partials kernel demands work-groups of 3: the first pass is
   // enqueued, with its scratch, and the second launch fails with CL_INVALID_WORK_GROUP_SIZE.
   const auto dir = std::filesystem::temp_directory_path() /
-                   fmt::format("rdx_fault_kernels_{}", static_cast<long>(::getpid()));
+                   rdx::detail::format("rdx_fault_kernels_{}", static_cast<long>(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::copy(RDX_CL_DIR, dir);
   {

@@ -4,7 +4,7 @@
 // Then the same bits across grids, work-group sizes, windows, levels and device buffers, and the
 // documented edges (empty, one element, NaN, infinities, a square that overflows).
 #include <doctest/doctest.h>
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -51,7 +51,7 @@ void exact_moments(Moments& m, const std::vector<T>& x) {
 // between r and its neighbours bracket the exact value (a tie accepts either neighbour).
 template <class A>
 std::string check_moment(const Moments& m, A r, bool root) {
-  if (!std::isfinite(r) || r < 0) return fmt::format("{} for a finite variance", r);
+  if (!std::isfinite(r) || r < 0) return rdx::detail::format("{} for a finite variance", r);
   if (r == 0) return mpz_sgn(m.four_n.z) == 0 ? "" : "0 for a variance above 0";
   Exact mid, lhs;
   for (const A nb :
@@ -68,8 +68,8 @@ std::string check_moment(const Moments& m, A r, bool root) {
     mpz_mul(lhs.z, lhs.z, m.n2.z);
     const int c = mpz_cmp(lhs.z, m.four_n.z);  // midpoint against the exact value
     if (nb < r ? c > 0 : c < 0)
-      return fmt::format("{:a} is nearer than {:a}", static_cast<double>(nb),
-                         static_cast<double>(r));
+      return rdx::detail::format("{:a} is nearer than {:a}", static_cast<double>(nb),
+                                 static_cast<double>(r));
   }
   return "";
 }

@@ -5,7 +5,7 @@
 // start. Each result is checked against the host reference: the warm-up is a test of its own.
 // doctest's assertions are not thread-safe: workers collect failures as text.
 #include <doctest/doctest.h>
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -57,7 +57,8 @@ TEST_CASE("kernels: auto for every type and operator, built on every core") {
         const auto ref = reference_reduce(c.type, c.type, c.op, data.data(), c.n);
         if (auto bad = check_result(r.plan, r.value, r.index, ref); !bad.empty()) {
           std::lock_guard<std::mutex> lock(m);
-          failures.push_back(fmt::format("{} {} n={}: {}", name(c.op), name(c.type), c.n, bad));
+          failures.push_back(
+              rdx::detail::format("{} {} n={}: {}", name(c.op), name(c.type), c.n, bad));
         }
         ++checked;
       }
@@ -75,5 +76,5 @@ TEST_CASE("kernels: auto for every type and operator, built on every core") {
   for (const auto& f : failures)
     CHECK_MESSAGE(false, f);
   CHECK(checked == work.size());
-  MESSAGE(fmt::format("{} reductions on {} threads", checked.load(), threads));
+  MESSAGE(rdx::detail::format("{} reductions on {} threads", checked.load(), threads));
 }

@@ -1,6 +1,6 @@
 // Plan selection, device selectors, names and the host reference: no OpenCL device needed.
 #include <doctest/doctest.h>
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -640,8 +640,8 @@ TEST_CASE("segmented plans: lanes from the mean length, parts for few long segme
   // A CPU plan's form: its lanes, work-group size, elements per load, loads in flight and
   // whether it loads into vector accumulators.
   const auto form = [](const SegmentedPlan& p) {
-    return fmt::format("lanes {} wg {} vector {} unroll {} vacc {}", p.lanes, p.work_group_size,
-                       p.vector, p.unroll, p.vector_acc);
+    return rdx::detail::format("lanes {} wg {} vector {} unroll {} vacc {}", p.lanes,
+                               p.work_group_size, p.vector, p.unroll, p.vector_acc);
   };
   const SegmentedPlan cpu_long = plan_segments(cpu, Type::F32, Op::Sum, 1 << 26, 1 << 10);
   CHECK(form(cpu_long) == "lanes 1 wg 16 vector 16 unroll 4 vacc true");

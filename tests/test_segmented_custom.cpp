@@ -2,7 +2,7 @@
 // host references computed here: offsets around every boundary and every axis shape, the
 // kernels' forms forced (lanes, parts, column blocks), host inputs in passes and device inputs.
 #include <doctest/doctest.h>
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -69,10 +69,10 @@ std::string check_probe(const rdx::SegmentedStates& r, const Data& d, std::uint6
   const std::uint64_t top = at.empty() ? 0 : at.back();
   if (r.value(0, k).as<std::uint64_t>() != at.size() || r.value(1, k).as<std::int64_t>() != dot ||
       r.value(2, k).as<std::int32_t>() != lo || r.value(3, k).as<std::uint64_t>() != top)
-    return fmt::format("segment {} of {} ({}): n {} dot {} lo {} top {}; expected {} {} {} {}", k,
-                       r.size(), r.plan.describe(), r.value(0, k).to_string(),
-                       r.value(1, k).to_string(), r.value(2, k).to_string(),
-                       r.value(3, k).to_string(), at.size(), dot, lo, top);
+    return rdx::detail::format(
+        "segment {} of {} ({}): n {} dot {} lo {} top {}; expected {} {} {} {}", k, r.size(),
+        r.plan.describe(), r.value(0, k).to_string(), r.value(1, k).to_string(),
+        r.value(2, k).to_string(), r.value(3, k).to_string(), at.size(), dot, lo, top);
   return "";
 }
 

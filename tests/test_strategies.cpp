@@ -5,7 +5,7 @@
 //                           (rdx::test::Coverage, tests/coverage.hpp; default covering)
 //   RDX_TEST_MAX_N          largest random size (default 4Mi = 2^22)
 #include <doctest/doctest.h>
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -86,8 +86,8 @@ TEST_CASE("every strategy matches the host reference, and never writes its input
     for (const auto& c : cases) {
       if (!pair_in_matrix(coverage, strategy, pos, c.type, c.op)) continue;
       const auto data = make_case_data(c.type, c.op, c.pattern, c.n, c.seed);
-      const std::string what =
-          fmt::format("{} {} {} n={} {}", strategy, name(c.op), name(c.type), c.n, name(c.pattern));
+      const std::string what = rdx::detail::format("{} {} {} n={} {}", strategy, name(c.op),
+                                                   name(c.type), c.n, name(c.pattern));
       CAPTURE(what);
       // Device-resident input: the strategy must leave the buffer exactly as it found it.
       cl_int err = CL_SUCCESS;
@@ -121,9 +121,10 @@ TEST_CASE("every strategy matches the host reference, and never writes its input
         ++skipped[e.what()];  // reported below, never counted as checked
       }
     }
-    MESSAGE(fmt::format("{}: {} cases checked on {}", strategy, checked, ctx.device_info().name));
+    MESSAGE(rdx::detail::format("{}: {} cases checked on {}", strategy, checked,
+                                ctx.device_info().name));
     for (auto& [why, count] : skipped)
-      MESSAGE(fmt::format("{}: {} SKIPPED: {}", strategy, count, why));
+      MESSAGE(rdx::detail::format("{}: {} SKIPPED: {}", strategy, count, why));
     CHECK_MESSAGE(checked > 0, strategy, ": no case ran");
   }
 }

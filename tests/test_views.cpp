@@ -3,8 +3,8 @@
 // them, host data and device buffers, against a reference that walks each view's multi-indexes
 // one by one (not the library's merged form).
 #include <doctest/doctest.h>
-#include <fmt/format.h>
 #include <fmt/ranges.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -148,7 +148,8 @@ void check_case(const Case& c, const std::vector<float>& data, rdx::Op op,
   for (std::size_t s = 0; s < at.size(); ++s) {
     const Expected e = expected(data, at[s]);
     const double got = r.value(s).as<double>();
-    INFO(fmt::format("{} {} result {} of {}: {}", c.what, rdx::name(op), s, at.size(), got));
+    INFO(
+        rdx::detail::format("{} {} result {} of {}: {}", c.what, rdx::name(op), s, at.size(), got));
     switch (op) {
       case rdx::Op::Sum:
         CHECK(same(got, e.sum));

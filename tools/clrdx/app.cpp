@@ -1,7 +1,7 @@
 #include "app.hpp"
 
-#include <fmt/format.h>
 #include <CLI/CLI.hpp>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -27,7 +27,7 @@ namespace {
 std::string stat_names() {
   std::string r = names_of(rdx::kAllStats);
   for (rdx::Stat s : rdx::kAllStats)
-    if (!rdx::alias(s).empty()) r += fmt::format(" {}", rdx::alias(s));
+    if (!rdx::alias(s).empty()) r += rdx::detail::format(" {}", rdx::alias(s));
   return r;
 }
 
@@ -38,7 +38,7 @@ bool is_pow2(std::uint64_t x) {
 std::string strategy_names() {
   std::string r = "auto";
   for (auto& s : rdx::strategies())
-    r += fmt::format(" {}", s.name);
+    r += rdx::detail::format(" {}", s.name);
   return r;
 }
 
@@ -46,14 +46,14 @@ std::string strategy_names() {
 void check_reduce_strategy(const std::string& name) {
   if (name.empty() || name == "auto" || known_strategy(name)) return;
   throw rdx::ArgumentError(
-      fmt::format("unknown strategy '{}' (expected one of: {})", name, strategy_names()));
+      rdx::detail::format("unknown strategy '{}' (expected one of: {})", name, strategy_names()));
 }
 
 // verify's --strategy: all, auto or one name (as cmd_verify takes it).
 void check_verify_strategy(const std::string& name) {
   if (name == "all" || name == "auto" || known_strategy(name)) return;
   throw rdx::ArgumentError(
-      fmt::format("unknown strategy '{}' (see `clrdx strategies`, or all)", name));
+      rdx::detail::format("unknown strategy '{}' (see `clrdx strategies`, or all)", name));
 }
 
 // The integer options (work-group size, grid overrides, repeats) take plain decimal digits: CLI11
@@ -61,22 +61,22 @@ void check_verify_strategy(const std::string& name) {
 std::string check_non_negative(std::string& text) {
   if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) return {};
   if (text.starts_with('-'))
-    return fmt::format("'{}' is negative; expected a non-negative integer", text);
-  return fmt::format("'{}' is not a non-negative integer", text);
+    return rdx::detail::format("'{}' is negative; expected a non-negative integer", text);
+  return rdx::detail::format("'{}' is not a non-negative integer", text);
 }
 
 const CLI::Validator kNonNegative(check_non_negative, "", "non-negative");
 
 void check_work_group_size(std::size_t wg) {
   if (wg != 0 && !is_pow2(wg))
-    throw rdx::ArgumentError(fmt::format("work-group size {} is not a power of two", wg));
+    throw rdx::ArgumentError(rdx::detail::format("work-group size {} is not a power of two", wg));
 }
 
 // n elements of `type` must have a 64-bit byte count (the host buffers are n * size bytes).
 void check_byte_count(std::uint64_t n, rdx::Type type) {
   if (n > UINT64_MAX / rdx::size_of(type))
     throw rdx::ArgumentError(
-        fmt::format("{} elements of {} overflow a 64-bit byte count", n, rdx::name(type)));
+        rdx::detail::format("{} elements of {} overflow a 64-bit byte count", n, rdx::name(type)));
 }
 
 // Stand-in devices have every extension and allow work-groups up to this size (above any real
@@ -122,7 +122,7 @@ void check_outputs_apart(const ReduceArgs& a) {
   std::vector<std::pair<std::string, std::string>> reads = {{"--input", a.input},
                                                             {"--segments", a.segments}};
   for (int k = 0; k < 3; ++k)
-    reads.emplace_back(fmt::format("--input{}", k + 2), a.inputs[k]);
+    reads.emplace_back(rdx::detail::format("--input{}", k + 2), a.inputs[k]);
   reads.emplace_back("the tuning file", rdx::tuning_file());
   const std::pair<std::string, std::string> writes[] = {{"--output", a.output},
                                                         {"--output-indices", a.output_indices}};
@@ -130,7 +130,7 @@ void check_outputs_apart(const ReduceArgs& a) {
     if (out.empty()) continue;
     for (const auto& [in_name, in] : reads)
       if (!in.empty() && rdx::detail::same_file(out, in))
-        throw rdx::ArgumentError(fmt::format(
+        throw rdx::ArgumentError(rdx::detail::format(
             "{} {} is the same file as {} {}: the results would replace it; name another file",
             out_name, out, in_name, in));
   }
@@ -142,9 +142,9 @@ void check_outputs_apart(const ReduceArgs& a) {
   const auto idx =
       std::filesystem::weakly_canonical(rdx::detail::link_target(a.output_indices), ec2);
   if (rdx::detail::same_file(a.output, a.output_indices) || (!ec1 && !ec2 && out == idx))
-    throw rdx::ArgumentError(
-        fmt::format("--output-indices {} is the same file as --output {}: name another file",
-                    a.output_indices, a.output));
+    throw rdx::ArgumentError(rdx::detail::format(
+        "--output-indices {} is the same file as --output {}: name another file", a.output_indices,
+        a.output));
 }
 
 // Which of reduce's options that only --generate uses were given (whatever their values).
@@ -184,23 +184,25 @@ void check_input_bindings(const ReduceArgs& a, const ReduceRequest& req) {
   for (int k = 0; k < 3; ++k)
     if (!a.inputs[k].empty()) last = k + 2;
   if (last == 0) return;
-  if (a.input.empty()) throw rdx::ArgumentError(fmt::format("--input{} needs --input", last));
+  if (a.input.empty())
+    throw rdx::ArgumentError(rdx::detail::format("--input{} needs --input", last));
   for (int k = 2; k < last; ++k)
     if (a.inputs[k - 2].empty())
-      throw rdx::ArgumentError(fmt::format(
+      throw rdx::ArgumentError(rdx::detail::format(
           "--input{} needs --input{}: --inputK is x{{K-1}} in the map, so give them in order", last,
           k));
   if (req.stat) return;  // each composite takes its own count of inputs (rdx::input_count)
   if (a.map.empty() && !req.custom)
-    throw rdx::ArgumentError(fmt::format(
+    throw rdx::ArgumentError(rdx::detail::format(
         "--op {} reads --input only: --input2.. are read by a --map that names x1.. (or by dot)",
         rdx::name(req.op)));
   const std::vector<bool> named = inputs_named(a.map.empty() ? "x" : a.map);
   for (int k = 2; k <= last; ++k)
     if (!named[k - 1])
-      throw rdx::ArgumentError(fmt::format(
-          "--input{} is x{}, which the map{} does not read", k, k - 1,
-          a.map.empty() ? " (x, the default with --combine)" : fmt::format(" `{}`", a.map)));
+      throw rdx::ArgumentError(
+          rdx::detail::format("--input{} is x{}, which the map{} does not read", k, k - 1,
+                              a.map.empty() ? " (x, the default with --combine)"
+                                            : rdx::detail::format(" `{}`", a.map)));
 }
 
 void validate_reduce(const ReduceArgs& a, GenerateOnly given) {
@@ -216,7 +218,7 @@ void validate_reduce(const ReduceArgs& a, GenerateOnly given) {
     for (auto [option, set] : {std::pair{"--count", given.count}, std::pair{"--seed", given.seed}})
       if (set)
         throw rdx::ArgumentError(
-            fmt::format("{} applies to --generate only, not to --input", option));
+            rdx::detail::format("{} applies to --generate only, not to --input", option));
   } else if (!a.generate.empty()) {
     if (!type) throw rdx::ArgumentError("--generate needs --type");
     if (a.count.empty()) throw rdx::ArgumentError("--generate needs --count");
@@ -233,11 +235,12 @@ void validate_reduce(const ReduceArgs& a, GenerateOnly given) {
     if (!a.axis.empty() && !a.segments.empty())
       throw rdx::ArgumentError("--axis and --segments are two ways to segment: give one");
     const char* what = !a.axis.empty() ? "--axis" : "--segments";
-    if (a.input.empty()) throw rdx::ArgumentError(fmt::format("{} needs --input FILE", what));
+    if (a.input.empty())
+      throw rdx::ArgumentError(rdx::detail::format("{} needs --input FILE", what));
     check_reduce_strategy(a.strategy);
     if (a.strategy != "auto")
       throw rdx::ArgumentError(
-          fmt::format("{} chooses its own form: --strategy must be auto", what));
+          rdx::detail::format("{} chooses its own form: --strategy must be auto", what));
     check_work_group_size(a.wg);
     if (!a.output_indices.empty()) {
       if (a.output.empty()) throw rdx::ArgumentError("--output-indices goes with --output");
@@ -256,7 +259,8 @@ void validate_reduce(const ReduceArgs& a, GenerateOnly given) {
   check_work_group_size(a.wg);
   if (type && !req.whole_input() && a.map.empty()) check_plan(*type, op, count.value_or(1), opts);
   if (count && *count == 0 && !req.whole_input() && rdx::is_index_op(op))
-    throw rdx::ArgumentError(fmt::format("{} of an empty input has no result", rdx::name(op)));
+    throw rdx::ArgumentError(
+        rdx::detail::format("{} of an empty input has no result", rdx::name(op)));
   if (count && *count == 0 && req.stat == rdx::Stat::MinMax)
     throw rdx::ArgumentError("minmax of an empty input has no result");
 }
@@ -269,9 +273,9 @@ void validate_verify(const VerifyArgs& a) {
   // The largest random case has up to max_n elements of up to 8 bytes, in host memory.
   const std::uint64_t max_n = parse_count(a.max_n, "--max-n");
   if (!a.quick && max_n > UINT64_MAX / 8)
-    throw rdx::ArgumentError(
-        fmt::format("--max-n {} is too large: {} elements of 8 bytes overflow a 64-bit byte count",
-                    a.max_n, max_n));
+    throw rdx::ArgumentError(rdx::detail::format(
+        "--max-n {} is too large: {} elements of 8 bytes overflow a 64-bit byte count", a.max_n,
+        max_n));
   parse_count(a.seed, "--seed");
 }
 
@@ -283,8 +287,8 @@ void validate_bench(const BenchArgs& a) {
   const auto names = parse_strategy_list(a.strategy);
   parse_determinism_list(a.determinism);
   if (std::isnan(a.peak) || std::isinf(a.peak) || a.peak < 0)
-    throw rdx::ArgumentError(
-        fmt::format("bad --peak {}: expected GB/s (0 or none: measure the device)", a.peak));
+    throw rdx::ArgumentError(rdx::detail::format(
+        "bad --peak {}: expected GB/s (0 or none: measure the device)", a.peak));
   check_work_group_size(a.wg);
   if (!a.layouts.empty()) {
     parse_layouts(a.layouts);
@@ -321,7 +325,8 @@ void validate_tune(const TuneArgs& a) {
       check_byte_count(n, t);
   }
   if (std::isnan(a.margin) || a.margin < 0 || a.margin > 1)
-    throw rdx::ArgumentError(fmt::format("bad --margin {}: a fraction between 0 and 1", a.margin));
+    throw rdx::ArgumentError(
+        rdx::detail::format("bad --margin {}: a fraction between 0 and 1", a.margin));
 }
 
 }  // namespace
@@ -342,11 +347,11 @@ ReduceRequest reduce_request(const ReduceArgs& a) {
     try {
       r.op = rdx::parse_op(a.op);
     } catch (const rdx::ArgumentError&) {
-      throw rdx::ArgumentError(fmt::format("unknown operator '{}' (expected one of: {} {})", a.op,
-                                           names_of(rdx::kAllOps), stat_names()));
+      throw rdx::ArgumentError(rdx::detail::format("unknown operator '{}' (expected one of: {} {})",
+                                                   a.op, names_of(rdx::kAllOps), stat_names()));
     }
     if (!a.map.empty() && rdx::is_index_op(r.op))
-      throw rdx::ArgumentError(fmt::format(
+      throw rdx::ArgumentError(rdx::detail::format(
           "{} takes no --map (its state has an index); minmax gives both with their indexes",
           rdx::name(r.op)));
   }
@@ -383,8 +388,8 @@ void options_reduce(CLI::App& sub, App& app) {
                  "Custom operator: OpenCL C expression of two accumulator values a and b");
   sub.add_option("--identity", rd.identity, "Custom operator: its identity (e.g. 0)");
   for (int k = 0; k < 3; ++k)
-    sub.add_option(fmt::format("--input{}", k + 2), rd.inputs[k],
-                   fmt::format("Input array x{} of the same length (dot, maps)", k + 1));
+    sub.add_option(rdx::detail::format("--input{}", k + 2), rd.inputs[k],
+                   rdx::detail::format("Input array x{} of the same length (dot, maps)", k + 1));
   sub.add_option("--device", rd.device,
                  "Device selector SEL, or a list (all, gpu:all, 0,1): one reduction over them");
   sub.add_option("--strategy", rd.strategy, "Strategy name (see `clrdx strategies`) or auto")

@@ -1,6 +1,6 @@
 #include "block_reader.hpp"
 
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -94,8 +94,9 @@ void BlockReader::read_all() {
       // Checked again at the end: pipes are only checked here, and a file may change while read.
       file_.check_data_size(total);
       if (file_.data_bytes && total != *file_.data_bytes)
-        throw rdx::ArgumentError(fmt::format("{} changed while being read: {} bytes, then {}",
-                                             file_.path, *file_.data_bytes, total));
+        throw rdx::ArgumentError(
+            rdx::detail::format("{} changed while being read: {} bytes, then {}", file_.path,
+                                *file_.data_bytes, total));
     }
     {
       std::lock_guard<std::mutex> lock(mutex_);

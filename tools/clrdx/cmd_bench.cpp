@@ -1,10 +1,10 @@
 // clrdx bench: per device and size, every strategy on the same device-resident data (element
 // i = i % 7, the yardsticks' contract); one call = reduce + read the scalar back; the median
 // over --repeat calls after warm-up. Table in the shape of seed 001's.
-#include <fmt/format.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -41,11 +41,11 @@ double seconds_since(Clock::time_point t0) {
 std::string read_kernel_source(unsigned inputs, unsigned vb) {
   std::string args, load, tail;
   for (unsigned k = 0; k < inputs; ++k) {
-    args += fmt::format("__global const VT* a{}, ", k);
-    load += fmt::format(" + a{}[j]", k);
-    tail += fmt::format(" + ((__global const uchar*)a{})[vecs * {} + j]", k, vb);
+    args += rdx::detail::format("__global const VT* a{}, ", k);
+    load += rdx::detail::format(" + a{}[j]", k);
+    tail += rdx::detail::format(" + ((__global const uchar*)a{})[vecs * {} + j]", k, vb);
   }
-  return fmt::format(R"(
+  return rdx::detail::format(R"(
 #define VT uint{vw}
 #define LOAD(j) ((VT)(0){load})
 __kernel void rdx_peak_read({args}ulong vecs, ulong tail_bytes, uint sentinel,
@@ -76,8 +76,8 @@ __kernel void rdx_peak_read({args}ulong vecs, ulong tail_bytes, uint sentinel,
   if (any((s0 + s1 + s2 + s3) == (VT)(sentinel)) || t == sentinel) out[0] = t;
 }}
 )",
-                     fmt::arg("vw", vb / 4), fmt::arg("args", args), fmt::arg("load", load),
-                     fmt::arg("tail", tail));
+                             fmt::arg("vw", vb / 4), fmt::arg("args", args), fmt::arg("load", load),
+                             fmt::arg("tail", tail));
 }
 
 // The 100% mark of a size: the best read bandwidth in GB/s of a bare read kernel over the very
@@ -103,10 +103,11 @@ double measure_read_bandwidth(rdx::Context& ctx, const std::vector<rdx::DeviceAr
   for (const int layout : {0, 1, 2}) {
     cl::Program program(ctx.cl_context(), read_kernel_source(inputs_n, vb), false, &err);
     if (err != CL_SUCCESS) throw rdx::ClError(err, "clCreateProgramWithSource(read bandwidth)");
-    if (program.build({ctx.cl_device()}, fmt::format("-DLAYOUT={}", layout).c_str()) != CL_SUCCESS)
+    if (program.build({ctx.cl_device()}, rdx::detail::format("-DLAYOUT={}", layout).c_str()) !=
+        CL_SUCCESS)
       throw rdx::Error(
-          fmt::format("bench: the read-bandwidth kernel does not build on this device: {}",
-                      program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(ctx.cl_device())));
+          rdx::detail::format("bench: the read-bandwidth kernel does not build on this device: {}",
+                              program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(ctx.cl_device())));
     cl::Kernel kernel(program, "rdx_peak_read", &err);
     if (err != CL_SUCCESS) throw rdx::ClError(err, "clCreateKernel(read bandwidth)");
     unsigned arg = 0;
@@ -157,9 +158,9 @@ double measure_read_bandwidth(rdx::Context& ctx, const std::vector<rdx::DeviceAr
 }
 
 std::string format_time(double s) {
-  if (s < 1e-3) return fmt::format("{:.1f} us", s * 1e6);
-  if (s < 1) return fmt::format("{:.3f} ms", s * 1e3);
-  return fmt::format("{:.3f} s", s);
+  if (s < 1e-3) return rdx::detail::format("{:.1f} us", s * 1e6);
+  if (s < 1) return rdx::detail::format("{:.3f} ms", s * 1e3);
+  return rdx::detail::format("{:.3f} s", s);
 }
 
 // The plot script: $RDX_PLOT_SCRIPT, else the installed one (RDX_DATA_FROM_BIN, share/rdx, from
@@ -168,7 +169,7 @@ std::string find_plot_script() {
   std::error_code ec;
   if (const char* env = std::getenv("RDX_PLOT_SCRIPT")) {
     if (!std::filesystem::is_regular_file(env, ec))
-      throw rdx::Error(fmt::format("bench --plot: RDX_PLOT_SCRIPT={} is not a file", env));
+      throw rdx::Error(rdx::detail::format("bench --plot: RDX_PLOT_SCRIPT={} is not a file", env));
     return env;
   }
   const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
@@ -222,12 +223,14 @@ void plot(const Plotter& p, const std::string& rows, const std::string& png) {
   argv.push_back(nullptr);
   pid_t pid = 0;
   if (const int err = ::posix_spawn(&pid, p.python.c_str(), nullptr, nullptr, argv.data(), environ))
-    throw rdx::Error(fmt::format("bench --plot: cannot run {}: {}", p.python, std::strerror(err)));
+    throw rdx::Error(
+        rdx::detail::format("bench --plot: cannot run {}: {}", p.python, std::strerror(err)));
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) throw rdx::Error(fmt::format("bench --plot: {}", std::strerror(errno)));
+    if (errno != EINTR)
+      throw rdx::Error(rdx::detail::format("bench --plot: {}", std::strerror(errno)));
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw rdx::Error(fmt::format("bench --plot: {} {} failed", p.python, p.script));
+    throw rdx::Error(rdx::detail::format("bench --plot: {} {} failed", p.python, p.script));
 }
 
 // A private temporary file ($TMPDIR, else /tmp), removed when this goes out of scope.
@@ -240,7 +243,7 @@ class TempFile {
     const int fd = ::mkstemps(name.data(), static_cast<int>(suffix.size()));
     if (fd < 0)
       throw rdx::Error(
-          fmt::format("cannot create a temporary file {}: {}", name, std::strerror(errno)));
+          rdx::detail::format("cannot create a temporary file {}: {}", name, std::strerror(errno)));
     ::close(fd);
     path_ = name;
   }
@@ -282,7 +285,7 @@ std::vector<BenchTuning> bench_tunings(const BenchArgs& a) {
     return v.empty() ? std::vector<unsigned>{0} : v;
   };
   const auto part = [](const std::vector<unsigned>& v, const char* tag, unsigned x) {
-    return v.size() > 1 ? fmt::format("/{}{}", tag, x) : std::string();
+    return v.size() > 1 ? rdx::detail::format("/{}{}", tag, x) : std::string();
   };
   std::vector<BenchTuning> all;
   for (unsigned g : values(a.groups_per_cu))
@@ -334,16 +337,16 @@ int cmd_bench(const BenchArgs& a) {
   for (const auto& dev : devices) {
     rdx::Context ctx(std::to_string(dev.index));
     const double roundtrip = rdx::measure_roundtrip(ctx);
-    fmt::print("\n{}: round trip of an empty kernel + one scalar read: {}\n", dev.name,
-               format_time(roundtrip));
+    rdx::detail::print("\n{}: round trip of an empty kernel + one scalar read: {}\n", dev.name,
+                       format_time(roundtrip));
     for (const std::uint64_t n : sizes) {
       const std::uint64_t bytes = n * rdx::size_of(type);
       const std::string title =
-          fmt::format("\n{} ({}), {} {} of n = {} ({:.1f} MiB)", dev.name, dev.platform,
-                      rdx::name(op), rdx::name(type), n, bytes / 1048576.0);
+          rdx::detail::format("\n{} ({}), {} {} of n = {} ({:.1f} MiB)", dev.name, dev.platform,
+                              rdx::name(op), rdx::name(type), n, bytes / 1048576.0);
       if (bytes > dev.max_alloc || n == 0) {
-        fmt::print("{}\n  skipped: {} bytes {}\n", title, bytes,
-                   n == 0 ? "(empty input)" : "exceed the device's largest allocation");
+        rdx::detail::print("{}\n  skipped: {} bytes {}\n", title, bytes,
+                           n == 0 ? "(empty input)" : "exceed the device's largest allocation");
         continue;
       }
       const auto host = rdx::generate(type, a.data, n);
@@ -357,12 +360,13 @@ int cmd_bench(const BenchArgs& a) {
       double peak = a.peak;
       std::string peak_src = "given", peak_label = "given";
       if (peak <= 0) {
-        std::cerr << fmt::format("bench: {} n={}: measuring read bandwidth\n", dev.name, n);
+        std::cerr << rdx::detail::format("bench: {} n={}: measuring read bandwidth\n", dev.name, n);
         peak = measure_read_bandwidth(ctx, mapped, read_bytes);
         peak_src = "measured read";
-        peak_label = fmt::format("measured read of the same {:.1f} MiB", read_bytes / 1048576.0);
+        peak_label =
+            rdx::detail::format("measured read of the same {:.1f} MiB", read_bytes / 1048576.0);
       }
-      fmt::print("{}, peak {:.1f} GB/s ({})\n", title, peak, peak_label);
+      rdx::detail::print("{}, peak {:.1f} GB/s ({})\n", title, peak, peak_label);
 
       std::vector<Row> rows;
       for (unsigned round = 1; round <= a.rounds; ++round)
@@ -375,7 +379,7 @@ int cmd_bench(const BenchArgs& a) {
           row.strategy =
               (a.label.empty() ? name : a.label) + t.suffix +
               (level == rdx::Determinism::RunToRun ? "" : ":" + std::string(rdx::name(level))) +
-              (round > 1 ? fmt::format("#{}", round) : "");
+              (round > 1 ? rdx::detail::format("#{}", round) : "");
           rdx::Options opts;
           opts.strategy = name;
           opts.determinism = level;
@@ -392,7 +396,7 @@ int cmd_bench(const BenchArgs& a) {
             if (t.unroll && level == rdx::Determinism::AnyDevice)
               opts.tuning.set("unroll", t.unroll);
           }
-          std::cerr << fmt::format("bench: {} n={} {}\n", dev.name, n, name);
+          std::cerr << rdx::detail::format("bench: {} n={} {}\n", dev.name, n, name);
           try {
             if (!a.map.empty()) {  // unchecked: the host cannot evaluate the map
               const rdx::Reduction red = rdx::Reduction::transform(op, type, a.map);
@@ -418,17 +422,18 @@ int cmd_bench(const BenchArgs& a) {
             row.device_seconds = median_device_seconds(timed.seconds, a.repeat, opts, [&](auto& o) {
               return rdx::reduce(ctx, type, buf, n, op, o).device_seconds;
             });
-            row.result = r.value.to_string() + (r.index ? fmt::format(" @{}", *r.index) : "");
+            row.result =
+                r.value.to_string() + (r.index ? rdx::detail::format(" @{}", *r.index) : "");
             const std::string why = rdx::check_result(r.plan, r.value, r.index, ref);
             row.ok = why.empty();
             if (!row.ok) row.note = "WRONG: " + why;
           } catch (const rdx::UnsupportedError& e) {
-            row.note = fmt::format("skipped: {}", e.what());
+            row.note = rdx::detail::format("skipped: {}", e.what());
           } catch (const rdx::ArgumentError& e) {
             // A float sum under any_device or exact runs with auto only: another strategy's row
             // is skipped, as an unsupported one is.
             if (level == rdx::Determinism::RunToRun || name == "auto") throw;
-            row.note = fmt::format("skipped: {}", e.what());
+            row.note = rdx::detail::format("skipped: {}", e.what());
           }
           if (!row.ok && row.note.rfind("skipped", 0) != 0) all_ok = false;
           rows.push_back(row);
@@ -438,20 +443,21 @@ int cmd_bench(const BenchArgs& a) {
       double local_t = 0;
       for (auto& r : rows)
         if (r.strategy == "localtree") local_t = r.seconds;
-      fmt::print("  {:<16} {:>12} {:>10} {:>7} {:>8} {:>8} {:>9}  {}\n", "strategy", "time", "GB/s",
-                 "% peak", "step x", "cumul x", "vs local", "result");
+      rdx::detail::print("  {:<16} {:>12} {:>10} {:>7} {:>8} {:>8} {:>9}  {}\n", "strategy", "time",
+                         "GB/s", "% peak", "step x", "cumul x", "vs local", "result");
       double prev_t = 0;
       for (auto& r : rows) {
         if (r.seconds <= 0) {
-          fmt::print("  {:<16} {}\n", r.strategy, r.note);
+          rdx::detail::print("  {:<16} {}\n", r.strategy, r.note);
           continue;
         }
         const double gbps = static_cast<double>(read_bytes) / r.seconds / 1e9;
-        fmt::print("  {:<16} {:>12} {:>10.2f} {:>6.1f}% {:>8.3f} {:>8.3f} {:>9} {} {}\n",
-                   r.strategy, format_time(r.seconds), gbps, 100 * gbps / peak,
-                   prev_t > 0 ? prev_t / r.seconds : 1.0, first_t > 0 ? first_t / r.seconds : 1.0,
-                   local_t > 0 ? fmt::format("{:.3f}", local_t / r.seconds) : "-", r.result,
-                   r.note);
+        rdx::detail::print("  {:<16} {:>12} {:>10.2f} {:>6.1f}% {:>8.3f} {:>8.3f} {:>9} {} {}\n",
+                           r.strategy, format_time(r.seconds), gbps, 100 * gbps / peak,
+                           prev_t > 0 ? prev_t / r.seconds : 1.0,
+                           first_t > 0 ? first_t / r.seconds : 1.0,
+                           local_t > 0 ? rdx::detail::format("{:.3f}", local_t / r.seconds) : "-",
+                           r.result, r.note);
         prev_t = r.seconds;
         if (keep_rows)
           json_rows +=

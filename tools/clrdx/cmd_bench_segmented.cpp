@@ -2,7 +2,7 @@
 // time them (bench/yardsticks: cub_segmented_reduce.cu, native_cpu_segmented.cpp): data (element
 // i = i % 7), offsets and results stay on the device; one call = every segment reduced, waited
 // for; the median over --repeat calls after warm-up. GB/s counts input bytes only.
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -93,7 +93,7 @@ std::string check_sample(rdx::Context& ctx, const rdx::SegmentedPlan& p, const c
     if (!r.indices.empty()) one.indices = {r.indices[k]};
     const std::uint64_t seg[] = {0, count};
     if (std::string why = rdx::check_segments(one, elems.data(), seg); !why.empty())
-      return fmt::format("segment {}: {}", k, why);
+      return rdx::detail::format("segment {}: {}", k, why);
   }
   return "";
 }
@@ -114,10 +114,10 @@ int cmd_bench_segmented(const BenchArgs& a) {
     rdx::Context ctx(std::to_string(dev.index));
     for (const std::uint64_t n : sizes) {
       const std::uint64_t bytes = n * rdx::size_of(type);
-      fmt::print("\n{} ({}), segmented {} {} of n = {} ({:.1f} MiB)\n", dev.name, dev.platform,
-                 rdx::name(op), rdx::name(type), n, bytes / 1048576.0);
-      fmt::print("  {:<16} {:>10} {:>12} {:>10}  {}\n", "layout", "segments", "time", "GB/s",
-                 "plan");
+      rdx::detail::print("\n{} ({}), segmented {} {} of n = {} ({:.1f} MiB)\n", dev.name,
+                         dev.platform, rdx::name(op), rdx::name(type), n, bytes / 1048576.0);
+      rdx::detail::print("  {:<16} {:>10} {:>12} {:>10}  {}\n", "layout", "segments", "time",
+                         "GB/s", "plan");
       const auto host = rdx::generate(type, a.data, n);
       const cl::Buffer in = bench_input(ctx, host);
       for (const Layout& l : layouts) {
@@ -133,8 +133,8 @@ int cmd_bench_segmented(const BenchArgs& a) {
           // Rows of a level other than the default are named layout:level.
           const std::string label = level == rdx::Determinism::RunToRun
                                         ? l.name
-                                        : fmt::format("{}:{}", l.name, rdx::name(level));
-          std::cerr << fmt::format("bench: {} n={} {}\n", dev.name, n, label);
+                                        : rdx::detail::format("{}:{}", l.name, rdx::name(level));
+          std::cerr << rdx::detail::format("bench: {} n={} {}\n", dev.name, n, label);
           std::vector<std::uint64_t> off;
           std::uint64_t segments = 0;
           std::vector<std::uint64_t> shape;
@@ -153,8 +153,8 @@ int cmd_bench_segmented(const BenchArgs& a) {
           }
           if (segments == 0 || (!shape.empty() && n % l.width) ||
               (apart && n % (l.width * l.width))) {
-            fmt::print("  {:<16} skipped: n is not a multiple of the width{}\n", label,
-                       apart ? "'s square" : "");
+            rdx::detail::print("  {:<16} skipped: n is not a multiple of the width{}\n", label,
+                               apart ? "'s square" : "");
             continue;
           }
           const cl::Buffer offsets = device_buffer(ctx, off.size() * 8, off.data());
@@ -185,9 +185,9 @@ int cmd_bench_segmented(const BenchArgs& a) {
               check_sample(ctx, plan, values, indices, host, off, shape.empty() ? 0 : l.width);
           if (!why.empty()) all_ok = false;
           const double gbps = static_cast<double>(bytes) / timed.seconds / 1e9;
-          fmt::print("  {:<16} {:>10} {:>10.1f} us {:>10.1f}  {}{}\n", label, segments,
-                     timed.seconds * 1e6, gbps, plan.describe(),
-                     why.empty() ? "" : " WRONG: " + why);
+          rdx::detail::print("  {:<16} {:>10} {:>10.1f} us {:>10.1f}  {}{}\n", label, segments,
+                             timed.seconds * 1e6, gbps, plan.describe(),
+                             why.empty() ? "" : " WRONG: " + why);
           json_rows += nlohmann::json{{"impl", "clrdx_segmented"},
                                       {"device", dev.name},
                                       {"platform", dev.platform},

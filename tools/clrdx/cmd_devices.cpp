@@ -1,4 +1,4 @@
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <iostream>
 
@@ -20,13 +20,13 @@ int cmd_devices(const DevicesArgs& a) {
     std::cerr << "clrdx: no OpenCL device found (is an ICD, e.g. PoCL, installed?)\n";
     return 1;
   }
-  fmt::print("{:>3}  {:<5} {:<4} {:<40} {:>4} {:>6} {:>9} {:>4}  {}\n", "idx", "P:D", "kind",
-             "name", "CUs", "maxwg", "memory", "fp64", "platform");
+  rdx::detail::print("{:>3}  {:<5} {:<4} {:<40} {:>4} {:>6} {:>9} {:>4}  {}\n", "idx", "P:D",
+                     "kind", "name", "CUs", "maxwg", "memory", "fp64", "platform");
   for (auto& d : devices)
-    fmt::print("{:>3}  {:<5} {:<4} {:<40} {:>4} {:>6} {:>6} MiB {:>4}  {}\n", d.index,
-               fmt::format("{}:{}", d.platform_index, d.device_index), rdx::name(d.kind),
-               d.name.substr(0, 40), d.compute_units, d.max_work_group, d.global_mem >> 20,
-               d.fp64 ? "yes" : "no", d.platform);
+    rdx::detail::print("{:>3}  {:<5} {:<4} {:<40} {:>4} {:>6} {:>6} MiB {:>4}  {}\n", d.index,
+                       rdx::detail::format("{}:{}", d.platform_index, d.device_index),
+                       rdx::name(d.kind), d.name.substr(0, 40), d.compute_units, d.max_work_group,
+                       d.global_mem >> 20, d.fp64 ? "yes" : "no", d.platform);
   return 0;
 }
 

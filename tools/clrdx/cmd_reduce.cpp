@@ -1,4 +1,4 @@
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <chrono>
 #include <cstdlib>
@@ -62,9 +62,9 @@ void print_result(nlohmann::json j, const rdx::Scalar& value,
     if (rdx::is_float(value.type)) j["hex"] = hex_float(value);
     std::cout << j.dump() << "\n";
   } else if (index) {
-    fmt::print("{} {}\n", value.to_string(), *index);
+    rdx::detail::print("{} {}\n", value.to_string(), *index);
   } else {
-    fmt::print("{}\n", value.to_string());
+    rdx::detail::print("{}\n", value.to_string());
   }
 }
 
@@ -140,7 +140,7 @@ void note_mpi_launch() {
       continue;
     const char* rank = std::getenv(rank_var);
     if (rank && std::string_view(rank) != "0") return;
-    std::cerr << fmt::format(
+    std::cerr << rdx::detail::format(
         "clrdx: note: this is one of {} MPI ranks ({}={}), each reducing the whole input; "
         "`mpirun -n {} clrdx-mpi ...` gives one reduction over the ranks\n",
         size, size_var, size, size);

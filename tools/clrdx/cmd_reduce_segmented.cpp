@@ -1,7 +1,7 @@
 // `clrdx reduce --axis K[,K...]` (over axes of an N-D .npy) and `--segments OFFSETS` (one result
 // per segment): the results printed one per line, or written to --output as a .npy file.
-#include <fmt/format.h>
 #include <fmt/ranges.h>
+#include "core/format.hpp"
 
 #include <cstring>
 #include <iostream>
@@ -23,18 +23,18 @@ std::vector<std::uint64_t> load_offsets(const std::string& path) {
   const Loaded l = load_file(path, rdx::Type::U64, /*raw_default=*/true);
   if (l.type != rdx::Type::I64 && l.type != rdx::Type::U64)
     throw rdx::ArgumentError(
-        fmt::format("--segments {}: offsets are 64-bit integers (int64 or uint64), not {}", path,
-                    rdx::name(l.type)));
+        rdx::detail::format("--segments {}: offsets are 64-bit integers (int64 or uint64), not {}",
+                            path, rdx::name(l.type)));
   if (l.shape.size() != 1)
-    throw rdx::ArgumentError(
-        fmt::format("--segments {}: offsets are a 1-D array, not {}-D", path, l.shape.size()));
+    throw rdx::ArgumentError(rdx::detail::format("--segments {}: offsets are a 1-D array, not {}-D",
+                                                 path, l.shape.size()));
   std::vector<std::uint64_t> off(l.count());
   if (!off.empty()) std::memcpy(off.data(), l.data(), off.size() * 8);
   if (l.type == rdx::Type::I64)
     for (std::size_t k = 0; k < off.size(); ++k)
       if (static_cast<std::int64_t>(off[k]) < 0)
-        throw rdx::ArgumentError(fmt::format("--segments {}: offset {} is negative ({})", path, k,
-                                             static_cast<std::int64_t>(off[k])));
+        throw rdx::ArgumentError(rdx::detail::format("--segments {}: offset {} is negative ({})",
+                                                     path, k, static_cast<std::int64_t>(off[k])));
   return off;
 }
 
@@ -43,12 +43,13 @@ void check_axes(const std::vector<std::int64_t>& axes, std::size_t dims, const s
   const auto d = static_cast<std::int64_t>(dims);
   for (std::int64_t axis : axes)
     if (axis < -d || axis >= d)
-      throw rdx::ArgumentError(fmt::format("--axis {}: {} has {} dimension{} (axes {}..{})", axis,
-                                           path, dims, dims == 1 ? "" : "s", -d, d - 1));
+      throw rdx::ArgumentError(rdx::detail::format("--axis {}: {} has {} dimension{} (axes {}..{})",
+                                                   axis, path, dims, dims == 1 ? "" : "s", -d,
+                                                   d - 1));
   try {
     rdx::normalized_axes(axes, dims);
   } catch (const rdx::ArgumentError& e) {
-    throw rdx::ArgumentError(fmt::format("--axis {}: {}", fmt::join(axes, ","), e.what()));
+    throw rdx::ArgumentError(rdx::detail::format("--axis {}: {}", fmt::join(axes, ","), e.what()));
   }
 }
 
@@ -82,7 +83,7 @@ int cmd_reduce_segmented(const ReduceArgs& a, const ReduceRequest& req) {
   if (!a.segments.empty()) {
     offsets = load_offsets(a.segments);
     if (offsets.empty())
-      throw rdx::ArgumentError(fmt::format(
+      throw rdx::ArgumentError(rdx::detail::format(
           "--segments {}: no offsets (segments + 1 are needed, the first 0)", a.segments));
     out_shape = {offsets.size() - 1};
   } else {

@@ -2,7 +2,7 @@
 // transform-reduce (--map with a built-in operator) and custom reductions (--combine,
 // --identity), over one to four arrays of the same length. Regular files are mapped, not read
 // into memory (the library copies them to the device chunk by chunk); pipes are read whole.
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <signal.h>
 #include <sys/mman.h>
@@ -36,10 +36,10 @@ std::vector<Loaded> load_inputs(const ReduceArgs& a, const ReduceRequest& req) {
       // A raw file takes the first input's type; a .npy file's own type must agree with it.
       in.push_back(load_file(p, req.type.value_or(in[0].type), /*raw_default=*/!req.type));
       if (in.back().type != in[0].type)
-        throw rdx::ArgumentError(
-            fmt::format("--input{} {} holds {} elements but --input {} holds {}: the inputs are "
-                        "of one type",
-                        k + 2, p, rdx::name(in.back().type), a.input, rdx::name(in[0].type)));
+        throw rdx::ArgumentError(rdx::detail::format(
+            "--input{} {} holds {} elements but --input {} holds {}: the inputs are "
+            "of one type",
+            k + 2, p, rdx::name(in.back().type), a.input, rdx::name(in[0].type)));
     }
   } else {
     const rdx::Type t = *req.type;
@@ -54,10 +54,10 @@ std::vector<Loaded> load_inputs(const ReduceArgs& a, const ReduceRequest& req) {
   const std::uint64_t n = in[0].count();
   for (std::size_t k = 0; k < in.size(); ++k)
     if (in[k].count() != n)
-      throw rdx::ArgumentError(
-          fmt::format("the inputs differ in length: {} has {} elements, "
-                      "the first {}",
-                      k == 0 ? "--input" : fmt::format("--input{}", k + 1), in[k].count(), n));
+      throw rdx::ArgumentError(rdx::detail::format(
+          "the inputs differ in length: {} has {} elements, "
+          "the first {}",
+          k == 0 ? "--input" : rdx::detail::format("--input{}", k + 1), in[k].count(), n));
   return in;
 }
 
@@ -124,9 +124,10 @@ int cmd_reduce_whole(const ReduceArgs& a, const ReduceRequest& req) {
     }
     std::cout << j.dump() << "\n";
   } else if (r.max) {
-    fmt::print("{} {} {} {}\n", r.value.to_string(), *r.index, r.max->to_string(), *r.max_index);
+    rdx::detail::print("{} {} {} {}\n", r.value.to_string(), *r.index, r.max->to_string(),
+                       *r.max_index);
   } else {
-    fmt::print("{}\n", to_text(r.value, logical));
+    rdx::detail::print("{}\n", to_text(r.value, logical));
   }
   return 0;
 }

@@ -1,4 +1,4 @@
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -29,15 +29,16 @@ int cmd_strategies(const StrategiesArgs& a) {
     std::cout << arr.dump(2) << "\n";
     return 0;
   }
-  fmt::print("{:<24} {:<16} {}\n", "strategy", "kernel", "seed / idea");
+  rdx::detail::print("{:<24} {:<16} {}\n", "strategy", "kernel", "seed / idea");
   for (auto& s : rdx::strategies()) {
-    fmt::print("{:<24} {:<16} {}\n{:<41} {}\n", s.name, s.kernel_file, s.seeds, "", s.summary);
+    rdx::detail::print("{:<24} {:<16} {}\n{:<41} {}\n", s.name, s.kernel_file, s.seeds, "",
+                       s.summary);
     for (auto& d : devices)
       if (auto form = rdx::strategy_form(s.name, d); !form.empty())
-        fmt::print("{:<41} on {}: {}\n", "", d.name, form);
+        rdx::detail::print("{:<41} on {}: {}\n", "", d.name, form);
   }
-  fmt::print("{:<24} {:<16} {}\n", "auto", "-",
-             "the default: fast_blocked on CPUs, fast_strided elsewhere");
+  rdx::detail::print("{:<24} {:<16} {}\n", "auto", "-",
+                     "the default: fast_blocked on CPUs, fast_strided elsewhere");
   return 0;
 }
 
@@ -47,22 +48,22 @@ int cmd_cache(bool clear) {
   namespace cache = rdx::detail;
   const cache::CacheLocation where = cache::locate_binary_cache();
   if (!where.on()) {
-    fmt::print("program cache: off ({})\n", where.why);
+    rdx::detail::print("program cache: off ({})\n", where.why);
     return 0;
   }
   if (clear) {
-    fmt::print("program cache {}: removed {} entries\n", where.entries_dir(),
-               cache::clear_binary_cache(where));
+    rdx::detail::print("program cache {}: removed {} entries\n", where.entries_dir(),
+                       cache::clear_binary_cache(where));
     return 0;
   }
   const cache::CacheSummary summary = cache::inspect_binary_cache(where);
   const std::string state =
       summary.problem.empty()
           ? std::string()
-          : fmt::format("; not usable: {}, so kernels are built from source every run",
-                        summary.problem);
-  fmt::print("program cache: {} ({}): entries: {}, {} KiB{}\n", where.entries_dir(), where.why,
-             summary.entries, (summary.bytes + 1023) / 1024, state);
+          : rdx::detail::format("; not usable: {}, so kernels are built from source every run",
+                                summary.problem);
+  rdx::detail::print("program cache: {} ({}): entries: {}, {} KiB{}\n", where.entries_dir(),
+                     where.why, summary.entries, (summary.bytes + 1023) / 1024, state);
   return 0;
 }
 

@@ -2,7 +2,7 @@
 // and fast_blocked, measured on one device for each element type and operator asked for) and
 // stores what it found in the tuning file as entries for that device and driver, which every
 // later Context on it plans with.
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -43,8 +43,8 @@ int cmd_tune(const TuneArgs& a) {
       update.clear = true;
       removed = rdx::update_tuning_file(path, update).removed;
     }
-    fmt::print("{}: removed {} entries for {} (driver {}){}\n", path, removed, dev.name, dev.driver,
-               a.dry_run ? " (dry run: nothing written)" : "");
+    rdx::detail::print("{}: removed {} entries for {} (driver {}){}\n", path, removed, dev.name,
+                       dev.driver, a.dry_run ? " (dry run: nothing written)" : "");
     return 0;
   }
 
@@ -53,9 +53,9 @@ int cmd_tune(const TuneArgs& a) {
     for (const rdx::Op op : parse_op_list(a.ops)) {
       if (!rdx::op_allows(op, type))
         throw rdx::ArgumentError(
-            fmt::format("{} is not defined for {}", rdx::name(op), rdx::name(type)));
+            rdx::detail::format("{} is not defined for {}", rdx::name(op), rdx::name(type)));
       if (type == rdx::Type::F64 && !dev.fp64) {
-        std::cerr << fmt::format("tune: skipping f64: '{}' has no fp64\n", dev.name);
+        std::cerr << rdx::detail::format("tune: skipping f64: '{}' has no fp64\n", dev.name);
         continue;
       }
       pairs.push_back({type, op});
@@ -66,18 +66,18 @@ int cmd_tune(const TuneArgs& a) {
   request.repeat = a.repeat;
   request.margin = a.margin;
   request.log = [](const std::string& line) { std::cerr << line << '\n'; };
-  fmt::print("tuning {} (driver {}), sizes {}; the built-in plan against {} candidates\n", dev.name,
-             dev.driver, a.sizes, rdx::tune_candidates().size());
+  rdx::detail::print("tuning {} (driver {}), sizes {}; the built-in plan against {} candidates\n",
+                     dev.name, dev.driver, a.sizes, rdx::tune_candidates().size());
   const rdx::TuneResult result = rdx::tune(ctx, request, stored, [](const rdx::TunePairResult& p) {
-    fmt::print("  {} {}: {}\n", rdx::name(p.type), rdx::name(p.op), p.summary);
+    rdx::detail::print("  {} {}: {}\n", rdx::name(p.type), rdx::name(p.op), p.summary);
   });
-  fmt::print("  host input: {} MB/s (a device group's share of host data)\n",
-             result.host->host_mbps);
+  rdx::detail::print("  host input: {} MB/s (a device group's share of host data)\n",
+                     result.host->host_mbps);
   update.host_measured = true;
   const std::vector<rdx::TuneEntry> found = result.entries();
 
   if (a.dry_run) {
-    fmt::print("dry run: {} entries not written to {}\n", found.size(), path);
+    rdx::detail::print("dry run: {} entries not written to {}\n", found.size(), path);
     return 0;
   }
   // This device's entries for the pairs measured are replaced; everything else in the file as it
@@ -85,8 +85,8 @@ int cmd_tune(const TuneArgs& a) {
   update.measured = pairs;
   update.entries = found;
   const rdx::TuningFileChange change = rdx::update_tuning_file(path, update);
-  fmt::print("wrote {} entries for this device to {} ({} in all)\n", found.size(), path,
-             change.total);
+  rdx::detail::print("wrote {} entries for this device to {} ({} in all)\n", found.size(), path,
+                     change.total);
   return 0;
 }
 

@@ -1,5 +1,5 @@
-#include <fmt/format.h>
 #include <fmt/ranges.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -21,7 +21,7 @@ std::vector<std::string> pick_strategies(const std::string& sel) {
   if (sel == "auto") names.emplace_back("auto");
   if (names.empty())
     throw rdx::ArgumentError(
-        fmt::format("unknown strategy '{}' (see `clrdx strategies`, or all)", sel));
+        rdx::detail::format("unknown strategy '{}' (see `clrdx strategies`, or all)", sel));
   return names;
 }
 
@@ -53,7 +53,7 @@ struct Tally {
       ++passed;
     } else {
       ++failed;
-      failures.push_back(fmt::format("{}: {}", what, why));
+      failures.push_back(rdx::detail::format("{}: {}", what, why));
     }
   }
 };
@@ -69,13 +69,14 @@ void report(const rdx::DeviceInfo& dev, const std::string& strategy, std::string
         {"skipped", t.skipped}, {"failures", t.failures},    {"skip_reasons", t.skip_reasons}};
     std::cout << j.dump() << "\n";
   } else {
-    fmt::print("{} {} / {}{}: {} passed, {} failed, {} skipped\n", t.failed ? "FAIL" : "ok  ",
-               dev.name, strategy, set == "operators" ? "" : fmt::format(" ({})", set), t.passed,
-               t.failed, t.skipped);
+    rdx::detail::print("{} {} / {}{}: {} passed, {} failed, {} skipped\n",
+                       t.failed ? "FAIL" : "ok  ", dev.name, strategy,
+                       set == "operators" ? "" : rdx::detail::format(" ({})", set), t.passed,
+                       t.failed, t.skipped);
     for (auto& f : t.failures)
-      fmt::print("  mismatch: {}\n", f);
+      rdx::detail::print("  mismatch: {}\n", f);
     for (auto& [why, count] : t.skip_reasons)
-      fmt::print("  skipped {}: {}\n", count, why);
+      rdx::detail::print("  skipped {}: {}\n", count, why);
   }
   total.passed += t.passed;
   total.failed += t.failed;
@@ -96,7 +97,7 @@ Tally verify_composites(rdx::Context& ctx, const rdx::Options& opts,
     for (rdx::Stat s : rdx::kAllStats) {
       for (std::uint64_t n : sizes) {
         const std::string what =
-            fmt::format("{} {} {} n={}", opts.strategy, rdx::name(s), rdx::name(type), n);
+            rdx::detail::format("{} {} {} n={}", opts.strategy, rdx::name(s), rdx::name(type), n);
         t.check(what, [&] { return rdx::check_stat(ctx, s, type, n, seed + n, opts); });
       }
     }
@@ -116,8 +117,8 @@ Tally verify_transforms(rdx::Context& ctx, const rdx::Options& opts,
     for (rdx::Op op : ops) {
       if (!rdx::transform_matches_builtin(op, type)) continue;
       for (std::uint64_t n : sizes) {
-        const std::string what =
-            fmt::format("{} {} as a map {} n={}", opts.strategy, rdx::name(op), rdx::name(type), n);
+        const std::string what = rdx::detail::format("{} {} as a map {} n={}", opts.strategy,
+                                                     rdx::name(op), rdx::name(type), n);
         t.check(what, [&] { return rdx::check_transform(ctx, op, type, n, seed + n, opts); });
       }
     }
@@ -135,8 +136,9 @@ Tally verify_segmented(rdx::Context& ctx, std::size_t wg, const std::vector<rdx:
     for (rdx::Op op : ops) {
       if (!rdx::op_allows(op, type)) continue;
       for (const auto& off : layouts) {
-        const std::string what = fmt::format("segmented {} {} segments={} n={}", rdx::name(op),
-                                             rdx::name(type), off.size() - 1, off.back());
+        const std::string what =
+            rdx::detail::format("segmented {} {} segments={} n={}", rdx::name(op), rdx::name(type),
+                                off.size() - 1, off.back());
         t.check(what, [&] {
           const auto data = rdx::make_case_data(type, op, rdx::Pattern::Random, off.back(), seed);
           const auto r = rdx::reduce_segments(ctx, type, data.data(), off.back(), off, op);
@@ -149,8 +151,8 @@ Tally verify_segmented(rdx::Context& ctx, std::size_t wg, const std::vector<rdx:
           n *= d;
         const auto data = rdx::make_case_data(type, op, rdx::Pattern::Random, n, seed);
         for (std::size_t axis = 0; axis < shape.size(); ++axis) {
-          const std::string what = fmt::format("axis {} of {} {} {}", axis, fmt::join(shape, "x"),
-                                               rdx::name(op), rdx::name(type));
+          const std::string what = rdx::detail::format(
+              "axis {} of {} {} {}", axis, fmt::join(shape, "x"), rdx::name(op), rdx::name(type));
           t.check(what, [&] {
             const auto r = rdx::reduce_axis(ctx, type, data.data(), shape, axis, op);
             return rdx::check_axis(r, data.data(), shape, axis);
@@ -166,8 +168,8 @@ Tally verify_segmented(rdx::Context& ctx, std::size_t wg, const std::vector<rdx:
         if (shape[0] > 0) v.offset = (shape[0] - 1) * static_cast<std::uint64_t>(v.strides[0]);
         v.strides[0] = -v.strides[0];
         const std::int64_t ends[] = {0, -1};
-        t.check(fmt::format("axes 0,-1 of {} reversed {} {}", fmt::join(shape, "x"), rdx::name(op),
-                            rdx::name(type)),
+        t.check(rdx::detail::format("axes 0,-1 of {} reversed {} {}", fmt::join(shape, "x"),
+                                    rdx::name(op), rdx::name(type)),
                 [&] {
                   const auto r = rdx::reduce_axes(ctx, type, data.data(), v, ends, op);
                   return rdx::check_axes(r, data.data(), v, ends);
@@ -200,11 +202,12 @@ int cmd_verify(const VerifyArgs& a) {
       Tally t;
       rdx::Options opts;
       opts.strategy = strategy;
-      std::cerr << fmt::format("verify: {} / {}: {} cases\n", dev.name, strategy, cases.size());
+      std::cerr << rdx::detail::format("verify: {} / {}: {} cases\n", dev.name, strategy,
+                                       cases.size());
       for (const auto& c : cases) {
         const auto data = rdx::make_case_data(c.type, c.op, c.pattern, c.n, c.seed);
-        const std::string what = fmt::format("{} {} {} n={} {}", strategy, rdx::name(c.op),
-                                             rdx::name(c.type), c.n, rdx::name(c.pattern));
+        const std::string what = rdx::detail::format("{} {} {} n={} {}", strategy, rdx::name(c.op),
+                                                     rdx::name(c.type), c.n, rdx::name(c.pattern));
         // Only argmin/argmax of empty input is expected to refuse (an ArgumentError).
         t.check(
             what,
@@ -233,8 +236,8 @@ int cmd_verify(const VerifyArgs& a) {
       report(dev, "auto", "segmented", verify_segmented(ctx, wg, types, ops, seed), a.json, total);
   }
   if (!a.json)
-    fmt::print("verify: {} passed, {} failed, {} skipped\n", total.passed, total.failed,
-               total.skipped);
+    rdx::detail::print("verify: {} passed, {} failed, {} skipped\n", total.passed, total.failed,
+                       total.skipped);
   return total.failed ? 1 : 0;
 }
 

@@ -1,6 +1,6 @@
 #include "input.hpp"
 
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -90,7 +90,7 @@ std::string_view dict_value(std::string_view dict, std::string_view key) {
     skip_spaces();
     if (i < dict.size() && dict[i] == ',') ++i;
   }
-  throw ArgumentError(fmt::format(".npy header has no valid '{}' entry", key));
+  throw ArgumentError(rdx::detail::format(".npy header has no valid '{}' entry", key));
 }
 
 // The dtype codes librdx reads, without their byte order: "i1 u1 ... f8".
@@ -106,31 +106,31 @@ std::string npy_codes() {
 
 rdx::Type npy_type(std::string_view descr) {
   if (descr.starts_with('['))
-    throw ArgumentError(fmt::format(
+    throw ArgumentError(rdx::detail::format(
         ".npy dtype is structured (a list of fields): structured dtypes are not supported "
         "(librdx reads {})",
         npy_codes()));
   if (descr.size() < 4 || (descr.front() != '\'' && descr.front() != '"') ||
       descr.back() != descr.front())
-    throw ArgumentError(fmt::format(".npy dtype {} is not a simple dtype string", descr));
+    throw ArgumentError(rdx::detail::format(".npy dtype {} is not a simple dtype string", descr));
   descr = descr.substr(1, descr.size() - 2);
   const char order = descr[0];
   const std::string_view code = descr.substr(1);
   // Big-endian: only a one-byte type's code reads (b1 is refused below as not supported).
   if (order == '>' && code != "b1" && !rdx::type_of_npy(descr))
     throw ArgumentError(
-        fmt::format(".npy dtype '{}' is big-endian; librdx reads little-endian", descr));
+        rdx::detail::format(".npy dtype '{}' is big-endian; librdx reads little-endian", descr));
   if (order != '<' && order != '|' && order != '=' && order != '>')
-    throw ArgumentError(fmt::format(".npy dtype '{}' is not understood", descr));
+    throw ArgumentError(rdx::detail::format(".npy dtype '{}' is not understood", descr));
   if (const std::optional<rdx::Type> t = rdx::type_of_npy(descr)) return *t;
-  throw ArgumentError(
-      fmt::format(".npy dtype '{}' is not supported (librdx reads {})", descr, npy_codes()));
+  throw ArgumentError(rdx::detail::format(".npy dtype '{}' is not supported (librdx reads {})",
+                                          descr, npy_codes()));
 }
 
 std::vector<std::uint64_t> npy_shape(std::string_view shape) {
   std::vector<std::uint64_t> dims;
   if (shape.size() < 2 || shape.front() != '(' || shape.back() != ')')
-    throw ArgumentError(fmt::format(".npy shape {} is not a tuple", shape));
+    throw ArgumentError(rdx::detail::format(".npy shape {} is not a tuple", shape));
   shape = shape.substr(1, shape.size() - 2);
   std::uint64_t count = 1;
   while (!(shape = trim(shape)).empty()) {
@@ -139,7 +139,7 @@ std::vector<std::uint64_t> npy_shape(std::string_view shape) {
     std::string_view digits = dim;
     if (!digits.empty() && digits.back() == 'L') digits.remove_suffix(1);  // Python 2 long: 3L
     if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos)
-      throw ArgumentError(fmt::format(".npy shape has a bad dimension '{}'", dim));
+      throw ArgumentError(rdx::detail::format(".npy shape has a bad dimension '{}'", dim));
     dim = digits;
     std::uint64_t d = 0;
     for (char c : dim) {
@@ -191,7 +191,8 @@ std::size_t read_full(int fd, void* buf, std::size_t n, const std::string& path)
     if (r == 0) break;
     if (r < 0) {
       if (errno == EINTR) continue;
-      throw ArgumentError(fmt::format("error while reading {}: {}", path, std::strerror(errno)));
+      throw ArgumentError(
+          rdx::detail::format("error while reading {}: {}", path, std::strerror(errno)));
     }
     done += static_cast<std::size_t>(r);
   }
@@ -217,7 +218,8 @@ NpyHeader parse_npy_header(std::string_view b) {
       header_len = header_len << 8 | static_cast<unsigned char>(b[8 + static_cast<std::size_t>(i)]);
     start = 12;
   } else {
-    throw ArgumentError(fmt::format(".npy format version {} is not supported (1, 2 or 3)", major));
+    throw ArgumentError(
+        rdx::detail::format(".npy format version {} is not supported (1, 2 or 3)", major));
   }
   if (b.size() < start + header_len) throw ArgumentError(".npy header is truncated");
   const std::string_view dict = trim(b.substr(start, header_len));
@@ -228,7 +230,7 @@ NpyHeader parse_npy_header(std::string_view b) {
     throw ArgumentError(
         ".npy array is in Fortran order; save it in C order (np.ascontiguousarray)");
   if (fortran != "False")
-    throw ArgumentError(fmt::format(".npy fortran_order {} is not a bool", fortran));
+    throw ArgumentError(rdx::detail::format(".npy fortran_order {} is not a bool", fortran));
   NpyHeader h;
   h.type = npy_type(dict_value(dict, "descr"));
   const std::string_view shape = dict_value(dict, "shape");
@@ -237,9 +239,9 @@ NpyHeader parse_npy_header(std::string_view b) {
   for (std::uint64_t d : h.shape)
     h.count *= d;  // no overflow: npy_shape checks
   if (const std::size_t es = rdx::size_of(h.type); h.count > UINT64_MAX / es)
-    throw ArgumentError(
-        fmt::format(".npy shape {} has {} elements of {} bytes, whose byte count overflows 64 bits",
-                    shape, h.count, es));
+    throw ArgumentError(rdx::detail::format(
+        ".npy shape {} has {} elements of {} bytes, whose byte count overflows 64 bits", shape,
+        h.count, es));
   h.data_offset = start + header_len;
   return h;
 }
@@ -279,21 +281,22 @@ void InputFile::check_data_size(std::uint64_t bytes) const {
   const std::size_t es = rdx::size_of(type);
   if (part) {
     if (bytes != *data_bytes)
-      throw ArgumentError(
-          fmt::format("{}: {} bytes of the range of {} could be read", path, bytes, *data_bytes));
+      throw ArgumentError(rdx::detail::format("{}: {} bytes of the range of {} could be read", path,
+                                              bytes, *data_bytes));
   } else if (npy) {
     if (npy_count > UINT64_MAX / es)  // parse_npy_header refuses these
-      throw ArgumentError(fmt::format("{}: {} elements of {} bytes overflow a 64-bit byte count",
-                                      path, npy_count, es));
+      throw ArgumentError(rdx::detail::format(
+          "{}: {} elements of {} bytes overflow a 64-bit byte count", path, npy_count, es));
     const std::uint64_t need = npy_count * es;
     if (bytes != need)
       throw ArgumentError(
-          fmt::format("{}: the header promises {} elements ({} bytes) but {} bytes "
-                      "of data follow",
-                      path, npy_count, need, bytes));
+          rdx::detail::format("{}: the header promises {} elements ({} bytes) but {} bytes "
+                              "of data follow",
+                              path, npy_count, need, bytes));
   } else if (bytes % es != 0) {
-    throw ArgumentError(fmt::format("{} has {} bytes, not a multiple of the {}-byte {} element",
-                                    path, bytes, es, rdx::name(type)));
+    throw ArgumentError(
+        rdx::detail::format("{} has {} bytes, not a multiple of the {}-byte {} element", path,
+                            bytes, es, rdx::name(type)));
   }
 }
 
@@ -301,17 +304,17 @@ void keep_range(InputFile& f, std::uint64_t first, std::uint64_t bytes) {
   struct stat st {};
   if (::fstat(f.fd, &st) != 0 || !S_ISREG(st.st_mode) || !f.data_bytes)
     throw ArgumentError(
-        fmt::format("{} is not a regular file: its ranges cannot be read apart", f.path));
+        rdx::detail::format("{} is not a regular file: its ranges cannot be read apart", f.path));
   const std::size_t es = rdx::size_of(f.type);
   if (first % es || bytes % es || first > *f.data_bytes || bytes > *f.data_bytes - first)
-    throw ArgumentError(fmt::format("{}: bytes [{}, {}) are not whole elements of its data", f.path,
-                                    first, first + bytes));
+    throw ArgumentError(rdx::detail::format("{}: bytes [{}, {}) are not whole elements of its data",
+                                            f.path, first, first + bytes));
   const off_t here = ::lseek(f.fd, 0, SEEK_CUR);
-  if (here < 0) throw ArgumentError(fmt::format("{}: {}", f.path, std::strerror(errno)));
+  if (here < 0) throw ArgumentError(rdx::detail::format("{}: {}", f.path, std::strerror(errno)));
   // The data starts where open_input's read ended, less the data bytes it read with the header.
   const std::uint64_t start = static_cast<std::uint64_t>(here) - f.head.size() + first;
   if (::lseek(f.fd, static_cast<off_t>(start), SEEK_SET) < 0)
-    throw ArgumentError(fmt::format("{}: {}", f.path, std::strerror(errno)));
+    throw ArgumentError(rdx::detail::format("{}: {}", f.path, std::strerror(errno)));
   f.head.clear();
   f.data_bytes = bytes;
   f.part = true;
@@ -320,14 +323,15 @@ void keep_range(InputFile& f, std::uint64_t first, std::uint64_t bytes) {
 InputFile open_input(const std::string& path, std::optional<rdx::Type> type, bool raw_default) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
-    throw ArgumentError(fmt::format("{} is a directory, not a file", path));
+    throw ArgumentError(rdx::detail::format("{} is a directory, not a file", path));
   InputFile f;
   f.path = path;
   f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (f.fd < 0) throw ArgumentError(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
+  if (f.fd < 0)
+    throw ArgumentError(rdx::detail::format("cannot read {}: {}", path, std::strerror(errno)));
   struct stat st {};
   if (::fstat(f.fd, &st) != 0)
-    throw ArgumentError(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
+    throw ArgumentError(rdx::detail::format("cannot read {}: {}", path, std::strerror(errno)));
   const bool regular = S_ISREG(st.st_mode);
   ::posix_fadvise(f.fd, 0, 0, POSIX_FADV_SEQUENTIAL);  // a hint: larger read-ahead
 
@@ -339,11 +343,11 @@ InputFile open_input(const std::string& path, std::optional<rdx::Type> type, boo
     try {
       h = parse_npy_header(head);
     } catch (const ArgumentError& e) {
-      throw ArgumentError(fmt::format("{}: {}", path, e.what()));
+      throw ArgumentError(rdx::detail::format("{}: {}", path, e.what()));
     }
     if (type && *type != h.type && !raw_default)
-      throw ArgumentError(fmt::format("{} holds {} elements but --type is {}", path,
-                                      rdx::name(h.type), rdx::name(*type)));
+      throw ArgumentError(rdx::detail::format("{} holds {} elements but --type is {}", path,
+                                              rdx::name(h.type), rdx::name(*type)));
     f.type = h.type;
     f.npy = true;
     f.npy_count = h.count;
@@ -357,7 +361,7 @@ InputFile open_input(const std::string& path, std::optional<rdx::Type> type, boo
     }
     return f;
   }
-  if (!type) throw ArgumentError(fmt::format("{} is a raw file: --type is required", path));
+  if (!type) throw ArgumentError(rdx::detail::format("{} is a raw file: --type is required", path));
   f.type = *type;
   f.head = std::move(head);
   if (regular) {
@@ -393,8 +397,8 @@ std::string npy_bytes(rdx::Type type, std::span<const std::uint64_t> shape, cons
     count *= d;
   }
   if (shape.size() == 1) dims += ',';  // (3,) is a tuple, (3) is not
-  std::string dict =
-      fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': ({}), }}", descr, dims);
+  std::string dict = rdx::detail::format(
+      "{{'descr': '{}', 'fortran_order': False, 'shape': ({}), }}", descr, dims);
   // Version 1: magic, 2 version bytes, a 2-byte length; version 2 (a header over 65535 bytes, from
   // many dimensions): a 4-byte length. The header ends in '\n' and the data starts at a multiple
   // of 64 bytes.

@@ -1,6 +1,6 @@
 // JSON forms of librdx values shared by the subcommands.
 #pragma once
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -13,7 +13,7 @@ namespace clrdx {
 inline std::string hex_float(const rdx::Scalar& s) {
   const double v = s.as<double>();  // exact: a float widens without rounding
   if (std::isnan(v)) return "nan";
-  return fmt::format("{:a}", v);
+  return rdx::detail::format("{:a}", v);
 }
 
 // A result as a JSON number (integers exact), or a string for NaN and infinities.

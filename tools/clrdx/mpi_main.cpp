@@ -56,7 +56,7 @@ rdx::DeviceInfo device_of(const std::string& list, const rdx::mpi::NodeRank& nod
   std::vector<Item> items;
   for (const std::string& item : clrdx::split_list(chosen)) {
     if (item.find_first_not_of(" \t") == std::string::npos)
-      throw rdx::ArgumentError(fmt::format("--device {}: an empty item", chosen));
+      throw rdx::ArgumentError(rdx::detail::format("--device {}: an empty item", chosen));
     try {
       for (const rdx::DeviceInfo& d : rdx::select_devices(all, item))
         items.push_back({item, d, nullptr});
@@ -67,8 +67,8 @@ rdx::DeviceInfo device_of(const std::string& list, const rdx::mpi::NodeRank& nod
   const Item& mine = items[static_cast<std::size_t>(node.rank) % items.size()];
   if (mine.device) return *mine.device;
   const auto where = [&](const rdx::Error& e) {
-    return fmt::format("--device {}: item '{}', this rank's (node rank {}): {}", chosen, mine.text,
-                       node.rank, e.what());
+    return rdx::detail::format("--device {}: item '{}', this rank's (node rank {}): {}", chosen,
+                               mine.text, node.rank, e.what());
   };
   try {
     std::rethrow_exception(mine.error);
@@ -128,7 +128,7 @@ int run(int argc, char** argv, int rank, int ranks) {
       ctx.emplace(std::to_string(d.index));
       file.emplace(clrdx::open_input(r.input, req.type));
       if (!file->data_bytes)
-        throw rdx::ArgumentError(fmt::format(
+        throw rdx::ArgumentError(rdx::detail::format(
             "{} is not a regular file: the ranks read their own ranges of one", r.input));
       const std::uint64_t es = rdx::size_of(file->type);
       const auto [first, end] = rdx::mpi::run_of(*file->data_bytes / es, rank, ranks);

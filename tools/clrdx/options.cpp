@@ -1,6 +1,6 @@
 #include "options.hpp"
 
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <unistd.h>
 
@@ -22,8 +22,9 @@ std::uint64_t parse_count(std::string_view s, std::string_view what) {
     constexpr std::string_view kExpected =
         "expected a non-negative integer, optionally with Ki, Mi or Gi, or 2^K";
     if (s.starts_with('-'))
-      return rdx::ArgumentError(fmt::format("{} '{}' is negative; {}", what, text, kExpected));
-    return rdx::ArgumentError(fmt::format("bad {} '{}': {}", what, text, kExpected));
+      return rdx::ArgumentError(
+          rdx::detail::format("{} '{}' is negative; {}", what, text, kExpected));
+    return rdx::ArgumentError(rdx::detail::format("bad {} '{}': {}", what, text, kExpected));
   };
   if (s.starts_with("2^")) {
     const std::string_view k_text = s.substr(2);  // plain digits: no suffix, no nested 2^
@@ -92,7 +93,8 @@ template <class E, std::size_t N, class Parse>
 std::vector<E> parse_names(std::string_view list, const E (&all)[N], Parse parse,
                            std::string_view what) {
   if (list == "all") return std::vector<E>(std::begin(all), std::end(all));
-  if (list.empty()) throw rdx::ArgumentError(fmt::format("{} needs at least one name", what));
+  if (list.empty())
+    throw rdx::ArgumentError(rdx::detail::format("{} needs at least one name", what));
   std::vector<E> out;
   for (const auto& item : split_list(list))
     out.push_back(parse(item));
@@ -127,7 +129,8 @@ std::vector<std::string> parse_strategy_list(const std::string& sel) {
     const auto comma = rest.find(',');
     const std::string name(rest.substr(0, comma));
     if (name != "auto" && !known_strategy(name))
-      throw rdx::ArgumentError(fmt::format("unknown strategy '{}' (see `clrdx strategies`)", name));
+      throw rdx::ArgumentError(
+          rdx::detail::format("unknown strategy '{}' (see `clrdx strategies`)", name));
     out.push_back(name);
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);
@@ -140,8 +143,8 @@ rdx::Determinism parse_determinism(std::string_view name) {
   std::vector<std::string_view> known;
   for (rdx::Determinism d : rdx::kAllDeterminisms)
     known.push_back(rdx::name(d));
-  throw rdx::ArgumentError(
-      fmt::format("unknown --determinism '{}' (expected one of: {})", name, fmt::join(known, " ")));
+  throw rdx::ArgumentError(rdx::detail::format("unknown --determinism '{}' (expected one of: {})",
+                                               name, fmt::join(known, " ")));
 }
 
 std::vector<rdx::Determinism> parse_determinism_list(std::string_view list) {
@@ -166,14 +169,14 @@ Layout parse_layout(std::string_view s) {
   const std::string_view kind = s.substr(0, colon);
   if (colon == std::string_view::npos ||
       (kind != "uniform" && kind != "rows" && kind != "columns" && kind != "apart"))
-    throw rdx::ArgumentError(fmt::format(
+    throw rdx::ArgumentError(rdx::detail::format(
         "bad layout '{}' (expected uniform:L, rows:L, columns:C, apart:W or powerlaw)", s));
   l.kind = kind == "uniform" ? Layout::Kind::Uniform
            : kind == "rows"  ? Layout::Kind::Rows
            : kind == "apart" ? Layout::Kind::Apart
                              : Layout::Kind::Columns;
   l.width = parse_count(s.substr(colon + 1), "a layout's width");
-  if (l.width == 0) throw rdx::ArgumentError(fmt::format("bad layout '{}': width 0", s));
+  if (l.width == 0) throw rdx::ArgumentError(rdx::detail::format("bad layout '{}': width 0", s));
   return l;
 }
 

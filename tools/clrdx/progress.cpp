@@ -1,17 +1,17 @@
 #include "progress.hpp"
 
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 namespace clrdx {
 namespace {
 
 std::string bytes_text(double b) {
-  if (b < 1024) return fmt::format("{:.0f} B", b);
+  if (b < 1024) return rdx::detail::format("{:.0f} B", b);
   const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
   int u = 0;
   for (b /= 1024; b >= 1024 && u < 3; ++u)
     b /= 1024;
-  return fmt::format("{:.2f} {}", b, units[u]);
+  return rdx::detail::format("{:.2f} {}", b, units[u]);
 }
 
 }  // namespace
@@ -43,14 +43,14 @@ void Progress::print(std::uint64_t done, bool last) {
   const double t = elapsed();
   last_ = t;
   const double rate = t > 0 ? static_cast<double>(done) / t : 0.0;
-  std::string line = fmt::format("clrdx: {} {}", last ? "reduced" : "reducing",
-                                 bytes_text(static_cast<double>(done)));
+  std::string line = rdx::detail::format("clrdx: {} {}", last ? "reduced" : "reducing",
+                                         bytes_text(static_cast<double>(done)));
   if (total_)
-    line += fmt::format(" of {} ({:.0f}%)", bytes_text(static_cast<double>(total_)),
-                        100.0 * static_cast<double>(done) / static_cast<double>(total_));
-  line += fmt::format(", {}/s", bytes_text(rate));
-  if (last) line += fmt::format(", in {:.1f} s", t);
-  fmt::print(out_, "{}\n", line);
+    line += rdx::detail::format(" of {} ({:.0f}%)", bytes_text(static_cast<double>(total_)),
+                                100.0 * static_cast<double>(done) / static_cast<double>(total_));
+  line += rdx::detail::format(", {}/s", bytes_text(rate));
+  if (last) line += rdx::detail::format(", in {:.1f} s", t);
+  rdx::detail::print(out_, "{}\n", line);
   std::fflush(out_);
 }
 

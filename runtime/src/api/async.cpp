@@ -3,7 +3,7 @@
 // runs rdx::reduce on a thread.
 #include "rdx/async.hpp"
 
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 
@@ -24,9 +24,9 @@ void check_out(const Context& ctx, const cl::Buffer& out, std::size_t offset, st
   RDX_CHECK(out.getInfo(CL_MEM_SIZE, &size));
   if (offset % align != 0)
     throw ArgumentError(
-        fmt::format("enqueue_reduce: offset {} is not a multiple of {}", offset, align));
+        detail::format("enqueue_reduce: offset {} is not a multiple of {}", offset, align));
   if (offset > size || bytes > size - offset)
-    throw ArgumentError(fmt::format(
+    throw ArgumentError(detail::format(
         "enqueue_reduce: {} bytes at offset {} do not fit the output buffer of {} bytes", bytes,
         offset, size));
   cl::Context owner;
@@ -62,7 +62,7 @@ cl::Event enqueue_reduce(Context& ctx, Type type, const BufferAt& data, std::uin
                          const cl::Buffer& out, std::size_t offset,
                          const std::vector<cl::Event>& wait, const Options& opts) {
   if (is_index_op(op))
-    throw ArgumentError(fmt::format(
+    throw ArgumentError(detail::format(
         "enqueue_reduce: {} gives a value and an index: use minmax, or the synchronous form",
         name(op)));
   const Plan plan = make_plan(ctx.device_info(), type, op, n, opts, ctx.tuning());

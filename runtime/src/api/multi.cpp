@@ -3,7 +3,7 @@
 // allow, otherwise each on a thread of its own), and the parts combined in device order.
 #include "rdx/multi.hpp"
 
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -148,12 +148,12 @@ std::vector<DeviceInfo> select_devices(const std::vector<DeviceInfo>& devices,
   const auto add = [&](const DeviceInfo& d, const std::string& item) {
     for (const DeviceInfo& o : out)
       if (o.index == d.index)
-        throw ArgumentError(fmt::format("devices '{}': device {} ({}) is named twice (by '{}')",
-                                        list, d.index, d.name, item));
+        throw ArgumentError(detail::format("devices '{}': device {} ({}) is named twice (by '{}')",
+                                           list, d.index, d.name, item));
     out.push_back(d);
   };
   for (const std::string& item : items_of(list)) {
-    if (item.empty()) throw ArgumentError(fmt::format("devices '{}': an empty item", list));
+    if (item.empty()) throw ArgumentError(detail::format("devices '{}': an empty item", list));
     if (item == "all") {
       if (devices.empty()) throw DeviceError("no OpenCL device found");
       for (const DeviceInfo& d : devices)
@@ -170,7 +170,7 @@ std::vector<DeviceInfo> select_devices(const std::vector<DeviceInfo>& devices,
         }
       if (!any)
         throw DeviceError(
-            fmt::format("no {} device found for '{}' (run `clrdx devices`)", kind, item));
+            detail::format("no {} device found for '{}' (run `clrdx devices`)", kind, item));
       continue;
     }
     add(select_device(devices, item), item);
@@ -214,10 +214,10 @@ DeviceGroup::DeviceGroup(std::string_view selectors) {
 DeviceGroup::DeviceGroup(std::vector<Context*> contexts) : contexts_(std::move(contexts)) {
   if (contexts_.empty()) throw ArgumentError("DeviceGroup: no contexts");
   for (std::size_t k = 0; k < contexts_.size(); ++k) {
-    if (!contexts_[k]) throw ArgumentError(fmt::format("DeviceGroup: context {} is null", k));
+    if (!contexts_[k]) throw ArgumentError(detail::format("DeviceGroup: context {} is null", k));
     for (std::size_t j = 0; j < k; ++j)
       if (contexts_[j] == contexts_[k])
-        throw ArgumentError(fmt::format("DeviceGroup: contexts {} and {} are the same", j, k));
+        throw ArgumentError(detail::format("DeviceGroup: contexts {} and {} are the same", j, k));
   }
   shares_ = measured_shares(contexts_);
 }
@@ -229,11 +229,11 @@ DeviceGroup& DeviceGroup::operator=(DeviceGroup&&) noexcept = default;
 void DeviceGroup::set_shares(std::span<const double> weights) {
   if (weights.size() != contexts_.size())
     throw ArgumentError(
-        fmt::format("set_shares: {} weights for {} devices", weights.size(), contexts_.size()));
+        detail::format("set_shares: {} weights for {} devices", weights.size(), contexts_.size()));
   double top = 0;
   for (double w : weights) {
     if (!(w > 0) || !std::isfinite(w))
-      throw ArgumentError(fmt::format("set_shares: weight {} is not positive and finite", w));
+      throw ArgumentError(detail::format("set_shares: weight {} is not positive and finite", w));
     top = std::max(top, w);
   }
   // Scaled by the largest first: the sum of weights near DBL_MAX would overflow to inf.
@@ -271,13 +271,13 @@ GroupResult reduce(DeviceGroup& g, Type type, std::span<const Shard> shards, Op 
                    const Options& opts) {
   if (shards.size() != g.size())
     throw ArgumentError(
-        fmt::format("reduce: {} shards for a group of {} devices", shards.size(), g.size()));
+        detail::format("reduce: {} shards for a group of {} devices", shards.size(), g.size()));
   std::vector<PartRun> parts;
   std::uint64_t first = 0;
   for (std::size_t k = 0; k < shards.size(); ++k) {
     if (shards[k].n) {
       detail::check_device_input(g.context(k), BufferAt(shards[k].buffer, shards[k].offset), type,
-                                 shards[k].n, fmt::format("reduce (shard {})", k).c_str());
+                                 shards[k].n, detail::format("reduce (shard {})", k).c_str());
       parts.push_back({k, first, shards[k].n, nullptr, &shards[k]});
     }
     if (first > ~std::uint64_t{0} - shards[k].n)

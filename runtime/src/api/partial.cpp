@@ -2,7 +2,7 @@
 // combination in order and their result.
 #include "rdx/partial.hpp"
 
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -65,14 +65,14 @@ template <class Row, std::size_t N, class E>
 E from_wire_code(const Row (&rows)[N], E Row::*key, std::uint64_t code, const char* what) {
   for (const Row& r : rows)
     if (r.wire == code) return r.*key;
-  throw ArgumentError(fmt::format("Partial::from_bytes: {} {} is not one", what, code));
+  throw ArgumentError(detail::format("Partial::from_bytes: {} {} is not one", what, code));
 }
 
 std::string describe(const Partial& p) {
-  return fmt::format("{} of {} into {}{}", name(p.op()), name(p.type()), name(p.acc()),
-                     p.exact()    ? " (exact)"
-                     : p.binned() ? " (binned)"
-                                  : "");
+  return detail::format("{} of {} into {}{}", name(p.op()), name(p.type()), name(p.acc()),
+                        p.exact()    ? " (exact)"
+                        : p.binned() ? " (binned)"
+                                     : "");
 }
 
 }  // namespace
@@ -101,15 +101,16 @@ std::vector<unsigned char> Partial::to_bytes() const {
 Partial Partial::from_bytes(std::span<const unsigned char> in) {
   if (in.size() < kHeaderBytes || !std::equal(std::begin(kMagic), std::end(kMagic), in.begin()))
     throw ArgumentError(
-        fmt::format("Partial::from_bytes: {} bytes that are not a partial state", in.size()));
+        detail::format("Partial::from_bytes: {} bytes that are not a partial state", in.size()));
   if (in[4] != kVersion)
     throw ArgumentError(
-        fmt::format("Partial::from_bytes: version {} (this librdx reads {})", in[4], kVersion));
+        detail::format("Partial::from_bytes: version {} (this librdx reads {})", in[4], kVersion));
   Partial p;
   p.type_ = from_wire_code(detail::kTypeRows, &detail::TypeRow::type, get(in, 5, 1), "type");
   p.acc_ = from_wire_code(detail::kTypeRows, &detail::TypeRow::type, get(in, 6, 1), "accumulator");
   p.op_ = from_wire_code(detail::kOpRows, &detail::OpRow::op, get(in, 7, 1), "operator");
-  if (in[8] > 2) throw ArgumentError(fmt::format("Partial::from_bytes: form {} is not one", in[8]));
+  if (in[8] > 2)
+    throw ArgumentError(detail::format("Partial::from_bytes: form {} is not one", in[8]));
   p.exact_ = in[8] == 1;
   p.binned_ = in[8] == 2;
   const bool has_index = in[9] != 0;
@@ -120,7 +121,7 @@ Partial Partial::from_bytes(std::span<const unsigned char> in) {
   const std::size_t digits = get(in, 40, 4);
   const auto malformed = [&](const char* why) {
     return ArgumentError(
-        fmt::format("Partial::from_bytes: a malformed state ({} bytes): {}", in.size(), why));
+        detail::format("Partial::from_bytes: a malformed state ({} bytes): {}", in.size(), why));
   };
   // The request as a plan would have checked it (on a device with fp64), and the state's fields
   // as reduce_partial and combine make them.
@@ -211,8 +212,8 @@ Partial reduce_partial(Context& ctx, Type type, const BufferAt& data, std::uint6
 Partial combine(const Partial& left, const Partial& right) {
   if (left.type() != right.type() || left.acc() != right.acc() || left.op() != right.op() ||
       left.exact() != right.exact() || left.binned() != right.binned())
-    throw ArgumentError(fmt::format("combine: partial states of different reductions ({}; {})",
-                                    describe(left), describe(right)));
+    throw ArgumentError(detail::format("combine: partial states of different reductions ({}; {})",
+                                       describe(left), describe(right)));
   if (left.count() > std::numeric_limits<std::uint64_t>::max() - right.count())
     throw ArgumentError("combine: the partial states' element counts overflow 64 bits");
   if (right.count() == 0) return left;

@@ -1,6 +1,6 @@
 // The segmented entry points (rdx/segmented.hpp): check the request, move host data to the
 // device, run the plan (exec/run_segmented.cpp), read the results back.
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <cstring>
 #include <vector>
@@ -22,7 +22,7 @@ cl::Buffer device_buffer(Context::Impl& impl, std::uint64_t bytes, const void* i
   cl_int err = CL_SUCCESS;
   cl::Buffer b(impl.context, init ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE, bytes ? bytes : 1,
                nullptr, &err);
-  RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of {})", bytes, what));
+  RDX_CHECK_OUT(err, detail::format("clCreateBuffer({} bytes of {})", bytes, what));
   if (init && bytes) RDX_CHECK(impl.queue.enqueueWriteBuffer(b, CL_TRUE, 0, bytes, init));
   return b;
 }
@@ -72,7 +72,7 @@ SegmentedResult finished_segments(SegmentedResult r) {
 
 void check_one_pass(const SegmentedPlan& p, const char* who) {
   if (p.in_passes())
-    throw ArgumentError(fmt::format(
+    throw ArgumentError(detail::format(
         "{}: chunk {} splits host inputs into passes; data on the device ({} elements) runs in "
         "one",
         who, p.chunk, p.n));
@@ -81,7 +81,7 @@ void check_one_pass(const SegmentedPlan& p, const char* who) {
 HostView host_view(const View& v, Type type, const void* data, const char* who) {
   const Span span = element_span(v);
   if (span.hi > span.lo && !data)
-    throw ArgumentError(fmt::format("{}: data is null but the view has elements", who));
+    throw ArgumentError(detail::format("{}: data is null but the view has elements", who));
   HostView h;
   h.view = v;
   h.view.offset -= span.lo;
@@ -92,7 +92,7 @@ HostView host_view(const View& v, Type type, const void* data, const char* who) 
 
 void check_view_pass(const SegmentedPlan& p, std::uint64_t elements, const char* who) {
   if (p.by_view && elements > p.chunk)
-    throw UnsupportedError(fmt::format(
+    throw UnsupportedError(detail::format(
         "{}: the view's elements span {} elements of the data, more than one pass ({}: the "
         "device's largest allocation, or the tunable chunk); a strided view runs in one",
         who, elements, p.chunk));
@@ -110,8 +110,8 @@ void check_fits(Context& ctx, const SegmentedPlan& p, const char* who) {
   const std::uint64_t bytes = p.user() ? p.state_bytes : 8;
   if (p.segments > detail::max_alloc_elements(dev, Type::U64) * 8 / bytes)
     throw UnsupportedError(
-        fmt::format("{}: {} results exceed the device's largest allocation ({} bytes)", who,
-                    p.segments, dev.max_alloc));
+        detail::format("{}: {} results exceed the device's largest allocation ({} bytes)", who,
+                       p.segments, dev.max_alloc));
 }
 
 }  // namespace detail
@@ -129,12 +129,12 @@ using detail::run_to_host;
 void check_outputs(Context& ctx, const SegmentedPlan& p, const cl::Buffer& values,
                    const cl::Buffer* indices, const char* who) {
   detail::check_device_input(ctx, values, p.acc, p.segments,
-                             fmt::format("{} (values)", who).c_str());
+                             detail::format("{} (values)", who).c_str());
   if (!is_index_op(p.op)) return;
   if (!indices)
-    throw ArgumentError(fmt::format("{}: {} needs a buffer for the indices", who, name(p.op)));
+    throw ArgumentError(detail::format("{}: {} needs a buffer for the indices", who, name(p.op)));
   detail::check_device_input(ctx, *indices, Type::U64, p.segments,
-                             fmt::format("{} (indices)", who).c_str());
+                             detail::format("{} (indices)", who).c_str());
 }
 
 SegmentedPlan offsets_plan(Context& ctx, Type type, std::uint64_t n,
@@ -256,7 +256,7 @@ SegmentedPlan reduce_axes_into(Context& ctx, Type type, const cl::Buffer& data, 
   const char* who = "reduce_axes_into";
   const SegmentedPlan p = plan_view(ctx, type, op, v, axes, opts, who);
   check_one_pass(p, who);
-  detail::check_device_view(ctx, data, type, v, fmt::format("{} (data)", who).c_str());
+  detail::check_device_view(ctx, data, type, v, detail::format("{} (data)", who).c_str());
   if (p.segments == 0) return p;
   check_outputs(ctx, p, values, indices, who);
   return detail::run_segmented(detail::impl_of(ctx), p, data, nullptr, values, indices);

@@ -3,7 +3,7 @@
 // of a segment combined on the device: seg_merge), run the plan with the reduction's definitions
 // (exec/run_segmented.cpp), and split the states into fields; the composites' final step per
 // segment is ops/stats.hpp's.
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <cstring>
 #include <memory>
@@ -166,11 +166,12 @@ SegmentedStates run_device(const Job& job, const SegmentedPlan& p,
 void check_fields(const Job& job, const SegmentedPlan& p, std::span<const cl::Buffer> fields,
                   const char* who) {
   if (fields.size() != job.r.fields.size())
-    throw ArgumentError(fmt::format("{}: {} buffers for the {} fields of '{}'", who, fields.size(),
-                                    job.r.fields.size(), p.reduction));
+    throw ArgumentError(detail::format("{}: {} buffers for the {} fields of '{}'", who,
+                                       fields.size(), job.r.fields.size(), p.reduction));
   for (std::size_t f = 0; f < fields.size(); ++f)
-    detail::check_device_input(job.ctx, fields[f], job.r.fields[f].type, p.segments,
-                               fmt::format("{} (field '{}')", who, job.r.fields[f].name).c_str());
+    detail::check_device_input(
+        job.ctx, fields[f], job.r.fields[f].type, p.segments,
+        detail::format("{} (field '{}')", who, job.r.fields[f].name).c_str());
 }
 
 // The states' field f, every state_bytes-th run of its bytes, into the contiguous fields[f]:
@@ -278,12 +279,13 @@ SegmentedPlan reduce_segments_into(Context& ctx, const Reduction& r,
                                    std::span<const cl::Buffer> fields, const Options& opts) {
   const char* who = "reduce_segments_into";
   const Job job = device_job(ctx, r, inputs, n, who);
-  if (segments == ~std::uint64_t{0}) throw ArgumentError(fmt::format("{}: too many segments", who));
+  if (segments == ~std::uint64_t{0})
+    throw ArgumentError(detail::format("{}: too many segments", who));
   const SegmentedPlan p = plan_segments(ctx.device_info(), r, job.in.types, n, segments, opts);
   detail::check_fits(ctx, p, who);
   detail::check_one_pass(p, who);
   detail::check_device_input(ctx, offsets, Type::U64, segments + 1,
-                             fmt::format("{} (offsets)", who).c_str());
+                             detail::format("{} (offsets)", who).c_str());
   check_fields(job, p, fields, who);
   const cl::Buffer states = states_buffer(job, p);
   const SegmentedPlan ran =
@@ -384,9 +386,9 @@ StatJob stat_job(Context& ctx, Stat s, std::span<const In> inputs, const Options
   const Type acc = detail::stat_acc(s, types, opts, ctx.device_info().fp64);
   if (detail::exact_moments(s, opts) ||
       (s == Stat::NanMean && opts.determinism != Determinism::RunToRun))
-    throw UnsupportedError(
-        fmt::format("{} per segment: determinism {} is not supported (the whole-input form has it)",
-                    name(s), name(opts.determinism)));
+    throw UnsupportedError(detail::format(
+        "{} per segment: determinism {} is not supported (the whole-input form has it)", name(s),
+        name(opts.determinism)));
   Options o = opts;
   o.acc.reset();
   // minmax's values and first indexes do not depend on the order: every level runs it as is.

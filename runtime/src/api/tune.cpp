@@ -1,7 +1,7 @@
 // rdx::tune (rdx/tuning.hpp): the tuning search that `clrdx tune` runs. It times candidate
 // configurations of fast_strided / fast_blocked through the public API (rdx::reduce) and returns
 // the entries the tuning table (plan/tuning.cpp) keeps.
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -22,7 +22,7 @@ namespace rdx {
 std::string TuneCandidate::label() const {
   std::string r = strategy == "fast_blocked" ? "blocked" : "strided";
   for (const auto& [name, value] : values.items())
-    r += fmt::format(" {}={}", name, value);
+    r += detail::format(" {}={}", name, value);
   return r;
 }
 
@@ -135,7 +135,7 @@ TunePairResult tune_pair(Context& ctx, const TuneRequest& req, const TuningTable
   for (auto n : sizes) {
     if (n == 0 || n > dev.max_alloc / size_of(type))
       throw ArgumentError(
-          fmt::format("size {} is 0 or exceeds the device's largest allocation", n));
+          detail::format("size {} is 0 or exceeds the device's largest allocation", n));
     const auto host = generate(type, "mod:7", n);
     inputs.push_back(device_copy(ctx, host));
     refs.push_back(reference_reduce(type, type, op, host.data(), n));
@@ -146,7 +146,8 @@ TunePairResult tune_pair(Context& ctx, const TuneRequest& req, const TuningTable
       Result r;
       t.push_back(time_reduce(ctx, type, inputs[k], sizes[k], op, o, req.repeat, r));
       if (auto bad = check_result(r.plan, r.value, r.index, refs[k]); !bad.empty())
-        throw Error(fmt::format("tune: {} gave a wrong result at n={}: {}", what, sizes[k], bad));
+        throw Error(
+            detail::format("tune: {} gave a wrong result at n={}: {}", what, sizes[k], bad));
     }
     return t;
   };
@@ -155,7 +156,7 @@ TunePairResult tune_pair(Context& ctx, const TuneRequest& req, const TuningTable
   Options base_opts;
   base_opts.strategy = base_plan.strategy;
   base_opts.tuning = resolve_tuning(baseline_table, dev, base_plan.strategy, type, op);
-  log(fmt::format("tune: {} {}: built-in {}", name(type), name(op), base_plan.describe()));
+  log(detail::format("tune: {} {}: built-in {}", name(type), name(op), base_plan.describe()));
   // Every configuration, the built-in plan first, is timed in each of kRounds rounds and keeps
   // its best time per size: a slow moment of a shared machine then hurts no configuration more
   // than another.
@@ -209,8 +210,8 @@ TunePairResult tune_pair(Context& ctx, const TuneRequest& req, const TuningTable
     for (std::size_t j = 0; builtin && j < sizes.size(); ++j)
       builtin = make_plan(dev, type, op, sizes[j], *configs[k], baseline_table) ==
                 make_plan(dev, type, op, sizes[j], base_opts, baseline_table);
-    log(fmt::format("tune:   {:<44} {:.3f}x (worst size {:.3f}x){}", c.label(), score, worst,
-                    builtin ? " the built-in plan" : ""));
+    log(detail::format("tune:   {:<44} {:.3f}x (worst size {:.3f}x){}", c.label(), score, worst,
+                       builtin ? " the built-in plan" : ""));
     if (builtin) continue;
     if (!top || score > top_score) top_score = score, top_worst = worst, top = &c;
     // A plan that wins on average but loses beyond the noise margin at one size is not stored.
@@ -219,17 +220,17 @@ TunePairResult tune_pair(Context& ctx, const TuneRequest& req, const TuningTable
   }
   std::string times;
   for (std::size_t k = 0; k < sizes.size(); ++k)
-    times += fmt::format(" n={}: {:.1f} -> {:.1f} us", sizes[k], base[k] * 1e6, best_t[k] * 1e6);
+    times += detail::format(" n={}: {:.1f} -> {:.1f} us", sizes[k], base[k] * 1e6, best_t[k] * 1e6);
   TunePairResult out;
   out.type = type;
   out.op = op;
   if (!best || best_score < 1.0 + req.margin) {
     out.summary =
-        fmt::format("built-in plan kept ({}, margin {:.0f}%)",
-                    top ? fmt::format("best candidate {} {:.3f}x, {:.3f}x at its worst size",
-                                      top->label(), top_score, top_worst)
-                        : std::string("no candidate ran"),
-                    req.margin * 100);
+        detail::format("built-in plan kept ({}, margin {:.0f}%)",
+                       top ? detail::format("best candidate {} {:.3f}x, {:.3f}x at its worst size",
+                                            top->label(), top_score, top_worst)
+                           : std::string("no candidate ran"),
+                       req.margin * 100);
     return out;
   }
   TuneEntry e;
@@ -240,9 +241,10 @@ TunePairResult tune_pair(Context& ctx, const TuneRequest& req, const TuningTable
   e.strategy = best->strategy;
   e.auto_runs = best->strategy;
   e.values = best->values;
-  e.note = fmt::format("clrdx tune {}: {:.3f}x the built-in plan;{}", today(), best_score, times);
+  e.note =
+      detail::format("clrdx tune {}: {:.3f}x the built-in plan;{}", today(), best_score, times);
   out.entry = e;
-  out.summary = fmt::format("{} ({:.3f}x;{})", best->label(), best_score, times);
+  out.summary = detail::format("{} ({:.3f}x;{})", best->label(), best_score, times);
   return out;
 }
 
@@ -270,7 +272,7 @@ TuneEntry host_throughput(Context& ctx) {
   e.driver = dev.driver;
   e.host_mbps = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(mbps)));
   e.note =
-      fmt::format("clrdx tune {}: f32 sums of {} host elements, median of 5 calls", today(), n);
+      detail::format("clrdx tune {}: f32 sums of {} host elements, median of 5 calls", today(), n);
   return e;
 }
 
@@ -281,10 +283,10 @@ TuneResult tune(Context& ctx, const TuneRequest& request, const TuningTable& sto
   const DeviceInfo& dev = ctx.device_info();
   for (const auto& [type, op] : request.pairs) {
     if (!op_allows(op, type))
-      throw ArgumentError(fmt::format("{} is not defined for {}", name(op), name(type)));
+      throw ArgumentError(detail::format("{} is not defined for {}", name(op), name(type)));
     if (type == Type::F64 && !dev.fp64)
       throw UnsupportedError(
-          fmt::format("tune: f64 needs fp64, which '{}' does not have", dev.name));
+          detail::format("tune: f64 needs fp64, which '{}' does not have", dev.name));
   }
   if (!request.pairs.empty() && request.sizes.empty())
     throw ArgumentError("tune: no sizes to measure");

@@ -1,8 +1,8 @@
 #include "core/binary_cache.hpp"
 
-#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -50,9 +50,9 @@ void require_directory_or_absent(const std::string& dir) {
   const bool usable = ::stat(dir.c_str(), &st) == 0 ? S_ISDIR(st.st_mode) : errno != ENOTDIR;
   if (!usable)
     throw ArgumentError(
-        fmt::format("RDX_CACHE_DIR={} is not a directory (set it to a folder for "
-                    "the program cache, or to off)",
-                    dir));
+        detail::format("RDX_CACHE_DIR={} is not a directory (set it to a folder for "
+                       "the program cache, or to off)",
+                       dir));
 }
 
 std::uint64_t entry_checksum(std::string_view key, std::string_view binary) {
@@ -163,7 +163,7 @@ std::vector<fs::path> removable_files(const fs::path& dir) {
     if ((is_entry_name(name) || is_leftover_temp_name(name)) && is_regular_file_here(*it))
       files.push_back(it->path());
   }
-  if (ec) throw Error(fmt::format("cannot list {}: {}", dir.string(), ec.message()));
+  if (ec) throw Error(detail::format("cannot list {}: {}", dir.string(), ec.message()));
   return files;
 }
 
@@ -184,15 +184,15 @@ std::string storage_problem(fs::path dir) {
     if (dir.empty()) dir = ".";
     struct stat st {};
     if (::stat(dir.c_str(), &st) == 0) {
-      if (!S_ISDIR(st.st_mode)) return fmt::format("{} is not a directory", dir.string());
+      if (!S_ISDIR(st.st_mode)) return detail::format("{} is not a directory", dir.string());
       if (::access(dir.c_str(), W_OK | X_OK) != 0)
-        return fmt::format("{} cannot be written ({})", dir.string(), std::strerror(errno));
+        return detail::format("{} cannot be written ({})", dir.string(), std::strerror(errno));
       return "";
     }
     if (errno != ENOENT && errno != ENOTDIR)  // ENOTDIR: a file higher up, reported there
-      return fmt::format("{} cannot be reached ({})", dir.string(), std::strerror(errno));
+      return detail::format("{} cannot be reached ({})", dir.string(), std::strerror(errno));
     const fs::path parent = dir.parent_path();
-    if (parent == dir) return fmt::format("{} does not exist", dir.string());
+    if (parent == dir) return detail::format("{} does not exist", dir.string());
     dir = parent;
   }
 }
@@ -249,7 +249,7 @@ std::uint64_t clear_binary_cache(const CacheLocation& where) {
   std::uint64_t removed = 0;
   for (const fs::path& file : removable_files(dir)) {
     if (fs::remove(file, ec)) ++removed;
-    if (ec) throw Error(fmt::format("cannot remove {}: {}", file.string(), ec.message()));
+    if (ec) throw Error(detail::format("cannot remove {}: {}", file.string(), ec.message()));
   }
   remove_folder_if_only_tag_left(dir);
   return removed;
@@ -281,7 +281,7 @@ void BinaryCache::store(const std::string& key, const std::vector<unsigned char>
 
 std::string BinaryCache::entry_path(const std::string& key) const {
   return (fs::path(where_.entries_dir()) /
-          fmt::format("{:016x}{:016x}.bin", fnv1a(key), fnv1a(key, 0x84222325cbf29ce4ull)))
+          detail::format("{:016x}{:016x}.bin", fnv1a(key), fnv1a(key, 0x84222325cbf29ce4ull)))
       .string();
 }
 

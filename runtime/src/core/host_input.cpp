@@ -1,6 +1,6 @@
 #include "core/host_input.hpp"
 
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -105,8 +105,8 @@ cl::Buffer host_input(Context::Impl& ctx, const void* host, std::uint64_t bytes,
   // OpenCL's host_ptr is not const; CL_MEM_READ_ONLY: no kernel writes the buffer.
   cl::Buffer b(ctx.context, CL_MEM_READ_ONLY | (in_place ? CL_MEM_USE_HOST_PTR : 0),
                bytes ? bytes : 1, in_place ? const_cast<void*>(host) : nullptr, &err);
-  RDX_CHECK_OUT(
-      err, fmt::format("clCreateBuffer({} bytes of input{})", bytes, in_place ? ", in place" : ""));
+  RDX_CHECK_OUT(err, detail::format("clCreateBuffer({} bytes of input{})", bytes,
+                                    in_place ? ", in place" : ""));
   if (in_place || !bytes) return b;
   if (bytes >= kStageMin)
     staged_write(ctx, b, static_cast<const unsigned char*>(host), bytes);

@@ -1,6 +1,6 @@
 #include "core/pinned_bytes.hpp"
 
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include "core/cl_check.hpp"
 
@@ -10,7 +10,7 @@ PinnedBytes::PinnedBytes(const cl::Context& ctx, const cl::CommandQueue& queue, 
     : queue_(queue) {
   cl_int err = CL_SUCCESS;
   buf_ = cl::Buffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, nullptr, &err);
-  RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of pinned host memory)", bytes));
+  RDX_CHECK_OUT(err, detail::format("clCreateBuffer({} bytes of pinned host memory)", bytes));
   ptr_ = static_cast<unsigned char*>(queue_.enqueueMapBuffer(
       buf_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, nullptr, nullptr, &err));
   RDX_CHECK_OUT(err, "clEnqueueMapBuffer(pinned host memory)");

@@ -5,7 +5,7 @@
 #include <set>
 #include <sstream>
 
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include "core/cl_check.hpp"
 #include "core/embedded_sources.hpp"
@@ -76,9 +76,9 @@ std::string binary_key(const cl::Device& dev, const std::string& src, const std:
   dev.getInfo(CL_DRIVER_VERSION, &driver);
   // PoCL compiles differently per work-group method: a binary built under one is not the other's.
   const char* method = std::getenv("POCL_WORK_GROUP_METHOD");
-  return fmt::format("src={:016x} opts={} platform={} {} device={} {} driver={} pocl_wg={}",
-                     fnv1a(src), options, pname, pversion, dname, dversion, driver,
-                     method ? method : "");
+  return detail::format("src={:016x} opts={} platform={} {} device={} {} driver={} pocl_wg={}",
+                        fnv1a(src), options, pname, pversion, dname, dversion, driver,
+                        method ? method : "");
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 // sum's, dispatch/run_exact.cpp).
 #include "dispatch/run_binned.hpp"
 
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -36,10 +36,10 @@ std::shared_ptr<BinnedSlot> binned_slot(Exec& ex, std::uint64_t n, std::optional
   groups = plan.params.get("groups").value_or(1);
   std::string opts = binned_cl_options(bin, round_into);
   if (plan.params.get("blocked").value_or(0)) opts += " -DBLOCKED";
-  opts += fmt::format(" -DLANES={} -DUNROLL={}", plan.params.get("lanes").value_or(0),
-                      plan.params.get("unroll").value_or(1));
+  opts += detail::format(" -DLANES={} -DUNROLL={}", plan.params.get("lanes").value_or(0),
+                         plan.params.get("unroll").value_or(1));
   auto slot = ex.ctx.cached<BinnedSlot>(
-      fmt::format("binned {} {}", ex.defines(plan.work_group_size), opts));
+      detail::format("binned {} {}", ex.defines(plan.work_group_size), opts));
   lock = std::unique_lock<std::mutex>(slot->mutex);
   slot->k.prepare(ex, "binned_sum.cl", "binned", opts, round_into.has_value(), kStateWords * 8);
   // A work-item takes at most 2^40 elements (its lanes' carries are ints: cl/binned_sum.cl).

@@ -3,7 +3,7 @@
 // GPU driver tens of microseconds).
 #include "dispatch/run_exact.hpp"
 
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -43,8 +43,8 @@ std::shared_ptr<ExactSlot> exact_slot(Exec& ex, std::uint64_t n, Type value,
   if (ex.user) opts += " -DEXACT_FIELD=" + field;
   // A user's reduction: its definitions' address names them (the context keeps them).
   auto slot = ex.ctx.cached<ExactSlot>(
-      fmt::format("exact {} {} {}", ex.defines(plan.work_group_size), opts,
-                  ex.user ? fmt::format("user {}", fmt::ptr(ex.user->definitions)) : ""));
+      detail::format("exact {} {} {}", ex.defines(plan.work_group_size), opts,
+                     ex.user ? detail::format("user {}", fmt::ptr(ex.user->definitions)) : ""));
   lock = std::unique_lock<std::mutex>(slot->mutex);
   slot->k.prepare(ex, "exact_sum.cl", "exact", opts, round_into.has_value(),
                   (layout.digits + 1) * 8);

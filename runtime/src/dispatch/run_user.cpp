@@ -6,7 +6,7 @@
 // folded on the device (Exec::fold).
 #include "dispatch/run_user.hpp"
 
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <iterator>
@@ -31,11 +31,11 @@ namespace {
 void check_fp64(const Context& ctx, const Reduction& r, std::span<const Type> inputs) {
   for (Type t : inputs)
     if (t == Type::F64 && !ctx.device_info().fp64)
-      throw UnsupportedError(fmt::format("f64 needs cl_khr_fp64, which device '{}' does not have",
-                                         ctx.device_info().name));
+      throw UnsupportedError(detail::format(
+          "f64 needs cl_khr_fp64, which device '{}' does not have", ctx.device_info().name));
   for (const Field& f : r.fields)
     if (f.type == Type::F64 && !ctx.device_info().fp64)
-      throw UnsupportedError(fmt::format(
+      throw UnsupportedError(detail::format(
           "the field '{}' is f64, which needs cl_khr_fp64; device '{}' does not have it", f.name,
           ctx.device_info().name));
 }
@@ -55,8 +55,8 @@ Plan user_plan(const Context& ctx, const Reduction& r, const Prepared& prep,
                                   ? facts->user_unsupported(ctx.device_info(), state_bytes)
                                   : std::string();
       !why.empty())
-    throw UnsupportedError(fmt::format("the strategy {} does not run a user's reduction ('{}'): {}",
-                                       p.strategy, r.name, why));
+    throw UnsupportedError(detail::format(
+        "the strategy {} does not run a user's reduction ('{}'): {}", p.strategy, r.name, why));
   check_fp64(ctx, r, inputs);
   if (facts->user_plan) facts->user_plan(ctx.device_info(), prep, o, ctx.tuning(), p);
   p.reduction = r.name.empty() ? "custom" : r.name;  // never "": a plan with one is a user's
@@ -186,7 +186,7 @@ StateResult run_user(Context& ctx, const Reduction& r, const UserInputs& in, std
         return run_user(ctx, r, in, n, o, target);
       }
       case FieldSums::Other:
-        throw UnsupportedError(fmt::format(
+        throw UnsupportedError(detail::format(
             "determinism {}: the reduction '{}' has float fields that are not sums (a + b); only "
             "float sums (sum and dot transform-reduce, mean, norm2) and integer fields are "
             "reproducible",
@@ -196,7 +196,7 @@ StateResult run_user(Context& ctx, const Reduction& r, const UserInputs& in, std
   const Plan plan = user_plan(ctx, r, *prep, in.types, n, opts);
   const StrategyDef* s = find_strategy(plan.strategy);
   if (target && !s->run_user)
-    throw UnsupportedError(fmt::format(
+    throw UnsupportedError(detail::format(
         "enqueue_reduce runs a user's reduction with auto, fast_strided or fast_blocked, not {} "
         "(its launcher reads its result on the host)",
         plan.strategy));

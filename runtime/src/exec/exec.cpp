@@ -2,7 +2,7 @@
 
 #include "exec/wait_gate.hpp"
 
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include "core/cl_check.hpp"
 #include "core/host_input.hpp"
@@ -24,20 +24,20 @@ Exec::~Exec() {
 }
 
 std::string Exec::defines(std::size_t wg) const {
-  return fmt::format("{} {} {} -DWG={}{}", name(plan.type), name(plan.acc), name(plan.op), wg,
-                     offset_build() ? " -DIN_OFFSET" : "");
+  return detail::format("{} {} {} -DWG={}{}", name(plan.type), name(plan.acc), name(plan.op), wg,
+                        offset_build() ? " -DIN_OFFSET" : "");
 }
 
 Kernel Exec::kernel(const std::string& file, const char* name, const std::string& extra) {
   const std::string& definitions =
       user ? *user->definitions : cl_definitions(plan.type, plan.acc, plan.op);
   for (std::size_t wg = plan.work_group_size;; wg /= 2) {
-    const std::string opts = fmt::format("-DWG={}", wg) + (extra.empty() ? "" : " " + extra) +
+    const std::string opts = detail::format("-DWG={}", wg) + (extra.empty() ? "" : " " + extra) +
                              (offset_build() ? " -DIN_OFFSET" : "");
     cl::Program prog = ctx.programs.get(ctx.context, ctx.device, file, definitions, opts);
     cl_int err = CL_SUCCESS;
     cl::Kernel k(prog, name, &err);
-    RDX_CHECK_OUT(err, fmt::format("clCreateKernel({})", name));
+    RDX_CHECK_OUT(err, detail::format("clCreateKernel({})", name));
     std::size_t max_wg = 0;
     cl_ulong local = 0;
     RDX_CHECK(k.getWorkGroupInfo(ctx.device, CL_KERNEL_WORK_GROUP_SIZE, &max_wg));
@@ -58,10 +58,10 @@ States Exec::states(std::uint64_t count) {
   States s;
   s.count = n;
   s.values = cl::Buffer(ctx.context, CL_MEM_READ_WRITE, n * state_bytes(), nullptr, &err);
-  RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of scratch)", n * state_bytes()));
+  RDX_CHECK_OUT(err, detail::format("clCreateBuffer({} bytes of scratch)", n * state_bytes()));
   if (indexed()) {
     s.indices = cl::Buffer(ctx.context, CL_MEM_READ_WRITE, n * sizeof(cl_ulong), nullptr, &err);
-    RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of indices)", n * sizeof(cl_ulong)));
+    RDX_CHECK_OUT(err, detail::format("clCreateBuffer({} bytes of indices)", n * sizeof(cl_ulong)));
   } else {
     s.indices = s.values;
   }
@@ -84,9 +84,9 @@ void Exec::input_args(Kernel& k, cl_uint first) {
   const auto tail = static_cast<cl_uint>(user ? 1 + further * (offsets ? 2 : 1) : 0);
   if (!user || k.num_args != i + tail)
     throw std::logic_error(
-        fmt::format("{}: {} arguments given, the kernel takes {} ({} with the "
-                    "input's offset and a user's inputs)",
-                    k.name, first, k.num_args, i + tail));
+        detail::format("{}: {} arguments given, the kernel takes {} ({} with the "
+                       "input's offset and a user's inputs)",
+                       k.name, first, k.num_args, i + tail));
   if (offsets && user->offsets.size() != further)
     throw std::logic_error(k.name + ": a user's further inputs without their offsets");
   set_arg(k, i++, user->base);
@@ -104,22 +104,22 @@ void Exec::no_user(const char* what) const {
 
 void Exec::set_arg(Kernel& k, cl_uint i, const cl::Buffer& b) {
   const cl_int err = k.kernel.setArg(i, b);
-  RDX_CHECK_OUT(err, fmt::format("clSetKernelArg({}, {})", k.name, i));
+  RDX_CHECK_OUT(err, detail::format("clSetKernelArg({}, {})", k.name, i));
 }
 
 void Exec::set_arg(Kernel& k, cl_uint i, std::uint64_t v) {
   const cl_int err = k.kernel.setArg(i, static_cast<cl_ulong>(v));
-  RDX_CHECK_OUT(err, fmt::format("clSetKernelArg({}, {})", k.name, i));
+  RDX_CHECK_OUT(err, detail::format("clSetKernelArg({}, {})", k.name, i));
 }
 
 void Exec::set_arg(Kernel& k, cl_uint i, const cl::LocalSpaceArg& local) {
   const cl_int err = k.kernel.setArg(i, local);
-  RDX_CHECK_OUT(err, fmt::format("clSetKernelArg({}, {}, local)", k.name, i));
+  RDX_CHECK_OUT(err, detail::format("clSetKernelArg({}, {}, local)", k.name, i));
 }
 
 void Exec::set_arg(Kernel& k, cl_uint i, const Scalar& v) {
   const cl_int err = clSetKernelArg(k.kernel(), i, size_of(v.type), &v.bits);
-  RDX_CHECK_OUT(err, fmt::format("clSetKernelArg({}, {})", k.name, i));
+  RDX_CHECK_OUT(err, detail::format("clSetKernelArg({}, {})", k.name, i));
 }
 
 double Exec::device_seconds() {
@@ -137,7 +137,7 @@ double Exec::device_seconds() {
 cl::Buffer Exec::buffer(std::size_t bytes, const void* init) {
   cl_int err = CL_SUCCESS;
   cl::Buffer b(ctx.context, CL_MEM_READ_WRITE, bytes ? bytes : 1, nullptr, &err);
-  RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of scratch)", bytes));
+  RDX_CHECK_OUT(err, detail::format("clCreateBuffer({} bytes of scratch)", bytes));
   if (init && bytes) RDX_CHECK(queue.enqueueWriteBuffer(b, CL_TRUE, 0, bytes, init));
   buffers_.push_back(b);
   return b;
@@ -237,8 +237,8 @@ void Exec::launch(Kernel& k, std::uint64_t global, std::size_t local,
       k.kernel, cl::NullRange, cl::NDRange(static_cast<std::size_t>(groups * local)),
       cl::NDRange(local), wait && !wait->empty() ? wait : nullptr, event);
   if (profile_ && err == CL_SUCCESS) events_.push_back(*event);
-  RDX_CHECK_OUT(err, fmt::format("clEnqueueNDRangeKernel({}, global {}, local {})", k.name,
-                                 groups * local, local));
+  RDX_CHECK_OUT(err, detail::format("clEnqueueNDRangeKernel({}, global {}, local {})", k.name,
+                                    groups * local, local));
 }
 
 Outcome Exec::read(const States& s, std::uint64_t k, unsigned char* staging, std::uint64_t count) {

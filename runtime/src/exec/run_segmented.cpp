@@ -3,7 +3,7 @@
 // cl/exact_segments.cl's exact_segments instead.
 #include "exec/run_segmented.hpp"
 
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -46,8 +46,8 @@ Scalar empty_value(const SegmentedPlan& p) {
 // The view form's build constants: its axes' counts (cl/view.h).
 std::string view_options(const SegmentedPlan& p) {
   if (!p.by_view) return "";
-  return fmt::format(" -DVIEW -DVIEW_KEPT={} -DVIEW_REDUCED={}", p.view.kept_shape.size(),
-                     p.view.reduced_shape.size());
+  return detail::format(" -DVIEW -DVIEW_KEPT={} -DVIEW_REDUCED={}", p.view.kept_shape.size(),
+                        p.view.reduced_shape.size());
 }
 
 // The view form's geometry as cl/view.h reads it: the kept axes' extents and strides, the
@@ -66,19 +66,19 @@ std::vector<std::int64_t> view_geometry(const ViewForm& v) {
 
 std::string build_options(const SegmentedPlan& p, bool checked) {
   if (p.exact)
-    return fmt::format("-DLANES={} {}{}{}{}{}", p.lanes, exact_cl_options(p.type, p.acc),
-                       p.by_offsets ? " -DOFFSETS" : "", checked ? " -DCHECKED" : "",
-                       p.fold ? " -DEXACT_FOLD" : "", view_options(p));
-  std::string o = fmt::format("-DLANES={} -DPARTS={} -DSEG_UNROLL={} -DSEG_VEC={}", p.lanes,
-                              p.parts, p.unroll, p.vector);
+    return detail::format("-DLANES={} {}{}{}{}{}", p.lanes, exact_cl_options(p.type, p.acc),
+                          p.by_offsets ? " -DOFFSETS" : "", checked ? " -DCHECKED" : "",
+                          p.fold ? " -DEXACT_FOLD" : "", view_options(p));
+  std::string o = detail::format("-DLANES={} -DPARTS={} -DSEG_UNROLL={} -DSEG_VEC={}", p.lanes,
+                                 p.parts, p.unroll, p.vector);
   if (checked) o += " -DCHECKED";
   if (p.vector_acc) o += " -DSEG_VACC";
   if (p.by_offsets) o += " -DOFFSETS";
   o += view_options(p);
   if (p.column_block) {
-    o += fmt::format(" -DCOL_BLOCK={}", p.column_block);
+    o += detail::format(" -DCOL_BLOCK={}", p.column_block);
     if (p.vector_acc) o += " -DSEG_COL_VEC";
-    if (p.column_fold()) o += fmt::format(" -DSEG_COL_FOLD={}", p.inner);
+    if (p.column_fold()) o += detail::format(" -DSEG_COL_FOLD={}", p.inner);
   } else if (p.neighbours() > 1) {
     o += " -DCOLUMNS";
   }
@@ -128,7 +128,7 @@ States part_states(Exec& ex, SegmentedScratch& s, std::uint64_t count) {
     const std::uint64_t bytes = std::bit_ceil(std::max<std::uint64_t>(want, 4096));
     cl_int err = CL_SUCCESS;
     cl::Buffer made(ex.ctx.context, CL_MEM_READ_WRITE, bytes, nullptr, &err);
-    RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of partial states)", bytes));
+    RDX_CHECK_OUT(err, detail::format("clCreateBuffer({} bytes of partial states)", bytes));
     b = made;
     have = bytes;
   };
@@ -152,14 +152,14 @@ void check_host_offsets(std::span<const std::uint64_t> offsets, std::uint64_t n)
   if (offsets.empty())
     throw ArgumentError("offsets: at least one offset (0) is needed, segments + 1 in all");
   if (offsets[0] != 0)
-    throw ArgumentError(fmt::format("offsets: the first offset is {}, not 0", offsets[0]));
+    throw ArgumentError(detail::format("offsets: the first offset is {}, not 0", offsets[0]));
   for (std::size_t k = 1; k < offsets.size(); ++k) {
     if (offsets[k] < offsets[k - 1])
-      throw ArgumentError(fmt::format("offsets: offset {} ({}) is below offset {} ({})", k,
-                                      offsets[k], k - 1, offsets[k - 1]));
+      throw ArgumentError(detail::format("offsets: offset {} ({}) is below offset {} ({})", k,
+                                         offsets[k], k - 1, offsets[k - 1]));
     if (offsets[k] > n)
-      throw ArgumentError(fmt::format("offsets: offset {} ({}) points past the data ({} elements)",
-                                      k, offsets[k], n));
+      throw ArgumentError(detail::format(
+          "offsets: offset {} ({}) points past the data ({} elements)", k, offsets[k], n));
   }
 }
 

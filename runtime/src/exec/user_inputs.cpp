@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "core/format.hpp"
+
 #include <algorithm>
 #include <limits>
 #include <memory>
@@ -69,7 +71,7 @@ void probe_identity(const Context& ctx, const Reduction& r, std::span<const Type
   RDX_CHECK_OUT(err, "clCreateKernel(rdx_identity_probe)");
   const std::size_t bytes = identity_probe_states(r) * layout.bytes;
   cl::Buffer out(impl.context, CL_MEM_WRITE_ONLY, bytes, nullptr, &err);
-  RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of identity probes)", bytes));
+  RDX_CHECK_OUT(err, detail::format("clCreateBuffer({} bytes of identity probes)", bytes));
   cl::CommandQueue queue(impl.context, impl.device, 0, &err);
   RDX_CHECK_OUT(err, "clCreateCommandQueue(identity probe)");
   RDX_CHECK(k.setArg(0, out));
@@ -107,7 +109,8 @@ UserInputs host_inputs(std::span<const Array> inputs, std::uint64_t n, std::stri
   UserInputs in;
   for (const Array& a : inputs) {
     if (!a.data && n > 0)
-      throw ArgumentError(fmt::format("{}: input {} is null but n > 0", caller, in.types.size()));
+      throw ArgumentError(
+          detail::format("{}: input {} is null but n > 0", caller, in.types.size()));
     byte_size(a.type, n);  // throws when n elements overflow a byte count
     in.types.push_back(a.type);
     in.host.push_back(a.data);
@@ -120,22 +123,23 @@ UserInputs device_inputs(const Context& ctx, std::span<const DeviceArray> inputs
   UserInputs in;
   for (const DeviceArray& a : inputs) {
     const std::size_t k = in.types.size();
-    if (a.buffer() == nullptr) throw ArgumentError(fmt::format("{}: input {} is null", caller, k));
+    if (a.buffer() == nullptr)
+      throw ArgumentError(detail::format("{}: input {} is null", caller, k));
     std::size_t size = 0;
     RDX_CHECK(a.buffer.getInfo(CL_MEM_SIZE, &size));
     if (a.offset > std::numeric_limits<std::uint64_t>::max() - n)
       throw ArgumentError(
-          fmt::format("{}: input {}: element offset {} + {} elements overflow 64 bits", caller, k,
-                      a.offset, n));
+          detail::format("{}: input {}: element offset {} + {} elements overflow 64 bits", caller,
+                         k, a.offset, n));
     if (byte_size(a.type, a.offset + n) > size)
-      throw ArgumentError(fmt::format(
+      throw ArgumentError(detail::format(
           "{}: input {}: {} elements of {}{} need {} bytes, the buffer has {}", caller, k, n,
-          name(a.type), a.offset ? fmt::format(" at element offset {}", a.offset) : "",
+          name(a.type), a.offset ? detail::format(" at element offset {}", a.offset) : "",
           byte_size(a.type, a.offset + n), size));
     cl::Context owner;
     RDX_CHECK(a.buffer.getInfo(CL_MEM_CONTEXT, &owner));
     if (owner() != ctx.cl_context()())
-      throw ArgumentError(fmt::format(
+      throw ArgumentError(detail::format(
           "{}: input {} belongs to another OpenCL context than rdx::Context", caller, k));
     in.types.push_back(a.type);
     in.device.push_back(a.buffer);

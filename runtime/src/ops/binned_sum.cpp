@@ -2,7 +2,7 @@
 // the bins' own type, so that a merge here and one on the device give the same bits.
 #include "ops/binned_sum.hpp"
 
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -276,7 +276,7 @@ decltype(auto) on_bins(Type bin, Fn&& f) {
     case Type::F64:
       return f(double{});
     default:
-      throw std::logic_error(fmt::format("binned sum: bins of {}", name(bin)));
+      throw std::logic_error(detail::format("binned sum: bins of {}", name(bin)));
   }
 }
 
@@ -284,7 +284,7 @@ decltype(auto) on_bins(Type bin, Fn&& f) {
 
 Type binned_bin_type(Type acc) {
   if (acc != Type::F32 && acc != Type::F64)
-    throw std::logic_error(fmt::format("binned sum: an accumulator of {}", name(acc)));
+    throw std::logic_error(detail::format("binned sum: an accumulator of {}", name(acc)));
   return acc;
 }
 
@@ -360,7 +360,7 @@ int binned_lowest_bit(Type bin) {
 
 std::string binned_cl_options(Type bin, std::optional<Type> round_into) {
   const int width = on_bins(bin, [](auto z) { return Bins<decltype(z)>::W; });
-  return exact_cl_options(bin, round_into) + fmt::format(" -DBIN_W={}", width);
+  return exact_cl_options(bin, round_into) + detail::format(" -DBIN_W={}", width);
 }
 
 std::array<std::int64_t, 2 * kBinnedFold> binned_words(const BinnedSum& s) {

@@ -2,7 +2,7 @@
 // ops/operators.hpp (see cl/common.h for what each name means).
 #include "ops/cl_definitions.hpp"
 
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <array>
 #include <cctype>
@@ -28,64 +28,64 @@ std::string op_code_name(Op op) {
 
 // Bits of a float product's input-infinity mark (float_prod.hpp's kInfMark) as OpenCL C.
 std::string prod_mark(Type acc) {
-  if (size_of(acc) == 4) return fmt::format("0x{:08x}u", ProdBits<float>::kInfMark);
-  return fmt::format("0x{:016x}ul", ProdBits<double>::kInfMark);
+  if (size_of(acc) == 4) return detail::format("0x{:08x}u", ProdBits<float>::kInfMark);
+  return detail::format("0x{:016x}ul", ProdBits<double>::kInfMark);
 }
 
 // The element type as stored (T) and as computed (T_COMPUTE), how the kernels read an element
 // (T_VALUE, T_VALUES, LOAD_T: cl/common.h), the accumulator, and the extensions the two need.
 std::string type_definitions(const TypeRow& t, const TypeRow& a) {
-  std::string s = fmt::format("#define T {}\n#define T_COMPUTE {}\n", t.cl_storage, t.cl_name);
-  s += fmt::format("#define T_VALUE(x) {}\n", t.cl_value.empty() ? "(x)" : t.cl_value);
-  s += fmt::format("#define T_VALUES(N, x) {}\n", t.cl_values.empty() ? "(x)" : t.cl_values);
+  std::string s = detail::format("#define T {}\n#define T_COMPUTE {}\n", t.cl_storage, t.cl_name);
+  s += detail::format("#define T_VALUE(x) {}\n", t.cl_value.empty() ? "(x)" : t.cl_value);
+  s += detail::format("#define T_VALUES(N, x) {}\n", t.cl_values.empty() ? "(x)" : t.cl_values);
   s += "#define LOAD_T(p, k) T_VALUE((p)[(k)])\n";
-  s += fmt::format("#define ACC {}\n#define ACC_BYTES {}\n", a.cl_name, a.size);
+  s += detail::format("#define ACC {}\n#define ACC_BYTES {}\n", a.cl_name, a.size);
   // cl_khr_fp64 as NEEDS_FP64, which cl/common.h enables (a user's reduction defines it too);
   // any other extension enabled here.
   if (t.cl_extension == "cl_khr_fp64" || a.cl_extension == "cl_khr_fp64")
     s += "#define NEEDS_FP64 1\n";
   for (const std::string_view ext : {t.cl_extension, a.cl_extension})
     if (!ext.empty() && ext != "cl_khr_fp64" && s.find(ext) == std::string::npos)
-      s += fmt::format("#pragma OPENCL EXTENSION {} : enable\n", ext);
+      s += detail::format("#pragma OPENCL EXTENSION {} : enable\n", ext);
   return s;
 }
 
 std::string generate(Type type, Type acc, Op op) {
   const TypeRow& t = type_row(type);
   const TypeRow& a = type_row(acc);
-  std::string s = fmt::format(
+  std::string s = detail::format(
       "/* librdx definitions (runtime/src/ops/cl_definitions.cpp): {} elements, {} accumulator, "
       "{} */\n#define RDX_DEFINITIONS 1\n",
       t.name, a.name, name(op));
   for (Op o : kAllOps)
-    s += fmt::format("#define {} {}\n", op_code_name(o), static_cast<int>(o));
-  s += fmt::format("#define OP {}\n#define VALUE_OP {}\n", op_code_name(op),
-                   op_code_name(value_op(op)));
+    s += detail::format("#define {} {}\n", op_code_name(o), static_cast<int>(o));
+  s += detail::format("#define OP {}\n#define VALUE_OP {}\n", op_code_name(op),
+                      op_code_name(value_op(op)));
   s += type_definitions(t, a);
   if (a.is_float) {
     s += "#define ACC_IS_FLOAT 1\n";
   } else {
     // UMUL: the unsigned type a product is computed in, at least as wide as int, so narrow
     // operands never promote to signed int.
-    s += fmt::format("#define UACC {}\n#define UMUL {}\n", a.cl_unsigned,
-                     a.size == 8 ? "ulong" : "uint");
+    s += detail::format("#define UACC {}\n#define UMUL {}\n", a.cl_unsigned,
+                        a.size == 8 ? "ulong" : "uint");
     if (a.is_signed) s += "#define ACC_IS_SIGNED 1\n";
   }
   const OpRow& o = op_row(op);
   if (o.indexed) {
     // The state: value, zeroed padding up to the 8-byte index, index.
-    s += fmt::format("#define INDEXED 1\n#define ST_PAD {}\n", (8 - a.size % 8) % 8);
+    s += detail::format("#define INDEXED 1\n#define ST_PAD {}\n", (8 - a.size % 8) % 8);
   }
   if (nan_ignored(o.combine) && a.is_float) s += "#define NAN_IGNORED 1\n";
   if (o.combine == Combine::Mul && a.is_float)
-    s += fmt::format("#define PROD_MARK {}\n", prod_mark(acc));
+    s += detail::format("#define PROD_MARK {}\n", prod_mark(acc));
   // The native atomic of the row, which cl/atomic_ops.h uses where the device has it.
   if (const Atomic at = atomic_of(op, acc); at != Atomic::None)
-    s += fmt::format("#define ATOMIC_FORM_{} 1\n", upper(atomic_name(at)));
-  s += fmt::format("#define COMBINE_VALUES(a, b) {}\n", cl_combine(op, acc));
-  s += fmt::format("#define IDENTITY_VALUE {}\n", cl_identity(op, acc));
+    s += detail::format("#define ATOMIC_FORM_{} 1\n", upper(atomic_name(at)));
+  s += detail::format("#define COMBINE_VALUES(a, b) {}\n", cl_combine(op, acc));
+  s += detail::format("#define IDENTITY_VALUE {}\n", cl_identity(op, acc));
   if (const std::string v = cl_vcombine(op, acc); !v.empty())
-    s += fmt::format("#define VCOMBINE(a, b) {}\n", v);
+    s += detail::format("#define VCOMBINE(a, b) {}\n", v);
   return s;
 }
 

@@ -1,7 +1,7 @@
 // The exact sum's host side (exact_sum.hpp): carries, negation and rounding on 32-bit digits.
 #include "ops/exact_sum.hpp"
 
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -82,14 +82,14 @@ std::string exact_cl_options(Type in, std::optional<Type> round_into) {
   const ExactLayout layout = exact_layout(in);
   // The exponent field's width: max_exp = 2^(width - 1) (IEEE 754's binary formats).
   const int exp_ones = 2 * r.max_exp - 1;
-  std::string s = fmt::format(
+  std::string s = detail::format(
       "-DEXACT_T={} -DBITS_T={} -DDIGITS={} -DMANT_BITS={} -DEXP_ONES={} -DBIAS={} -DLSB={} "
       "-DSIGN_SHIFT={}",
       r.cl_name, bits_type(r), layout.digits, r.digits - 1, exp_ones, r.max_exp - 1, layout.lsb,
       8 * r.size - 1);
   if (round_into) {
     const TypeRow& a = float_row(*round_into, "exact_cl_options");
-    s += fmt::format(
+    s += detail::format(
         " -DEXACT_ROUND -DR_T={} -DR_BITS_T={} -DR_PREC={} -DR_LSB={} -DR_BIAS={} "
         "-DR_EXP_ONES={}ul",
         a.cl_name, bits_type(a), a.digits, a.min_exp - a.digits, a.max_exp - 1, 2 * a.max_exp - 1);

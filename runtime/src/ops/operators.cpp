@@ -2,7 +2,7 @@
 // operators.hpp).
 #include "ops/operators.hpp"
 
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include "core/text.hpp"
 #include "core/type_table.hpp"
@@ -28,7 +28,8 @@ Op parse_op(std::string_view s) {
 
 // The result of an empty input: the identity, with float nanmin/nanmax at +inf / -inf.
 Scalar identity(Op op, Type acc) {
-  if (detail::op_row(op).indexed) throw ArgumentError(fmt::format("{} has no identity", name(op)));
+  if (detail::op_row(op).indexed)
+    throw ArgumentError(detail::format("{} has no identity", name(op)));
   return visit_acc(acc, [&](auto z) {
     using A = decltype(z);
     if constexpr (std::is_floating_point_v<A>) {
@@ -56,7 +57,8 @@ namespace rdx::detail {
 
 std::string cl_combine(Op op, Type acc) {
   const std::string_view c = cl_form(op, acc).combine;
-  if (c.empty()) throw ArgumentError(fmt::format("no combine for {} on {}", name(op), name(acc)));
+  if (c.empty())
+    throw ArgumentError(detail::format("no combine for {} on {}", name(op), name(acc)));
   return std::string(c);
 }
 
@@ -64,9 +66,9 @@ void check_all_nan_index(Op op, const Scalar& value, const char* where,
                          std::optional<std::uint64_t> segment) {
   if (!is_index_op(op) || !nan_ignored(op_row(op).combine) || !is_float(value.type)) return;
   if (!std::isnan(value.as<double>())) return;
-  throw ArgumentError(fmt::format(
+  throw ArgumentError(detail::format(
       "{}: every element{} is NaN, so {} has no index (NumPy raises: All-NaN slice encountered)",
-      where, segment ? fmt::format(" of segment {}", *segment) : std::string(), name(op)));
+      where, segment ? detail::format(" of segment {}", *segment) : std::string(), name(op)));
 }
 
 std::string cl_vcombine(Op op, Type acc) {
@@ -75,7 +77,7 @@ std::string cl_vcombine(Op op, Type acc) {
 
 std::string cl_identity(Op op, Type acc) {
   const TypeRow& t = type_row(acc);
-  const std::string cast = fmt::format("({})", t.cl_name);
+  const std::string cast = detail::format("({})", t.cl_name);
   switch (op_row(op).identity) {
     case Identity::Zero:
       return cast + "0";
@@ -83,17 +85,18 @@ std::string cl_identity(Op op, Type acc) {
       return cast + "1";
     case Identity::AllBits:
       if (t.is_float) break;
-      return fmt::format("({})(~({})0)", t.cl_name, t.cl_unsigned);
+      return detail::format("({})(~({})0)", t.cl_name, t.cl_unsigned);
     case Identity::Highest:
-      return t.is_float ? cast + "INFINITY" : fmt::format("{}{}", cast, t.cl_max);
+      return t.is_float ? cast + "INFINITY" : detail::format("{}{}", cast, t.cl_max);
     case Identity::Lowest:
-      return t.is_float ? fmt::format("(-{}INFINITY)", cast) : fmt::format("{}{}", cast, t.cl_min);
+      return t.is_float ? detail::format("(-{}INFINITY)", cast)
+                        : detail::format("{}{}", cast, t.cl_min);
     case Identity::HighestNaN:
-      return t.is_float ? cast + "NAN" : fmt::format("{}{}", cast, t.cl_max);
+      return t.is_float ? cast + "NAN" : detail::format("{}{}", cast, t.cl_max);
     case Identity::LowestNaN:
-      return t.is_float ? cast + "NAN" : fmt::format("{}{}", cast, t.cl_min);
+      return t.is_float ? cast + "NAN" : detail::format("{}{}", cast, t.cl_min);
   }
-  throw ArgumentError(fmt::format("no identity for {} on {}", name(op), name(acc)));
+  throw ArgumentError(detail::format("no identity for {} on {}", name(op), name(acc)));
 }
 
 }  // namespace rdx::detail

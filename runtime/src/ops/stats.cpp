@@ -2,7 +2,7 @@
 // name, state, map, combine and final step.
 #include "ops/stats.hpp"
 
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <cmath>
 #include <limits>
@@ -92,7 +92,7 @@ Blue blue(Type acc) {
 }
 
 std::string pow2(int e, Type acc) {
-  return fmt::format("0x1p{}{}", e, acc == Type::F32 ? "f" : "");
+  return detail::format("0x1p{}{}", e, acc == Type::F32 ? "f" : "");
 }
 
 // h of var's state (moments_fields): its variances are kept times 2^-2h. f64: 2^-64 keeps a
@@ -107,9 +107,10 @@ int moments_half_exponent(Type acc) {
 // ULONG_MAX) loses, then NaN loses to a number, then the extreme value, then the first index.
 std::string wins(const char* v, const char* ix, const char* cmp, bool fl) {
   const std::string better =
-      fmt::format("b.{0} {2} a.{0} || (!(a.{0} {2} b.{0}) && b.{1} < a.{1})", v, ix, cmp);
-  if (!fl) return fmt::format("(b.{1} != ULONG_MAX && (a.{1} == ULONG_MAX || {2}))", v, ix, better);
-  return fmt::format(
+      detail::format("b.{0} {2} a.{0} || (!(a.{0} {2} b.{0}) && b.{1} < a.{1})", v, ix, cmp);
+  if (!fl)
+    return detail::format("(b.{1} != ULONG_MAX && (a.{1} == ULONG_MAX || {2}))", v, ix, better);
+  return detail::format(
       "(b.{1} != ULONG_MAX && (a.{1} == ULONG_MAX || (isnan(a.{0}) != isnan(b.{0}) ? "
       "isnan(a.{0}) : ({2}))))",
       v, ix, better);
@@ -125,24 +126,24 @@ std::string wins(const char* v, const char* ix, const char* cmp, bool fl) {
 std::vector<Field> moments_fields(Type acc, const NanSkip& skip) {
   const std::string t(type_row(acc).cl_name);
   const std::string sc = pow2(-moments_half_exponent(acc), acc);
-  const std::string wa = fmt::format("(({0})a.n / ({0})(a.n + b.n))", t);
-  const std::string wb = fmt::format("(({0})b.n / ({0})(a.n + b.n))", t);
+  const std::string wa = detail::format("(({0})a.n / ({0})(a.n + b.n))", t);
+  const std::string wb = detail::format("(({0})b.n / ({0})(a.n + b.n))", t);
   // d = (b.mh + b.ml) - (a.mh + a.ml) to within a rounding: Knuth's TwoSum of the high parts.
   // Each subexpression is written out at every use; on PoCL's CPU device each copy of a division
   // costs (measured), so these have six in all, and no selects (those cost more still).
-  const std::string s = "(b.mh - a.mh)", z = fmt::format("({} - b.mh)", s);
+  const std::string s = "(b.mh - a.mh)", z = detail::format("({} - b.mh)", s);
   const std::string d =
-      fmt::format("({0} + (((b.mh - ({0} - {1})) + (-a.mh - {1})) + (b.ml - a.ml)))", s, z);
+      detail::format("({0} + (((b.mh - ({0} - {1})) + (-a.mh - {1})) + (b.ml - a.ml)))", s, z);
   // mh + d * wb: mh takes the rounded sum, ml its error (Fast2Sum: where |mh| < |d * wb| the
   // error is off by a rounding of mh, below one of the spread).
-  const std::string step = fmt::format("({} * {})", d, wb);
-  const std::string mh = fmt::format("(a.mh + {})", step);
-  const std::string ml = fmt::format("(a.ml + ({0} - ({1} - a.mh)))", step, mh);
+  const std::string step = detail::format("({} * {})", d, wb);
+  const std::string mh = detail::format("(a.mh + {})", step);
+  const std::string ml = detail::format("(a.ml + ({0} - ({1} - a.mh)))", step, mh);
   // Chan's merge of the variances, wa va + wb vb + wa wb d^2, every term times 2^-2h.
   const std::string v =
-      fmt::format("({0} * (a.v + ({1} * {2} * {3}) * ({1} * {2})) + {3} * b.v)", wa, d, sc, wb);
+      detail::format("({0} * (a.v + ({1} * {2} * {3}) * ({1} * {2})) + {3} * b.v)", wa, d, sc, wb);
   auto merged = [](const std::string& f, const std::string& e) {
-    return fmt::format("a.n == 0 ? b.{0} : b.n == 0 ? a.{0} : {1}", f, e);
+    return detail::format("a.n == 0 ? b.{0} : b.n == 0 ? a.{0} : {1}", f, e);
   };
   return {{"n", Type::U64, "0", skip.one, "a.n + b.n"},
           {"mh", acc, "0", skip.x, merged("mh", mh)},
@@ -165,12 +166,12 @@ Type stat_acc(Stat s, std::span<const Type> inputs, const Options& opts, bool fp
   // The input's computed type: f16 and bf16 elements accumulate as f32 ones do.
   const Type in = computed_type_of(inputs.empty() ? Type::F32 : inputs[0]);
   if (opts.acc && computed_type_of(*opts.acc) != *opts.acc)
-    throw ArgumentError(
-        fmt::format("{} is a storage type, not an accumulator (use f32 or f64)", name(*opts.acc)));
+    throw ArgumentError(detail::format("{} is a storage type, not an accumulator (use f32 or f64)",
+                                       name(*opts.acc)));
   auto float_acc = [&](Type fallback) {
     if (opts.acc && !is_float(*opts.acc))
       throw ArgumentError(
-          fmt::format("{} accumulates in f32 or f64, not {}", name(s), name(*opts.acc)));
+          detail::format("{} accumulates in f32 or f64, not {}", name(s), name(*opts.acc)));
     return opts.acc.value_or(fallback);
   };
   const Type wide = fp64 ? Type::F64 : Type::F32;
@@ -200,7 +201,7 @@ Type stat_acc(Stat s, std::span<const Type> inputs, const Options& opts, bool fp
     case Stat::Any:
     case Stat::All:
       if (opts.acc)
-        throw ArgumentError(fmt::format("{} is a bool: it takes no accumulator type", name(s)));
+        throw ArgumentError(detail::format("{} is a bool: it takes no accumulator type", name(s)));
       return Type::U8;  // the result's type; the state is count's
   }
   return in;  // not a Stat
@@ -208,13 +209,13 @@ Type stat_acc(Stat s, std::span<const Type> inputs, const Options& opts, bool fp
 
 Reduction stat_reduction(Stat s, std::span<const Type> inputs, Type acc, const std::string& map) {
   if (inputs.size() != input_count(s))
-    throw ArgumentError(fmt::format("{} reads {} input array{}, not {}", name(s), input_count(s),
-                                    input_count(s) == 1 ? "" : "s", inputs.size()));
+    throw ArgumentError(detail::format("{} reads {} input array{}, not {}", name(s), input_count(s),
+                                       input_count(s) == 1 ? "" : "s", inputs.size()));
   if (!map.empty() && !kStatRows[static_cast<std::size_t>(s)].predicate) {
     std::string takers;
     for (const StatRow& row : kStatRows)
       if (row.predicate) takers += (takers.empty() ? "" : ", ") + std::string(row.name);
-    throw ArgumentError(fmt::format("{} takes no map ({} do)", name(s), takers));
+    throw ArgumentError(detail::format("{} takes no map ({} do)", name(s), takers));
   }
   const std::string a(type_row(acc).cl_name);
   const NanSkip skip = nan_skip(s, inputs[0]);
@@ -223,10 +224,11 @@ Reduction stat_reduction(Stat s, std::span<const Type> inputs, Type acc, const s
     case Stat::MinMax: {
       const bool fl = is_float(inputs[0]);
       const std::string lo = wins("lo", "lo_i", "<", fl), hi = wins("hi", "hi_i", ">", fl);
-      r.fields = {{"lo", acc, "0", "x", fmt::format("{} ? b.lo : a.lo", lo)},
-                  {"lo_i", Type::U64, "ULONG_MAX", "i", fmt::format("{} ? b.lo_i : a.lo_i", lo)},
-                  {"hi", acc, "0", "x", fmt::format("{} ? b.hi : a.hi", hi)},
-                  {"hi_i", Type::U64, "ULONG_MAX", "i", fmt::format("{} ? b.hi_i : a.hi_i", hi)}};
+      r.fields = {
+          {"lo", acc, "0", "x", detail::format("{} ? b.lo : a.lo", lo)},
+          {"lo_i", Type::U64, "ULONG_MAX", "i", detail::format("{} ? b.lo_i : a.lo_i", lo)},
+          {"hi", acc, "0", "x", detail::format("{} ? b.hi : a.hi", hi)},
+          {"hi_i", Type::U64, "ULONG_MAX", "i", detail::format("{} ? b.hi_i : a.hi_i", hi)}};
       break;
     }
     case Stat::Mean:
@@ -252,30 +254,30 @@ Reduction stat_reduction(Stat s, std::span<const Type> inputs, Type acc, const s
       // Blue's algorithm: squares of small, medium and big magnitudes in three sums, the small
       // and big ones scaled by powers of two so that none underflows or overflows.
       const Blue c = blue(acc);
-      const std::string ax = fmt::format("fabs(({})x)", a);
+      const std::string ax = detail::format("fabs(({})x)", a);
       r.fields = {{"asml", acc, "0",
-                   fmt::format("{0} < {1} ? ({0} * {2}) * ({0} * {2}) : 0", ax, pow2(c.tsml, acc),
-                               pow2(c.ssml, acc)),
+                   detail::format("{0} < {1} ? ({0} * {2}) * ({0} * {2}) : 0", ax,
+                                  pow2(c.tsml, acc), pow2(c.ssml, acc)),
                    "a.asml + b.asml"},
                   {"amed", acc, "0",
-                   fmt::format("!({0} < {1} || {0} > {2}) ? {0} * {0} : 0", ax, pow2(c.tsml, acc),
-                               pow2(c.tbig, acc)),
+                   detail::format("!({0} < {1} || {0} > {2}) ? {0} * {0} : 0", ax,
+                                  pow2(c.tsml, acc), pow2(c.tbig, acc)),
                    "a.amed + b.amed"},
                   {"abig", acc, "0",
-                   fmt::format("{0} > {1} ? ({0} * {2}) * ({0} * {2}) : 0", ax, pow2(c.tbig, acc),
-                               pow2(c.sbig, acc)),
+                   detail::format("{0} > {1} ? ({0} * {2}) * ({0} * {2}) : 0", ax,
+                                  pow2(c.tbig, acc), pow2(c.sbig, acc)),
                    "a.abig + b.abig"}};
       break;
     }
     case Stat::Dot:
-      r = Reduction::transform(Op::Sum, acc, fmt::format("({0})x0 * ({0})x1", a));
+      r = Reduction::transform(Op::Sum, acc, detail::format("({0})x0 * ({0})x1", a));
       break;
     case Stat::Count:
     case Stat::Any:
     case Stat::All:
       // How many are non-zero (NaN != 0 holds): any and all compare it with the count.
       r = Reduction::transform(Op::Sum, Type::U64,
-                               map.empty() ? "x != 0" : fmt::format("({}) != 0", map));
+                               map.empty() ? "x != 0" : detail::format("({}) != 0", map));
       break;
   }
   r.name = std::string(name(s));
@@ -372,18 +374,19 @@ Reduction moments_reduction(Stat s, Type acc, Type input) {
   r.name = std::string(name(s));
   // The elements as the accumulator holds them (a conversion rounds to nearest), as in Var's
   // run_to_run map; nanvar's and nanstd's NaN elements as 0, which adds nothing to either sum.
-  const std::string x = fmt::format("(({}){})", type_row(acc).cl_name, nan_skip(s, input).x);
+  const std::string x = detail::format("(({}){})", type_row(acc).cl_name, nan_skip(s, input).x);
   if (acc == Type::F32) {
     // The square of an f32 is exact in a double (48 significant bits, exponents within range).
-    r.fields = {{"s1", Type::F32, "0", x, "a.s1 + b.s1"},
-                {"s2", Type::F64, "0", fmt::format("(double){0} * (double){0}", x), "a.s2 + b.s2"}};
+    r.fields = {
+        {"s1", Type::F32, "0", x, "a.s1 + b.s1"},
+        {"s2", Type::F64, "0", detail::format("(double){0} * (double){0}", x), "a.s2 + b.s2"}};
   } else {
     // The square as its rounded value and fma's exact rounding error (exact unless the error
     // falls below 2^-1074, for |x| below about 2^-485, or the square overflows, |x| >= 2^512).
-    r.fields = {
-        {"s1", Type::F64, "0", x, "a.s1 + b.s1"},
-        {"s2", Type::F64, "0", fmt::format("{0} * {0}", x), "a.s2 + b.s2"},
-        {"s2lo", Type::F64, "0", fmt::format("fma({0}, {0}, -({0} * {0}))", x), "a.s2lo + b.s2lo"}};
+    r.fields = {{"s1", Type::F64, "0", x, "a.s1 + b.s1"},
+                {"s2", Type::F64, "0", detail::format("{0} * {0}", x), "a.s2 + b.s2"},
+                {"s2lo", Type::F64, "0", detail::format("fma({0}, {0}, -({0} * {0}))", x),
+                 "a.s2lo + b.s2lo"}};
   }
   return r;
 }

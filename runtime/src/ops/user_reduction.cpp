@@ -2,7 +2,7 @@
 // definitions (user_definitions); see user_reduction.hpp.
 #include "ops/user_reduction.hpp"
 
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <array>
@@ -29,10 +29,10 @@ Reduction Reduction::simple(Type acc, std::string combine, std::string identity,
 Reduction Reduction::transform(Op op, Type type, std::string map) {
   const Type acc = detail::computed_type_of(type);  // f16, bf16: their values' f32
   if (is_index_op(op))
-    throw ArgumentError(fmt::format("{} takes no map (its state has an index)", rdx::name(op)));
+    throw ArgumentError(detail::format("{} takes no map (its state has an index)", rdx::name(op)));
   if (!op_allows(op, acc))
-    throw ArgumentError(
-        fmt::format("{} is defined for integer types only, not {}", rdx::name(op), rdx::name(acc)));
+    throw ArgumentError(detail::format("{} is defined for integer types only, not {}",
+                                       rdx::name(op), rdx::name(acc)));
   const detail::TypeRow& t = detail::type_row(acc);
   std::string combine;
   if (op == Op::Prod && t.is_float) {
@@ -47,7 +47,7 @@ Reduction Reduction::transform(Op op, Type type, std::string map) {
     };
     replace("UMUL", t.size == 8 ? "ulong" : "uint");
     replace("UACC", t.cl_unsigned);
-    replace("(ACC)", fmt::format("({})", t.cl_name));
+    replace("(ACC)", detail::format("({})", t.cl_name));
   }
   Reduction r = simple(acc, std::move(combine), detail::cl_identity(op, acc), std::move(map));
   r.name = std::string(rdx::name(op));
@@ -164,11 +164,11 @@ std::size_t number_end(const std::string& e, std::size_t p) {
 // The expression as error messages quote it: a long one shortened.
 std::string quoted(const std::string& e) {
   if (e.size() <= 100) return e;
-  return fmt::format("{}... ({} characters)", e.substr(0, 80), e.size());
+  return detail::format("{}... ({} characters)", e.substr(0, 80), e.size());
 }
 
 [[noreturn]] void refuse(const std::string& what, const std::string& e, const std::string& why) {
-  throw ArgumentError(fmt::format("the {} `{}` {}", what, quoted(e), why));
+  throw ArgumentError(detail::format("the {} `{}` {}", what, quoted(e), why));
 }
 
 // One token of an expression: a number, a name, a punctuator (the longest of C's that matches),
@@ -235,10 +235,10 @@ std::vector<Token> tokenize(const std::string& what, const std::string& e) {
         break;
       }
     if (!found)
-      bad(fmt::format("holds the character '{}', which is not allowed in an expression",
-                      std::isprint(static_cast<unsigned char>(c))
-                          ? std::string(1, c)
-                          : fmt::format("\\x{:02x}", static_cast<unsigned char>(c))));
+      bad(detail::format("holds the character '{}', which is not allowed in an expression",
+                         std::isprint(static_cast<unsigned char>(c))
+                             ? std::string(1, c)
+                             : detail::format("\\x{:02x}", static_cast<unsigned char>(c))));
   }
   out.push_back({Token::End, "", e.size()});
   return out;
@@ -273,7 +273,7 @@ class ExpressionParser {
   [[noreturn]] void bad(const std::string& why) const { refuse(what_, e_, why); }
 
   static std::string at(const Token& t, const std::string& why) {
-    return fmt::format("{} (character {})", why, t.at + 1);
+    return detail::format("{} (character {})", why, t.at + 1);
   }
 
   const Token& peek() const { return tokens_[next_]; }
@@ -288,9 +288,9 @@ class ExpressionParser {
     explicit Nest(ExpressionParser& p) : p(p) {
       if (++p.depth_ > kMaxExpressionDepth)
         p.bad(
-            fmt::format("nests deeper than {} levels (parentheses, calls, casts, unary "
-                        "operators and ?: branches): write it as a simpler expression",
-                        kMaxExpressionDepth));
+            detail::format("nests deeper than {} levels (parentheses, calls, casts, unary "
+                           "operators and ?: branches): write it as a simpler expression",
+                           kMaxExpressionDepth));
     }
     ~Nest() { --p.depth_; }
     Nest(const Nest&) = delete;
@@ -301,8 +301,8 @@ class ExpressionParser {
   // An operator (binary, unary, cast, ?:): bounded so that the compiler's syntax tree is.
   void count_operator() {
     if (++operators_ > kMaxExpressionOperators)
-      bad(fmt::format("has more than {} operators: write it as a simpler expression",
-                      kMaxExpressionOperators));
+      bad(detail::format("has more than {} operators: write it as a simpler expression",
+                         kMaxExpressionOperators));
   }
 
   // What cannot stand where the parser is: refused with what it is.
@@ -311,9 +311,11 @@ class ExpressionParser {
     const std::string& s = t.text;
     if (s == "=" ||
         (s.size() >= 2 && s.back() == '=' && s != "==" && s != "!=" && s != "<=" && s != ">="))
-      bad(at(t, fmt::format("assigns ('{}'): an expression computes a value, it stores none", s)));
+      bad(at(t,
+             detail::format("assigns ('{}'): an expression computes a value, it stores none", s)));
     if (s == "++" || s == "--")
-      bad(at(t, fmt::format("increments or decrements ('{}'): an expression stores nothing", s)));
+      bad(at(t,
+             detail::format("increments or decrements ('{}'): an expression stores nothing", s)));
     if (s == "[" || s == "]") bad(at(t, "indexes ('[]'): expressions have no arrays or pointers"));
     if (s == "->") bad(at(t, "uses '->': expressions have no pointers"));
     if (s == ".")
@@ -321,7 +323,7 @@ class ExpressionParser {
                     ? "has a '.': only a state of several fields has members (a.NAME, b.NAME)"
                     : "has a '.' after something other than a or b"));
     if (s == "(") bad(at(t, "calls something that is not a built-in function"));
-    bad(at(t, fmt::format(
+    bad(at(t, detail::format(
                   "has '{}' where {}", s,
                   t.kind == Token::Punct ? "an operand is expected" : "an operator is expected")));
   }
@@ -389,9 +391,9 @@ class ExpressionParser {
         const std::string type = tokens_[next_ + 1].text;
         next_ += 2;
         if (is("*"))
-          bad(at(peek(), fmt::format("casts to a pointer type ('{} *'): casts are to scalar "
-                                     "types only",
-                                     type)));
+          bad(at(peek(), detail::format("casts to a pointer type ('{} *'): casts are to scalar "
+                                        "types only",
+                                        type)));
         expect(")", "has a '(' without its ')'");
         unary();
         return;
@@ -420,10 +422,11 @@ class ExpressionParser {
     }
     const std::string& id = t.text;
     if (id == "kernel" || id.starts_with("__"))
-      bad(fmt::format("uses '{}', which is not allowed in an expression", id));
-    if (is_type_name(id)) bad(at(t, fmt::format("uses the type '{}' outside a cast ((T)e)", id)));
+      bad(detail::format("uses '{}', which is not allowed in an expression", id));
+    if (is_type_name(id))
+      bad(at(t, detail::format("uses the type '{}' outside a cast ((T)e)", id)));
     if (is_function(id) && !names_.plain.count(id)) {
-      if (!is("(")) bad(at(t, fmt::format("names the function '{}' without calling it", id)));
+      if (!is("(")) bad(at(t, detail::format("names the function '{}' without calling it", id)));
       Nest n(*this);
       ++next_;
       if (is(")")) {
@@ -439,19 +442,19 @@ class ExpressionParser {
       return after_operand();
     }
     if (!names_.plain.count(id) && !listed(kConstantNames, id))
-      bad(
-          fmt::format("uses '{}', which is not an input, a field or an OpenCL C built-in allowed "
-                      "here (see rdx/custom.hpp)",
-                      id));
+      bad(detail::format(
+          "uses '{}', which is not an input, a field or an OpenCL C built-in allowed "
+          "here (see rdx/custom.hpp)",
+          id));
     if (!names_.member.empty() && (id == "a" || id == "b")) {  // states of several fields
       if (!is("."))
-        bad(at(t,
-               fmt::format("uses the state '{}' whole: name one of its fields ({}.NAME)", id, id)));
+        bad(at(t, detail::format("uses the state '{}' whole: name one of its fields ({}.NAME)", id,
+                                 id)));
       ++next_;
       const Token& f = take();
       if (f.kind != Token::Name) bad("has a '.' without a field name");
       if (!names_.member.count(f.text))
-        bad(fmt::format("names a field '{}' that the state does not have", f.text));
+        bad(detail::format("names a field '{}' that the state does not have", f.text));
     }
     after_operand();
   }
@@ -478,18 +481,18 @@ class ExpressionParser {
 void check_expression(const std::string& what, const std::string& e, const Names& names) {
   if (e.size() > kMaxExpressionChars)
     refuse(what, e,
-           fmt::format("is longer than {} characters: write it as a simpler expression",
-                       kMaxExpressionChars));
+           detail::format("is longer than {} characters: write it as a simpler expression",
+                          kMaxExpressionChars));
   ExpressionParser(what, e, names).parse();
 }
 
 std::string field_label(const Reduction& r, std::size_t f) {
-  return r.fields.size() == 1 ? "" : fmt::format(" of field '{}'", r.fields[f].name);
+  return r.fields.size() == 1 ? "" : detail::format(" of field '{}'", r.fields[f].name);
 }
 
 // The #line file names of the expressions, so that compiler messages name them.
 std::string line_file(std::string_view kind, std::size_t f) {
-  return fmt::format("rdx-{}-{}", kind, f);
+  return detail::format("rdx-{}-{}", kind, f);
 }
 
 // The order of the fields in the struct: largest first (no interior padding), stable.
@@ -578,7 +581,7 @@ std::optional<std::string> vector_expression(const std::string& e,
           b = end;
         }
         if (!vector_operand) return std::nullopt;
-        out += fmt::format("RDX_VN_(as_{}, VW)", id);
+        out += detail::format("RDX_VN_(as_{}, VW)", id);
         p = q;  // the operand's '(' follows
       } else {
         out += c;
@@ -609,7 +612,7 @@ std::optional<VectorForm> vector_form(const Reduction& r, std::span<const Type> 
     if (in != f.type || type_row(in).cl_storage != type_row(in).cl_name) return std::nullopt;
   std::set<std::string> map_names = {"x"};
   for (std::size_t k = 0; k < inputs.size(); ++k)
-    map_names.insert(fmt::format("x{}", k));
+    map_names.insert(detail::format("x{}", k));
   // Signed integers: arithmetic only in the built-in sum's combine, which adds the unsigned
   // twins (defined wrapping); an unsigned field's arithmetic always wraps.
   const bool wraps = !t.is_float && !t.is_signed;
@@ -642,14 +645,14 @@ StateLayout state_layout(const Reduction& r) {
 void validate(const Reduction& r, std::size_t inputs) {
   if (r.fields.empty() || r.fields.size() > kMaxFields)
     throw ArgumentError(
-        fmt::format("a reduction has 1 to {} fields, not {}", kMaxFields, r.fields.size()));
+        detail::format("a reduction has 1 to {} fields, not {}", kMaxFields, r.fields.size()));
   if (inputs == 0 || inputs > kMaxInputs)
     throw ArgumentError(
-        fmt::format("a reduction reads 1 to {} input arrays, not {}", kMaxInputs, inputs));
+        detail::format("a reduction reads 1 to {} input arrays, not {}", kMaxInputs, inputs));
   Names map_names, combine_names, identity_names;
   map_names.plain = {"x", "i"};
   for (std::size_t k = 0; k < inputs; ++k)
-    map_names.plain.insert(fmt::format("x{}", k));
+    map_names.plain.insert(detail::format("x{}", k));
   combine_names.plain = {"a", "b"};
   std::set<std::string> seen;
   for (const Field& f : r.fields) {
@@ -662,16 +665,16 @@ void validate(const Reduction& r, std::size_t inputs) {
                     !map_names.plain.count(f.name) && !combine_names.plain.count(f.name) &&
                     f.name.size() <= 64;
     if (!ok)
-      throw ArgumentError(fmt::format(
+      throw ArgumentError(detail::format(
           "'{}' is not a field name: use a lower-case letter, then lower-case letters, digits "
           "and _ (not the names of inputs, a, b, i, OpenCL C keywords or built-ins, or rdx_...)",
           f.name));
     if (!seen.insert(f.name).second)
-      throw ArgumentError(fmt::format("the field '{}' is named twice", f.name));
+      throw ArgumentError(detail::format("the field '{}' is named twice", f.name));
     if (detail::computed_type_of(f.type) != f.type)
       throw ArgumentError(
-          fmt::format("the field '{}' is {}, a storage type: a field holds computed values ({})",
-                      f.name, rdx::name(f.type), rdx::name(detail::computed_type_of(f.type))));
+          detail::format("the field '{}' is {}, a storage type: a field holds computed values ({})",
+                         f.name, rdx::name(f.type), rdx::name(detail::computed_type_of(f.type))));
     if (r.fields.size() > 1) combine_names.member.insert(f.name);
   }
   for (std::size_t k = 0; k < r.fields.size(); ++k) {
@@ -701,8 +704,8 @@ std::string user_definitions(const Reduction& r, std::span<const Type> inputs,
   // takes), converted by T<k>_VALUE (ops/type_table.hpp's storage conversion).
   for (std::size_t k = 0; k < inputs.size(); ++k) {
     const TypeRow& in = type_row(inputs[k]);
-    s << fmt::format("#define T{0} {1}\n#define T{0}_COMPUTE {2}\n#define T{0}_VALUE(x) {3}\n", k,
-                     in.cl_storage, in.cl_name, in.cl_value.empty() ? "(x)" : in.cl_value);
+    s << detail::format("#define T{0} {1}\n#define T{0}_COMPUTE {2}\n#define T{0}_VALUE(x) {3}\n",
+                        k, in.cl_storage, in.cl_name, in.cl_value.empty() ? "(x)" : in.cl_value);
   }
   s << "#define T T0\n";
   if (fp64) s << "#define NEEDS_FP64 1\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
@@ -716,13 +719,14 @@ std::string user_definitions(const Reduction& r, std::span<const Type> inputs,
   }();
   s << "typedef struct {\n";
   for (std::size_t f : struct_order(r))
-    s << fmt::format("  {} {};\n", type_row(r.fields[f].type).cl_name, r.fields[f].name);
-  if (layout.bytes > unpadded) s << fmt::format("  uchar rdx_pad[{}];\n", layout.bytes - unpadded);
+    s << detail::format("  {} {};\n", type_row(r.fields[f].type).cl_name, r.fields[f].name);
+  if (layout.bytes > unpadded)
+    s << detail::format("  uchar rdx_pad[{}];\n", layout.bytes - unpadded);
   s << "} rdx_state;\n";
-  s << fmt::format("#define ACC rdx_state\n#define ACC_BYTES {}\n", layout.bytes);
+  s << detail::format("#define ACC rdx_state\n#define ACC_BYTES {}\n", layout.bytes);
   const std::string zero_pad =
-      layout.bytes > unpadded ? fmt::format("  for (int k = 0; k < {}; ++k) r.rdx_pad[k] = 0;\n",
-                                            layout.bytes - unpadded)
+      layout.bytes > unpadded ? detail::format("  for (int k = 0; k < {}; ++k) r.rdx_pad[k] = 0;\n",
+                                               layout.bytes - unpadded)
                               : "";
   // Each expression on its own line, under a #line naming it.
   int line = 0;  // a count of the generated lines that follow a #line back to this file
@@ -733,13 +737,13 @@ std::string user_definitions(const Reduction& r, std::span<const Type> inputs,
       const auto here = static_cast<std::size_t>(std::count(so_far.begin(), so_far.end(), '\n'));
       lines->push_back({std::string(kind), f, here + 3});
     }
-    return fmt::format("\n#line 1 \"{}\"\n({})\n#line {} \"rdx-definitions\"\n", line_file(kind, f),
-                       text, 1000 * line);
+    return detail::format("\n#line 1 \"{}\"\n({})\n#line {} \"rdx-definitions\"\n",
+                          line_file(kind, f), text, 1000 * line);
   };
   s << "inline rdx_state rdx_identity(void) {\n  rdx_state r;\n" << zero_pad;
   for (std::size_t f = 0; f < r.fields.size(); ++f)
-    s << fmt::format("  r.{} = ({}){};\n", r.fields[f].name, type_row(r.fields[f].type).cl_name,
-                     expr("identity", f, r.fields[f].identity));
+    s << detail::format("  r.{} = ({}){};\n", r.fields[f].name, type_row(r.fields[f].type).cl_name,
+                        expr("identity", f, r.fields[f].identity));
   s << "  return r;\n}\n";
 
   s << "inline rdx_state rdx_combine(rdx_state rdx_a, rdx_state rdx_b) {\n  rdx_state r;\n"
@@ -749,21 +753,21 @@ std::string user_definitions(const Reduction& r, std::span<const Type> inputs,
     const std::string_view cl = type_row(r.fields[f].type).cl_name;
     // The lines before the expression first: expr() counts the lines written so far.
     if (r.fields.size() == 1)
-      s << fmt::format("  {{\n    const {0} a = rdx_a.{1}, b = rdx_b.{1};\n", cl, nm);
+      s << detail::format("  {{\n    const {0} a = rdx_a.{1}, b = rdx_b.{1};\n", cl, nm);
     else
       s << "  {\n    const rdx_state a = rdx_a, b = rdx_b;\n";
     const std::string e = expr("combine", f, r.fields[f].combine);
-    s << fmt::format("    r.{} = ({}){};\n  }}\n", nm, cl, e);
+    s << detail::format("    r.{} = ({}){};\n  }}\n", nm, cl, e);
   }
   s << "  return r;\n}\n";
 
   s << "inline rdx_state rdx_map(";
   for (std::size_t k = 0; k < inputs.size(); ++k)
-    s << fmt::format("T{}_COMPUTE x{}, ", k, k);
+    s << detail::format("T{}_COMPUTE x{}, ", k, k);
   s << "ulong i) {\n  const T0_COMPUTE x = x0;\n  rdx_state r;\n" << zero_pad;
   for (std::size_t f = 0; f < r.fields.size(); ++f)
-    s << fmt::format("  r.{} = ({}){};\n", r.fields[f].name, type_row(r.fields[f].type).cl_name,
-                     expr("map", f, r.fields[f].map));
+    s << detail::format("  r.{} = ({}){};\n", r.fields[f].name, type_row(r.fields[f].type).cl_name,
+                        expr("map", f, r.fields[f].map));
   s << "  (void)x;\n  (void)i;\n  return r;\n}\n";
 
   s << "#define COMBINE_VALUES(a, b) rdx_combine((a), (b))\n#define IDENTITY_VALUE "
@@ -777,29 +781,29 @@ std::string user_definitions(const Reduction& r, std::span<const Type> inputs,
               offset_args = args, open, from = "rdx_map(T0_VALUE((p)[(k)]), ", load,
               lane = "rdx_map(T0_VALUE(e0_[(j)]), ";
   for (std::size_t k = 1; k < inputs.size(); ++k) {
-    const std::string in = fmt::format(", global const T{0}* restrict rdx_in{0}", k);
+    const std::string in = detail::format(", global const T{0}* restrict rdx_in{0}", k);
     params += in;
-    offset_params += in + fmt::format(", ulong rdx_off{}", k);
-    args += fmt::format(", rdx_in{}", k);
-    offset_args += fmt::format(", rdx_in{0}, rdx_off{0}", k);
-    open += fmt::format(" rdx_in{0} += rdx_off{0};", k);
-    from += fmt::format("T{0}_VALUE(rdx_in{0}[(k)]), ", k);
-    lane += fmt::format("T{0}_VALUE(e{0}_[(j)]), ", k);
+    offset_params += in + detail::format(", ulong rdx_off{}", k);
+    args += detail::format(", rdx_in{}", k);
+    offset_args += detail::format(", rdx_in{0}, rdx_off{0}", k);
+    open += detail::format(" rdx_in{0} += rdx_off{0};", k);
+    from += detail::format("T{0}_VALUE(rdx_in{0}[(k)]), ", k);
+    lane += detail::format("T{0}_VALUE(e{0}_[(j)]), ", k);
   }
   for (std::size_t k = 0; k < inputs.size(); ++k)
-    load += fmt::format(" T{0} e{0}_[VW]; CAT(vstore, VW)(CAT(vload, VW)((k), {1}), 0, e{0}_);", k,
-                        k == 0 ? "in" : fmt::format("rdx_in{}", k));
-  s << fmt::format(
+    load += detail::format(" T{0} e{0}_[VW]; CAT(vstore, VW)(CAT(vload, VW)((k), {1}), 0, e{0}_);",
+                           k, k == 0 ? "in" : detail::format("rdx_in{}", k));
+  s << detail::format(
       "#ifdef IN_OFFSET\n#define USER_INPUT_PARAMS {}\n#define USER_INPUT_ARGS {}\n"
       "#define USER_OPEN_INPUTS{}\n#else\n#define USER_INPUT_PARAMS {}\n"
       "#define USER_INPUT_ARGS {}\n#define USER_OPEN_INPUTS\n#endif\n",
       offset_params, offset_args, open, params, args);
   // USER_MAP_FROM_AT: element k, with the map's i another index (segmented.cl's view form).
-  s << fmt::format("#define USER_MAP_FROM_AT(p, k, i) {}rdx_base + (ulong)(i))\n", from);
+  s << detail::format("#define USER_MAP_FROM_AT(p, k, i) {}rdx_base + (ulong)(i))\n", from);
   s << "#define USER_MAP_FROM(p, k) USER_MAP_FROM_AT(p, k, k)\n";
   s << "#define USER_MAP_AT(k) USER_MAP_FROM(in, k)\n";
-  s << fmt::format("#define USER_LOAD_LANES(k){}\n", load);
-  s << fmt::format("#define USER_MAP_LANE(j, idx) {}rdx_base + (ulong)(idx))\n", lane);
+  s << detail::format("#define USER_LOAD_LANES(k){}\n", load);
+  s << detail::format("#define USER_MAP_LANE(j, idx) {}rdx_base + (ulong)(idx))\n", lane);
   if (const auto v = vector_form(r, inputs)) {
     // cl/fast.cl's USER_VECTOR_MAP form: macros (VW is the program's), so that no function
     // passes a wide vector by value (see fast.cl).
@@ -807,17 +811,18 @@ std::string user_definitions(const Reduction& r, std::span<const Type> inputs,
     const std::string_view cl = type_row(f.type).cl_name;
     std::string params, loads;
     for (std::size_t k = 0; k < inputs.size(); ++k) {
-      params += fmt::format("{}x{}", k ? ", " : "", k);
-      loads += fmt::format("{}USER_VLOAD((k), {})", k ? ", " : "",
-                           k == 0 ? "in" : fmt::format("rdx_in{}", k));
+      params += detail::format("{}x{}", k ? ", " : "", k);
+      loads += detail::format("{}USER_VLOAD((k), {})", k ? ", " : "",
+                              k == 0 ? "in" : detail::format("rdx_in{}", k));
     }
     s << "#define RDX_VN__(t, w) t##w\n#define RDX_VN_(t, w) RDX_VN__(t, w)\n";
-    s << fmt::format("#define USER_FIELD_T {}\n#define USER_VFIELD RDX_VN_({}, VW)\n", cl, cl);
-    s << fmt::format("#define USER_VMAP({}) ({})\n", params, v->map);
-    s << fmt::format("#define USER_VCOMBINE(a, b) ({})\n", v->combine);
-    s << fmt::format("#define USER_VMAP_AT(k) USER_VMAP({})\n", loads);
-    s << fmt::format("inline {0} rdx_field_of(rdx_state s) {{\n  return s.{1};\n}}\n", cl, f.name);
-    s << fmt::format(
+    s << detail::format("#define USER_FIELD_T {}\n#define USER_VFIELD RDX_VN_({}, VW)\n", cl, cl);
+    s << detail::format("#define USER_VMAP({}) ({})\n", params, v->map);
+    s << detail::format("#define USER_VCOMBINE(a, b) ({})\n", v->combine);
+    s << detail::format("#define USER_VMAP_AT(k) USER_VMAP({})\n", loads);
+    s << detail::format("inline {0} rdx_field_of(rdx_state s) {{\n  return s.{1};\n}}\n", cl,
+                        f.name);
+    s << detail::format(
         "inline rdx_state rdx_state_of({} v) {{\n  rdx_state r;\n  r.{} = v;\n  return r;\n}}\n",
         cl, f.name);
   }
@@ -875,8 +880,8 @@ void rethrow_build_error(const Reduction& r, std::span<const Type> inputs,
                                                   : f.combine;
   throw ExpressionError(
       build,
-      fmt::format("{}{} of the reduction '{}'", first_kind, field_label(r, first_field), r.name), e,
-      text);
+      detail::format("{}{} of the reduction '{}'", first_kind, field_label(r, first_field), r.name),
+      e, text);
 }
 
 namespace {
@@ -914,8 +919,8 @@ std::string identity_probe_kernel(const Reduction& r, std::span<const Type> inpu
   if (maps_probed(r)) {
     std::string args;
     for (std::size_t k = 0; k < inputs.size(); ++k)
-      args += fmt::format("(T{}_COMPUTE)(v + k), ", k);
-    s += fmt::format(
+      args += detail::format("(T{}_COMPUTE)(v + k), ", k);
+    s += detail::format(
         "  for (ulong k = 0; k < {}; ++k) {{\n"
         "    const rdx_state p = rdx_map({}v + k);\n"
         "    out[2 + 4 * k] = p;\n"
@@ -934,7 +939,7 @@ void check_identity(const Reduction& r, const StateLayout& layout, const unsigne
   auto refuse_identity = [&](std::size_t f, const std::string& with, const Scalar& got,
                              const Scalar& want) {
     const Field& fd = r.fields[f];
-    throw ArgumentError(fmt::format(
+    throw ArgumentError(detail::format(
         "the identity `{}`{} of the reduction '{}' is not neutral for its combine `{}`: "
         "combining it with {} gives {}, not {}. An identity must give back every value it is "
         "combined with (0 for a sum, 1 for a product, INFINITY for a float min, -INFINITY for a "
@@ -946,7 +951,7 @@ void check_identity(const Reduction& r, const StateLayout& layout, const unsigne
   const std::vector<Scalar> ee = state(1);
   for (std::size_t f = 0; f < r.fields.size(); ++f)
     if (!same_value(ee[f], e[f]))
-      refuse_identity(f, fmt::format("itself ({})", e[f].to_string()), ee[f], e[f]);
+      refuse_identity(f, detail::format("itself ({})", e[f].to_string()), ee[f], e[f]);
   if (identity_probe_states(r) == 2) return;
   for (std::size_t k = 0; k < kIdentityProbes; ++k) {
     const std::vector<Scalar> p = state(2 + 4 * k), pp = state(5 + 4 * k);
@@ -962,8 +967,8 @@ void check_identity(const Reduction& r, const StateLayout& layout, const unsigne
         if (!same_value(got[f], p[f]) && !same_value(got[f], pp[f]))
           refuse_identity(
               f,
-              fmt::format("{} (the map of the element {} at index {}{})", p[f].to_string(), k, k,
-                          order == 3 ? "" : ", the identity second"),
+              detail::format("{} (the map of the element {} at index {}{})", p[f].to_string(), k, k,
+                             order == 3 ? "" : ", the identity second"),
               got[f], p[f]);
     }
   }

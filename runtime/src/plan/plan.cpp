@@ -1,6 +1,6 @@
 // Plan selection: validates a request against the device's facts and picks strategy and sizes.
 // Pure: no OpenCL calls, so it is unit-tested without a device.
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <initializer_list>
@@ -19,7 +19,7 @@ namespace {
 std::string strategy_names() {
   std::string r = "auto";
   for (const auto* s : detail::strategy_facts())
-    r += fmt::format(" {}", s->info.name);
+    r += detail::format(" {}", s->info.name);
   return r;
 }
 
@@ -63,18 +63,18 @@ struct SumGrid {
 
 Plan sum_grid_plan(const DeviceInfo& dev, Plan p, const Options& opts, const SumGrid& g) {
   if (!opts.strategy.empty() && opts.strategy != "auto")
-    throw ArgumentError(
-        fmt::format("determinism {}: float sums run the {} accumulator (strategy auto), not '{}'",
-                    name(opts.determinism), g.accumulator, opts.strategy));
+    throw ArgumentError(detail::format(
+        "determinism {}: float sums run the {} accumulator (strategy auto), not '{}'",
+        name(opts.determinism), g.accumulator, opts.strategy));
   std::string names = "groups, blocked";
   for (const char* o : g.own)
-    names += fmt::format(", {}", o);
+    names += detail::format(", {}", o);
   for (const auto& item : opts.tuning.items()) {
     const std::string& k = item.first;  // not a structured binding: the lambda captures it
     if (k != "groups" && k != "blocked" && k != "chunk" &&
         std::none_of(g.own.begin(), g.own.end(), [&](const char* o) { return k == o; }))
-      throw ArgumentError(fmt::format("the {} sum has the tunables {} and chunk, not '{}'",
-                                      g.accumulator, names, k));
+      throw ArgumentError(detail::format("the {} sum has the tunables {} and chunk, not '{}'",
+                                         g.accumulator, names, k));
   }
   const bool cpu = dev.kind == DeviceKind::CPU;
   const std::uint64_t cus = std::max<std::uint32_t>(dev.compute_units, 1);
@@ -85,7 +85,7 @@ Plan sum_grid_plan(const DeviceInfo& dev, Plan p, const Options& opts, const Sum
   const std::uint64_t groups =
       opts.tuning.get("groups").value_or(cus * (cpu ? g.cpu_groups_per_cu : g.gpu_groups_per_cu));
   if (groups < 1 || groups > g.most_groups)
-    throw ArgumentError(fmt::format("groups {} is not between 1 and {}", groups, g.most_groups));
+    throw ArgumentError(detail::format("groups {} is not between 1 and {}", groups, g.most_groups));
   p.params.set("groups", groups);
   p.params.set("blocked", opts.tuning.get("blocked").value_or(cpu ? 1 : 0) ? 1 : 0);
   if (const auto chunk = opts.tuning.get("chunk")) {
@@ -104,7 +104,7 @@ Plan exact_plan(const DeviceInfo& dev, Plan p, const Options& opts) {
       dev, p, opts,
       {detail::kExactSum, "exact", {"fold"}, kExactGroupsPerCuGpu, kExactGroupsPerCuCpu, 4096});
   const std::uint64_t fold = opts.tuning.get("fold").value_or(dev.fp64 ? 1 : 0);
-  if (fold > 1) throw ArgumentError(fmt::format("fold {} is not 0 or 1", fold));
+  if (fold > 1) throw ArgumentError(detail::format("fold {} is not 0 or 1", fold));
   if (fold && !dev.fp64)
     throw UnsupportedError("fold 1: the exact sum's windows need doubles, which this device lacks");
   p.params.set("fold", fold);
@@ -127,11 +127,11 @@ Plan binned_plan(const DeviceInfo& dev, Plan p, const Options& opts) {
   const std::uint64_t lanes =
       opts.tuning.get("lanes").value_or(p.acc == Type::F64 ? kBinnedLanesF64 : kBinnedLanesF32);
   if (lanes != 2 && lanes != 4 && lanes != 8 && lanes != 16)
-    throw ArgumentError(fmt::format("lanes {} is not 2, 4, 8 or 16", lanes));
+    throw ArgumentError(detail::format("lanes {} is not 2, 4, 8 or 16", lanes));
   p.params.set("lanes", lanes);
   const std::uint64_t unroll = opts.tuning.get("unroll").value_or(kBinnedUnrollGpu);
   if (unroll != 1 && unroll != 2 && unroll != 4 && unroll != 8)
-    throw ArgumentError(fmt::format("unroll {} is not 1, 2, 4 or 8", unroll));
+    throw ArgumentError(detail::format("unroll {} is not 1, 2, 4 or 8", unroll));
   p.params.set("unroll", unroll);
   p.depth = detail::binned_depth(p.acc, p.n);
   return p;
@@ -158,12 +158,12 @@ std::optional<Determinism> find_determinism(std::string_view n) {
 }
 
 std::string Plan::describe() const {
-  std::string r = fmt::format("{} {} {} n={} wg={}", strategy,
-                              reduction.empty() ? name(op) : std::string_view(reduction),
-                              name(type), n, work_group_size);
-  if (acc != type && reduction.empty()) r += fmt::format(" acc={}", name(acc));
+  std::string r = detail::format("{} {} {} n={} wg={}", strategy,
+                                 reduction.empty() ? name(op) : std::string_view(reduction),
+                                 name(type), n, work_group_size);
+  if (acc != type && reduction.empty()) r += detail::format(" acc={}", name(acc));
   for (const auto& [k, v] : params.items())
-    r += fmt::format(" {}={}", k, v);
+    r += detail::format(" {}={}", k, v);
   return r;
 }
 
@@ -183,17 +183,17 @@ Plan make_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n, const O
                    : opts.strategy;
   const detail::StrategyFacts* s = detail::find_facts(p.strategy);
   if (!s)
-    throw ArgumentError(fmt::format("unknown strategy '{}' (expected one of: {})", opts.strategy,
-                                    strategy_names()));
+    throw ArgumentError(detail::format("unknown strategy '{}' (expected one of: {})", opts.strategy,
+                                       strategy_names()));
   if (s->unsupported)
     if (std::string why = s->unsupported(dev, type, p.acc, op); !why.empty())
-      throw UnsupportedError(fmt::format("strategy {} cannot reduce {} {} on '{}': {}", p.strategy,
-                                         name(op), name(type), dev.name, why));
+      throw UnsupportedError(detail::format("strategy {} cannot reduce {} {} on '{}': {}",
+                                            p.strategy, name(op), name(type), dev.name, why));
 
   p.work_group_size = detail::checked_work_group(dev, opts.work_group_size);
   if (opts.work_group_size && opts.work_group_size < s->min_work_group)
-    throw ArgumentError(fmt::format("strategy {} needs a work-group size of at least {}",
-                                    p.strategy, s->min_work_group));
+    throw ArgumentError(detail::format("strategy {} needs a work-group size of at least {}",
+                                       p.strategy, s->min_work_group));
   if (s->tune) s->tune(dev, p, opts, tuning);
   p.poll_result = dev.kind != DeviceKind::CPU;
   p.depth = s->depth(p, dev);

@@ -1,7 +1,7 @@
 // The checks every plan makes of a request (plan/request.hpp). Pure.
 #include "plan/request.hpp"
 
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -24,31 +24,31 @@ Type check_acc(Type type, Op op, const std::optional<Type>& requested) {
   if (!requested) return computed;
   const Type acc = *requested;
   if (computed_type_of(acc) != acc)
-    throw ArgumentError(fmt::format(
+    throw ArgumentError(detail::format(
         "{} is a storage type, not an accumulator: {} elements accumulate in {} (or f64)",
         name(acc), name(type), name(computed)));
   if (acc == computed) return acc;
   if (is_index_op(op))
     throw ArgumentError(
-        fmt::format("{} returns an element: its accumulator is {}, "
-                    "not {}",
-                    name(op), name(computed), name(acc)));
+        detail::format("{} returns an element: its accumulator is {}, "
+                       "not {}",
+                       name(op), name(computed), name(acc)));
   if (is_float(type) && !is_float(acc))
-    throw ArgumentError(fmt::format("accumulator {} cannot hold {} elements (use f32 or f64)",
-                                    name(acc), name(type)));
+    throw ArgumentError(detail::format("accumulator {} cannot hold {} elements (use f32 or f64)",
+                                       name(acc), name(type)));
   if (is_bitwise(op) && is_float(acc))
     throw ArgumentError(
-        fmt::format("{} needs an integer accumulator, not {}", name(op), name(acc)));
+        detail::format("{} needs an integer accumulator, not {}", name(op), name(acc)));
   if (size_of(acc) < size_of(type))
     throw ArgumentError(
-        fmt::format("accumulator {} is narrower than the element type {}: --acc "
-                    "widens, it never narrows",
-                    name(acc), name(type)));
+        detail::format("accumulator {} is narrower than the element type {}: --acc "
+                       "widens, it never narrows",
+                       name(acc), name(type)));
   if (!is_float(acc) && size_of(acc) == size_of(type))
     throw ArgumentError(
-        fmt::format("accumulator {} is no wider than the element type {}: --acc widens an "
-                    "integer into a wider integer or a float",
-                    name(acc), name(type)));
+        detail::format("accumulator {} is no wider than the element type {}: --acc widens an "
+                       "integer into a wider integer or a float",
+                       name(acc), name(type)));
   if (op_row(op).returns_element && !holds_every_value(acc, type)) {
     std::string ok;
     for (Type t : kAllTypes)
@@ -56,7 +56,7 @@ Type check_acc(Type type, Op op, const std::optional<Type>& requested) {
         if (!ok.empty()) ok += ' ';
         ok += name(t);
       }
-    throw ArgumentError(fmt::format(
+    throw ArgumentError(detail::format(
         "{} returns an element's value, and accumulator {} cannot hold every {} value exactly "
         "(accumulators that can: {})",
         name(op), name(acc), name(type), ok.empty() ? "none" : ok));
@@ -80,11 +80,11 @@ std::size_t floor_pow2(std::size_t x) {
 Type checked_acc(const DeviceInfo& dev, Type type, Op op, const std::optional<Type>& requested) {
   if (!op_allows(op, type))
     throw ArgumentError(
-        fmt::format("{} is defined for integer types only, not {}", name(op), name(type)));
+        detail::format("{} is defined for integer types only, not {}", name(op), name(type)));
   const Type acc = check_acc(type, op, requested);
   if ((type == Type::F64 || acc == Type::F64) && !dev.fp64)
     throw UnsupportedError(
-        fmt::format("f64 needs cl_khr_fp64, which device '{}' does not have", dev.name));
+        detail::format("f64 needs cl_khr_fp64, which device '{}' does not have", dev.name));
   return acc;
 }
 
@@ -92,7 +92,7 @@ std::size_t checked_work_group(const DeviceInfo& dev, std::size_t requested) {
   const std::size_t dev_max = dev.max_work_group ? dev.max_work_group : 1;
   if (!requested) return std::min<std::size_t>(256, floor_pow2(dev_max));
   if (!is_pow2(requested) || requested > dev_max)
-    throw ArgumentError(fmt::format(
+    throw ArgumentError(detail::format(
         "work-group size {} is not a power of two between 1 and {} (the device's maximum)",
         requested, floor_pow2(dev_max)));
   return requested;
@@ -110,14 +110,14 @@ bool exact_form(Determinism d, Type type, Type acc, Op op) {
       return false;
     case ExactPolicy::ExactSum:
       if (!is_float(type))
-        throw UnsupportedError(fmt::format(
+        throw UnsupportedError(detail::format(
             "determinism {}: a float {} of {} elements is not reproducible yet (run_to_run only)",
             name(d), name(op), name(type)));
       return true;
     case ExactPolicy::Refused:
       throw UnsupportedError(
-          fmt::format("determinism {}: a float {} is not reproducible yet (run_to_run only)",
-                      name(d), name(op)));
+          detail::format("determinism {}: a float {} is not reproducible yet (run_to_run only)",
+                         name(d), name(op)));
   }
   return false;  // not an ExactPolicy
 }
@@ -125,7 +125,7 @@ bool exact_form(Determinism d, Type type, Type acc, Op op) {
 std::uint64_t byte_size(Type type, std::uint64_t n) {
   if (n > std::numeric_limits<std::uint64_t>::max() / size_of(type))
     throw ArgumentError(
-        fmt::format("{} elements of {} overflow a 64-bit byte count", n, name(type)));
+        detail::format("{} elements of {} overflow a 64-bit byte count", n, name(type)));
   return n * size_of(type);
 }
 

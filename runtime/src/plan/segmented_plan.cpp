@@ -1,6 +1,6 @@
 // Segmented plans (rdx/segmented.hpp): how many work-items reduce each segment, and over how many
 // work-groups it is split, from the device and the mean segment length. Pure: no OpenCL calls.
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -86,9 +86,9 @@ std::uint64_t tunable(const Options& opts, std::string_view name, std::uint64_t 
     if (k != "lanes" && k != "parts" && k != "unroll" && k != "vector" && k != "chunk" &&
         k != "column_block" && k != "fold")
       throw ArgumentError(
-          fmt::format("segmented reductions have the tunables lanes, parts, unroll, vector, "
-                      "column_block, fold (exact sums) and chunk, not '{}'",
-                      k));
+          detail::format("segmented reductions have the tunables lanes, parts, unroll, vector, "
+                         "column_block, fold (exact sums) and chunk, not '{}'",
+                         k));
   return opts.tuning.get(name).value_or(dflt);
 }
 
@@ -133,13 +133,13 @@ std::uint64_t max_column_block(const DeviceInfo& dev, const SegmentedPlan& p) {
 // The column-block form (seg_columns): lanes 1, 1-element loads, parts to fill the device.
 void choose_column_blocks(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
   if (p.column_block > max_column_block(dev, p))
-    throw ArgumentError(fmt::format("column_block {} is above {} (local memory: {} bytes)",
-                                    p.column_block, max_column_block(dev, p), dev.local_mem));
+    throw ArgumentError(detail::format("column_block {} is above {} (local memory: {} bytes)",
+                                       p.column_block, max_column_block(dev, p), dev.local_mem));
   if (p.by_offsets || p.by_view || p.inner < 2)
     throw ArgumentError("column_block reduces columns (the axis form with an inner axis > 1)");
   for (const char* k : {"lanes", "unroll", "vector"})
     if (tunable(opts, k, 1) != 1)
-      throw ArgumentError(fmt::format("the column-block form takes no {} but 1", k));
+      throw ArgumentError(detail::format("the column-block form takes no {} but 1", k));
   p.lanes = p.unroll = p.vector = 1;
   p.vector_acc = vector_lanes(p);
   const std::uint64_t outer = p.segments / p.inner;
@@ -159,7 +159,7 @@ void choose_exact_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& o
   for (const char* k : {"parts", "unroll", "vector", "column_block"})
     if (opts.tuning.get(k) &&
         *opts.tuning.get(k) != (std::string_view(k) == "column_block" ? 0 : 1))
-      throw ArgumentError(fmt::format("the exact segmented sum takes no {} tunable", k));
+      throw ArgumentError(detail::format("the exact segmented sum takes no {} tunable", k));
   const std::uint64_t wg = p.work_group_size;
   std::uint64_t lanes = 1;
   if (dev.kind != DeviceKind::CPU)
@@ -169,13 +169,13 @@ void choose_exact_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& o
                 : floor_pow2(std::max<std::uint64_t>(1, p.length / kItemsPerLane)));
   p.lanes = tunable(opts, "lanes", lanes);
   if (!is_pow2(p.lanes) || p.lanes > wg)
-    throw ArgumentError(fmt::format(
+    throw ArgumentError(detail::format(
         "lanes {} is not a power of two between 1 and the work-group size {}", p.lanes, wg));
   p.parts = p.unroll = p.vector = 1;
   p.column_block = 0;
   p.vector_acc = false;
   const std::uint64_t fold = tunable(opts, "fold", dev.fp64 ? 1 : 0);
-  if (fold > 1) throw ArgumentError(fmt::format("fold {} is not 0 or 1", fold));
+  if (fold > 1) throw ArgumentError(detail::format("fold {} is not 0 or 1", fold));
   if (fold && !dev.fp64)
     throw UnsupportedError("fold 1: the exact sum's windows need doubles, which this device lacks");
   p.fold = fold != 0;
@@ -229,7 +229,7 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
   }
   lanes = tunable(opts, "lanes", lanes);
   if (!is_pow2(lanes) || lanes > wg)
-    throw ArgumentError(fmt::format(
+    throw ArgumentError(detail::format(
         "lanes {} is not a power of two between 1 and the work-group size {}", lanes, wg));
   const std::uint64_t groups = std::max<std::uint64_t>(1, ceil_div(p.segments, wg / lanes));
   const std::uint64_t target = target_groups(dev);
@@ -245,7 +245,7 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
   const std::uint64_t vector = cpu_wide ? kCpuWideVector : kVector;
   p.vector = tunable(opts, "vector", contiguous && !cpu_short && !p.user() ? vector : 1);
   if (p.vector != 1 && p.vector != 4 && p.vector != 16)
-    throw ArgumentError(fmt::format("vector {} is not 1, 4 or 16", p.vector));
+    throw ArgumentError(detail::format("vector {} is not 1, 4 or 16", p.vector));
   if (p.vector != 1 && p.user())
     throw ArgumentError("a user's reduction loads one element at a time: vector 1");
   p.vector_acc = cpu && p.vector > 1 && vector_lanes(p);
@@ -258,9 +258,9 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
                                                      : kUnrollVector)
                                   : kUnrollScalar);
   if (!is_pow2(p.unroll) || p.unroll > 16)
-    throw ArgumentError(fmt::format("unroll {} is not 1, 2, 4, 8 or 16", p.unroll));
+    throw ArgumentError(detail::format("unroll {} is not 1, 2, 4, 8 or 16", p.unroll));
   if (p.vector > 1 && !contiguous)
-    throw ArgumentError(fmt::format(
+    throw ArgumentError(detail::format(
         "vector {} reads contiguous segments: not columns (an inner axis > 1)", p.vector));
 }
 
@@ -273,7 +273,7 @@ void choose_chunk(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts,
   p.chunk = std::min(tunable(opts, "chunk", most), most);
   if (p.chunk < 1) throw ArgumentError("chunk must be at least 1");
   if (p.exact && p.in_passes())
-    throw UnsupportedError(fmt::format(
+    throw UnsupportedError(detail::format(
         "segmented exact sums run in one pass: {} elements exceed {} per pass (the device's "
         "largest allocation, or the tunable chunk)",
         p.n, p.chunk));
@@ -282,7 +282,7 @@ void choose_chunk(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts,
 SegmentedPlan base_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n,
                         const Options& opts) {
   if (!opts.strategy.empty() && opts.strategy != "auto")
-    throw ArgumentError(fmt::format(
+    throw ArgumentError(detail::format(
         "segmented reductions choose their own form (strategy auto), not '{}'", opts.strategy));
   SegmentedPlan p;
   p.type = type;
@@ -305,10 +305,10 @@ SegmentedPlan user_base_plan(const DeviceInfo& dev, const Reduction& r,
   for (Type t : inputs)
     if (t == Type::F64 && !dev.fp64)
       throw UnsupportedError(
-          fmt::format("f64 needs cl_khr_fp64, which device '{}' does not have", dev.name));
+          detail::format("f64 needs cl_khr_fp64, which device '{}' does not have", dev.name));
   for (const Field& f : r.fields)
     if (f.type == Type::F64 && !dev.fp64)
-      throw UnsupportedError(fmt::format(
+      throw UnsupportedError(detail::format(
           "the field '{}' is f64, which needs cl_khr_fp64; device '{}' does not have it", f.name,
           dev.name));
   if (opts.acc)
@@ -324,7 +324,7 @@ SegmentedPlan user_base_plan(const DeviceInfo& dev, const Reduction& r,
       case detail::FieldSums::NoFloats:  // integer fields: the order does not matter
         break;
       case detail::FieldSums::Other:
-        throw UnsupportedError(fmt::format(
+        throw UnsupportedError(detail::format(
             "determinism {}: the segmented reduction '{}' has float fields that are not sums "
             "(a + b); only float sums and integer fields are reproducible",
             name(opts.determinism), r.name));
@@ -354,7 +354,7 @@ AxisShape axis_shape(std::span<const std::uint64_t> shape, std::size_t axis) {
   if (shape.empty()) throw ArgumentError("reduce_axis: the shape has no dimensions");
   if (axis >= shape.size())
     throw ArgumentError(
-        fmt::format("reduce_axis: axis {} of a {}-dimensional array", axis, shape.size()));
+        detail::format("reduce_axis: axis {} of a {}-dimensional array", axis, shape.size()));
   std::uint64_t outer = 1, inner = 1, n = 1;
   bool overflow = false;
   const auto mul = [&](std::uint64_t& acc, std::uint64_t d) {
@@ -372,7 +372,7 @@ AxisShape axis_shape(std::span<const std::uint64_t> shape, std::size_t axis) {
   if (overflow) throw ArgumentError("reduce_axis: the shape's result count overflows 64 bits");
   if (segments > (~std::uint64_t{0}) / 16)
     throw ArgumentError(
-        fmt::format("reduce_axis: {} results overflow a 64-bit byte count", segments));
+        detail::format("reduce_axis: {} results overflow a 64-bit byte count", segments));
   return {n, shape[axis], inner, segments};
 }
 
@@ -414,7 +414,7 @@ SegmentedPlan view_or_axis_form(const DeviceInfo& dev, SegmentedPlan p, const Vi
                                 const Options& opts, std::span<const Type> inputs) {
   if (f.segments > (~std::uint64_t{0}) / 16)
     throw ArgumentError(
-        fmt::format("reduce_axes: {} results overflow a 64-bit byte count", f.segments));
+        detail::format("reduce_axes: {} results overflow a 64-bit byte count", f.segments));
   if (const auto a = axis_of_view(f)) return axis_form(dev, p, *a, opts, inputs);
   p.by_view = true;
   p.view = f;
@@ -471,31 +471,32 @@ std::uint64_t SegmentedPlan::neighbours() const {
 }
 
 std::string SegmentedPlan::describe() const {
-  std::string r = fmt::format("segmented {} {} ", user() ? reduction : name(op), name(type));
+  std::string r = detail::format("segmented {} {} ", user() ? reduction : name(op), name(type));
   const auto dims = [](std::span<const std::uint64_t> shape, std::span<const std::int64_t> st) {
     std::string d;
     for (std::size_t k = 0; k < shape.size(); ++k)
-      d += fmt::format("{}{}:{}", k ? "," : "", shape[k], st[k]);
+      d += detail::format("{}{}:{}", k ? "," : "", shape[k], st[k]);
     return d;
   };
   if (by_offsets)
-    r += fmt::format("segments={} n={}", segments, n);
+    r += detail::format("segments={} n={}", segments, n);
   else if (by_view)
-    r += fmt::format("view kept=({}) reduced=({}) offset={} segments={}",
-                     dims(view.kept_shape, view.kept_strides),
-                     dims(view.reduced_shape, view.reduced_strides), view.offset, segments);
+    r += detail::format("view kept=({}) reduced=({}) offset={} segments={}",
+                        dims(view.kept_shape, view.kept_strides),
+                        dims(view.reduced_shape, view.reduced_strides), view.offset, segments);
   else
-    r += fmt::format("axis length={} inner={} segments={}", length, inner, segments);
-  if (acc != type && !user()) r += fmt::format(" acc={}", name(acc));
+    r += detail::format("axis length={} inner={} segments={}", length, inner, segments);
+  if (acc != type && !user()) r += detail::format(" acc={}", name(acc));
   if (exact)
-    return r + fmt::format(" exact wg={} lanes={} fold={}", work_group_size, lanes, fold ? 1 : 0);
+    return r +
+           detail::format(" exact wg={} lanes={} fold={}", work_group_size, lanes, fold ? 1 : 0);
   if (column_block)
-    r += fmt::format(" column_block={} parts={}{}", column_block, parts,
-                     vector_acc ? " vector_acc=1" : "");
+    r += detail::format(" column_block={} parts={}{}", column_block, parts,
+                        vector_acc ? " vector_acc=1" : "");
   else
-    r += fmt::format(" wg={} lanes={} parts={} unroll={} vector={}{}", work_group_size, lanes,
-                     parts, unroll, vector, vector_acc ? " vector_acc=1" : "");
-  return in_passes() ? r + fmt::format(" chunk={}", chunk) : r;
+    r += detail::format(" wg={} lanes={} parts={} unroll={} vector={}{}", work_group_size, lanes,
+                        parts, unroll, vector, vector_acc ? " vector_acc=1" : "");
+  return in_passes() ? r + detail::format(" chunk={}", chunk) : r;
 }
 
 SegmentedPlan plan_segments(const DeviceInfo& dev, Type type, Op op, std::uint64_t n,

@@ -4,9 +4,9 @@
 #include "rdx/tuning.hpp"
 
 #include <fcntl.h>
-#include <fmt/format.h>
 #include <sys/file.h>
 #include <unistd.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -61,7 +61,7 @@ DeviceKind parse_kind(std::string_view s) {
   for (DeviceKind k :
        {DeviceKind::CPU, DeviceKind::GPU, DeviceKind::Accelerator, DeviceKind::Other})
     if (s == name(k)) return k;
-  throw ArgumentError(fmt::format("unknown device kind '{}' (cpu, gpu, accelerator, other)", s));
+  throw ArgumentError(detail::format("unknown device kind '{}' (cpu, gpu, accelerator, other)", s));
 }
 
 // An entry's keys; the others are tunables of the strategies that have them (is_tunable_name).
@@ -78,14 +78,14 @@ TuneEntry entry_from_json(const nlohmann::json& j) {
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string key = it.key();
     if (!is_entry_key(key) && !detail::is_tunable_name(key))
-      throw ArgumentError(fmt::format("unknown key '{}'", key));
+      throw ArgumentError(detail::format("unknown key '{}'", key));
   }
   TuneEntry e;
   auto str = [&](const char* k) { return j.contains(k) ? j.at(k).get<std::string>() : ""; };
   auto num = [&](const char* k) -> std::uint64_t {
     if (!j.contains(k)) return 0;
     if (!j.at(k).is_number_unsigned())
-      throw ArgumentError(fmt::format("'{}' is not a non-negative integer", k));
+      throw ArgumentError(detail::format("'{}' is not a non-negative integer", k));
     return j.at(k).get<std::uint64_t>();
   };
   if (j.contains("kind")) e.kind = parse_kind(str("kind"));
@@ -97,11 +97,11 @@ TuneEntry entry_from_json(const nlohmann::json& j) {
   e.strategy = str("strategy");
   e.auto_runs = str("auto");
   if (!e.auto_runs.empty() && e.auto_runs != "fast_strided" && e.auto_runs != "fast_blocked")
-    throw ArgumentError(fmt::format("'{}' is not fast_strided or fast_blocked", e.auto_runs));
+    throw ArgumentError(detail::format("'{}' is not fast_strided or fast_blocked", e.auto_runs));
   if (!e.strategy.empty()) {
     const detail::StrategyFacts* f = detail::find_facts(e.strategy);
     if (!f || !f->tune)
-      throw ArgumentError(fmt::format("'{}' is not a strategy with tunables", e.strategy));
+      throw ArgumentError(detail::format("'{}' is not a strategy with tunables", e.strategy));
   }
   for (auto it = j.begin(); it != j.end(); ++it)
     if (!is_entry_key(it.key())) e.values.set(it.key(), num(it.key().c_str()));
@@ -175,7 +175,7 @@ class LockedFile {
       ::close(fd_);
       fd_ = -1;
     }
-    if (fd_ < 0) throw Error(fmt::format("cannot lock {}: {}", lock_path(path), why));
+    if (fd_ < 0) throw Error(detail::format("cannot lock {}: {}", lock_path(path), why));
   }
   ~LockedFile() { ::close(fd_); }  // closing the descriptor releases the lock
   LockedFile(const LockedFile&) = delete;
@@ -276,15 +276,15 @@ TuningTable load_tuning(const std::string& path) {
       try {
         t.entries.push_back(entry_from_json(e));
       } catch (const std::exception& err) {
-        throw ArgumentError(fmt::format("entry {}: {}", k, err.what()));
+        throw ArgumentError(detail::format("entry {}: {}", k, err.what()));
       }
       ++k;
     }
   } catch (const std::exception& e) {
     throw ArgumentError(
-        fmt::format("tuning file {} is malformed: {} (fix it, remove it, or set "
-                    "RDX_TUNING_FILE=off)",
-                    path, e.what()));
+        detail::format("tuning file {} is malformed: {} (fix it, remove it, or set "
+                       "RDX_TUNING_FILE=off)",
+                       path, e.what()));
   }
   return t;
 }
@@ -294,7 +294,7 @@ void save_tuning(const std::string& path, const TuningTable& table) {
   for (auto& e : table.entries)
     j["entries"].push_back(entry_to_json(e));
   if (const std::string why = create_folder_of(path); !why.empty())
-    throw Error(fmt::format("cannot write {}: {}", path, why));
+    throw Error(detail::format("cannot write {}: {}", path, why));
   detail::write_file_atomically(path, j.dump(2) + "\n");
 }
 
@@ -323,7 +323,7 @@ void check_tuning_file_writable(const std::string& path) {
     const int fd = open_lock_file(path, why);
     if (fd >= 0) ::close(fd);
   }
-  if (!why.empty()) throw ArgumentError(fmt::format("cannot write {}: {}", path, why));
+  if (!why.empty()) throw ArgumentError(detail::format("cannot write {}: {}", path, why));
 }
 
 TuningFileChange update_tuning_file(const std::string& path, const TuningUpdate& update) {

@@ -1,7 +1,7 @@
 // N-D views and their axes in the form the kernels walk (rdx/view.hpp): NumPy's axis rules, and
 // the merging of axes that are one run in memory. Pure: no OpenCL calls.
-#include <fmt/format.h>
 #include <fmt/ranges.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 
@@ -16,11 +16,11 @@ using Wide = __int128;
 std::vector<std::int64_t> strides_of(const View& v) {
   if (v.shape.size() > kMaxDims)
     throw ArgumentError(
-        fmt::format("a view has at most {} dimensions, not {}", kMaxDims, v.shape.size()));
+        detail::format("a view has at most {} dimensions, not {}", kMaxDims, v.shape.size()));
   if (!v.strides.empty()) {
     if (v.strides.size() != v.shape.size())
-      throw ArgumentError(
-          fmt::format("a view of {} dimensions has {} strides", v.shape.size(), v.strides.size()));
+      throw ArgumentError(detail::format("a view of {} dimensions has {} strides", v.shape.size(),
+                                         v.strides.size()));
     return v.strides;
   }
   std::vector<std::int64_t> s(v.shape.size());
@@ -39,8 +39,8 @@ std::uint64_t count_of(std::span<const std::uint64_t> shape) {
   for (std::uint64_t d : shape) {
     n *= d;
     if (n > static_cast<Wide>(INT64_MAX))
-      throw ArgumentError(fmt::format("a view of shape ({}) has more elements than 64 bits count",
-                                      fmt::join(shape, ", ")));
+      throw ArgumentError(detail::format(
+          "a view of shape ({}) has more elements than 64 bits count", fmt::join(shape, ", ")));
   }
   return static_cast<std::uint64_t>(n);
 }
@@ -74,11 +74,11 @@ std::vector<std::size_t> normalized_axes(std::span<const std::int64_t> axes, std
   std::vector<std::size_t> out;
   for (std::int64_t a : axes) {
     if (a < -d || a >= d)
-      throw ArgumentError(fmt::format("axis {} is out of bounds for an array of {} dimension{}", a,
-                                      dims, dims == 1 ? "" : "s"));
+      throw ArgumentError(detail::format("axis {} is out of bounds for an array of {} dimension{}",
+                                         a, dims, dims == 1 ? "" : "s"));
     const auto k = static_cast<std::size_t>(a < 0 ? a + d : a);
     if (std::find(out.begin(), out.end(), k) != out.end())
-      throw ArgumentError(fmt::format("axis {} is given twice (duplicate value in axis)", a));
+      throw ArgumentError(detail::format("axis {} is given twice (duplicate value in axis)", a));
     out.push_back(k);
   }
   std::sort(out.begin(), out.end());
@@ -103,7 +103,7 @@ Span element_span(const View& v) {
     (reach < 0 ? lo : hi) += reach;
   }
   if (lo < 0)
-    throw ArgumentError(fmt::format(
+    throw ArgumentError(detail::format(
         "a view's element lies {} elements before the start of the data (offset {}, strides "
         "({}))",
         static_cast<std::int64_t>(-lo), v.offset, fmt::join(s, ", ")));

@@ -2,7 +2,7 @@
 // atomic each device gets: one hardware atomic per combine where the device has one, else a
 // compare-exchange loop whose contention is bounded (cl/atomic_ops.h). argmin/argmax run in two
 // passes (the extreme value, then its first index).
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <string>
@@ -46,7 +46,7 @@ bool atomic_native(const DeviceInfo& dev, Type acc, Op op) {
     case Atomic::Xor:
       return size_of(acc) != 8 || has_int64_extended(dev);
   }
-  throw ArgumentError(fmt::format("atomic form {}", static_cast<int>(form)));  // not an Atomic
+  throw ArgumentError(detail::format("atomic form {}", static_cast<int>(form)));  // not an Atomic
 }
 
 // What takes a compare-exchange loop on `dev` (atomic_native's false cases).
@@ -79,7 +79,7 @@ std::string atomic_unsupported(const DeviceInfo& dev, Type, Type acc, Op) {
 // A user's state is one atomic word, combined with a compare-exchange loop.
 std::string atomic_user_unsupported(const DeviceInfo& dev, std::size_t state_bytes) {
   if (state_bytes != 4 && state_bytes != 8)
-    return fmt::format(
+    return detail::format(
         "its state is one atomic word of 4 or 8 bytes, and this reduction's state has {}",
         state_bytes);
   if (state_bytes == 8 && !dev.int64_atomics)
@@ -88,14 +88,14 @@ std::string atomic_user_unsupported(const DeviceInfo& dev, std::size_t state_byt
 }
 
 std::string atomic_global_form(const DeviceInfo& dev) {
-  return fmt::format(
+  return detail::format(
       "one atomic per element: {}; {}: a compare-exchange loop once per work-item of a grid of "
       "{} x CUs, after a grid-stride run",
       native_cases(dev), loop_cases(dev), kCasItemsPerCu);
 }
 
 std::string atomic_local_form(const DeviceInfo& dev) {
-  return fmt::format(
+  return detail::format(
       "one global atomic per group: {}; {}: a compare-exchange loop (in local memory too, "
       "for products and float sums)",
       native_cases(dev), loop_cases(dev));
@@ -114,15 +114,15 @@ Outcome run_atomic(Exec& ex, const cl::Buffer& in, std::uint64_t n, const std::s
   // Indices up to 2^32 - 2 fit a 32-bit word (all ones: no index yet); larger ones need 64 bits.
   const bool idx64 = indexed && n > 0xFFFFFFFFull;
   if (idx64 && !dev.int64_atomics)
-    throw UnsupportedError(
-        fmt::format("{}: argmin/argmax over 2^32 or more elements needs cl_khr_int64_base_atomics",
-                    p.strategy));
+    throw UnsupportedError(detail::format(
+        "{}: argmin/argmax over 2^32 or more elements needs cl_khr_int64_base_atomics",
+        p.strategy));
   // A user's state: a compare-exchange loop (cl/atomic_ops.h).
   const bool native = !ex.user && atomic_native(dev, p.acc, p.op);
   const std::string extra =
-      fmt::format("-DCOMBINE_NATIVE={}{}{}{}", native ? 1 : 0, idx64 ? " -DIDX64" : "",
-                  has_int64_extended(dev) ? " -DRDX_INT64_EXT" : "",
-                  has_ptx_float_add(dev) ? " -DRDX_PTX_FLOAT_ADD" : "");
+      detail::format("-DCOMBINE_NATIVE={}{}{}{}", native ? 1 : 0, idx64 ? " -DIDX64" : "",
+                     has_int64_extended(dev) ? " -DRDX_INT64_EXT" : "",
+                     has_ptx_float_add(dev) ? " -DRDX_PTX_FLOAT_ADD" : "");
   const cl::Buffer acc = ex.buffer(8), best = ex.buffer(8);  // the accumulator and index words
   const States out = ex.states(1);
 

@@ -4,7 +4,7 @@
 // reduction (run_user): the USER_STATE kernel, finished on the device; one launch per chunk of at
 // most one device allocation, each chunk's state combined with the earlier ones on the device,
 // and one read (or, for rdx::enqueue_reduce, a copy into the caller's buffer).
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -60,9 +60,9 @@ std::string fast_build_options(const Plan& p, std::uint64_t n) {
   const bool idx32 =
       !g.blocked &&
       n / g.vector_width + (g.unroll + 1) * g.groups * p.work_group_size < (std::uint64_t{1} << 31);
-  return fmt::format("-DVW={} -DBLOCKED={} -DBLOCK={} -DUNROLL={} -DHOST_FINISH={}{}",
-                     g.vector_width, g.blocked ? 1 : 0, kFastBlock, g.unroll, g.host_finish ? 1 : 0,
-                     idx32 ? " -DIDX32" : "");
+  return detail::format("-DVW={} -DBLOCKED={} -DBLOCK={} -DUNROLL={} -DHOST_FINISH={}{}",
+                        g.vector_width, g.blocked ? 1 : 0, kFastBlock, g.unroll,
+                        g.host_finish ? 1 : 0, idx32 ? " -DIDX32" : "");
 }
 
 namespace {
@@ -81,7 +81,7 @@ FastLaunch launch_fast(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   const std::string extra = fast_build_options(p, n);
   FastLaunch l;
   l.slot = ex.ctx.cached<FastSlot>(
-      fmt::format("fast {} {} groups={}", ex.defines(p.work_group_size), extra, g.groups));
+      detail::format("fast {} {} groups={}", ex.defines(p.work_group_size), extra, g.groups));
   l.lock = std::unique_lock<std::mutex>(l.slot->mutex);
   FastSlot& slot = *l.slot;
   if (!slot.ready) {
@@ -146,8 +146,8 @@ StateResult run_fast_user(Context& ctx, const Reduction& r, const Prepared& prep
   const bool vector_map = plan.params.get("vector_map").value_or(0) == 1;
   // The prepared reduction's address names it: the context keeps it as long as it lives.
   const auto slot = ex.ctx.cached<UserSlot>(
-      fmt::format("user {} {} vector_map={} wg={} groups={} offsets={}", fmt::ptr(&prep), extra,
-                  vector_map, plan.work_group_size, g.groups, ex.offset_build()));
+      detail::format("user {} {} vector_map={} wg={} groups={} offsets={}", fmt::ptr(&prep), extra,
+                     vector_map, plan.work_group_size, g.groups, ex.offset_build()));
   std::lock_guard<std::mutex> lock(slot->mutex);
   if (!slot->ready) {
     try {

@@ -2,7 +2,7 @@
 // the grid a plan gets from them (see fast_tuning.hpp).
 #include "strategies/fast_tuning.hpp"
 
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -78,8 +78,8 @@ class Tunables {
           if (!names.empty()) names += ' ';
           names += s.name;
         }
-        throw ArgumentError(fmt::format("strategy {} has no tunable '{}' (its tunables: {})",
-                                        strategy, name, names));
+        throw ArgumentError(detail::format("strategy {} has no tunable '{}' (its tunables: {})",
+                                           strategy, name, names));
       }
   }
   // 0 in Options or in the table leaves the value to the next level.
@@ -150,9 +150,9 @@ void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTab
       groups = wg;
   }
   if (unroll != 1 && unroll != 2 && unroll != 4)
-    throw ArgumentError(fmt::format("unroll {} is not 1, 2 or 4", unroll));
+    throw ArgumentError(detail::format("unroll {} is not 1, 2 or 4", unroll));
   if (!is_pow2(vw) || vw > 16)
-    throw ArgumentError(fmt::format("vector width {} is not 1, 2, 4, 8 or 16", vw));
+    throw ArgumentError(detail::format("vector width {} is not 1, 2, 4, 8 or 16", vw));
   p.params = Params()
                  .set("groups", groups)
                  .set("vector_width", vw)

@@ -1,7 +1,7 @@
 // The pass loop of the tree strategies (see passes.hpp).
 #include "strategies/passes.hpp"
 
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <algorithm>
 
@@ -39,7 +39,7 @@ Outcome run_passes(Exec& ex, const cl::Buffer& in, std::uint64_t n, const PassKe
                    const char* who) {
   Kernel k = ex.kernel(pk.file, pk.name, pk.extra);
   if (pk.groups == groups_one_per_item && k.wg < 2)
-    throw UnsupportedError(fmt::format("{}: needs work-groups of at least 2 work-items", who));
+    throw UnsupportedError(detail::format("{}: needs work-groups of at least 2 work-items", who));
   const std::string again = pk.extra.empty() ? "-DFROM_PARTIALS" : pk.extra + " -DFROM_PARTIALS";
   States src = Exec::input(in, n);
   std::uint64_t count = n;

@@ -5,7 +5,7 @@
 // (ops/sum_state.hpp), rounded once.
 #include "rdx/stream.hpp"
 
-#include <fmt/format.h>
+#include "core/format.hpp"
 
 #include <array>
 #include <condition_variable>
@@ -69,7 +69,8 @@ struct Stream::Impl {
       cl_int err = CL_SUCCESS;
       s.buf = cl::Buffer(detail::impl_of(ctx).context, CL_MEM_READ_ONLY, slot_elems * es, nullptr,
                          &err);
-      RDX_CHECK_OUT(err, fmt::format("clCreateBuffer({} bytes of stream slot)", slot_elems * es));
+      RDX_CHECK_OUT(err,
+                    detail::format("clCreateBuffer({} bytes of stream slot)", slot_elems * es));
     }
     {
       std::lock_guard<std::mutex> lock(mutex);
@@ -200,8 +201,8 @@ Stream::~Stream() {
 
 void Stream::check_type(Type t) const {
   if (t != impl_->type)
-    throw ArgumentError(fmt::format("Stream::push: {} elements pushed into a stream of {}", name(t),
-                                    name(impl_->type)));
+    throw ArgumentError(detail::format("Stream::push: {} elements pushed into a stream of {}",
+                                       name(t), name(impl_->type)));
 }
 
 void Stream::push(const void* data, std::uint64_t n) {
