@@ -112,8 +112,8 @@ int run(int argc, char** argv) {
     app.validate(*parsed.command);  // bad values are refused before any OpenCL work
     return parsed.command->run(app);
   } catch (const std::system_error& e) {
-    // fmt::print throws this when standard output fails while the command prints; main reports
-    // it (finish_stdout).
+    // rdx::detail::print (core/format.hpp), as fmt::print, throws this when standard output fails
+    // while the command prints; main reports it (finish_stdout).
     if (!std::ferror(stdout)) {
       std::cerr << "clrdx: " << e.what() << "\n";
     } else if (!stdout_write_error) {
