@@ -927,6 +927,7 @@ TEST_CASE("plans under Determinism AnyDevice: float sums run the fixed bins") {
   CHECK(g.params.get("groups") == gpu.compute_units * 4);
   CHECK(g.params.get("lanes") == 4);
   CHECK(g.params.get("unroll") == 4);
+  CHECK(make_plan(gpu, Type::F64, Op::Sum, 1 << 28, o).params.get("lanes") == 4);
   CHECK(g.params.get("blocked") == 0);
   // ReproBLAS's n term, n * 2^-26 * max|x| (f32: eps 2^-23), doubled, and the rounding: 9 + n / 4.
   CHECK(g.depth == 8 + (std::uint64_t{1} << 26) + 1);

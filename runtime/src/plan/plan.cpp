@@ -32,16 +32,20 @@ constexpr std::uint64_t kExactGroupsPerCuCpu = 1;  // not measured with more: 8-
 
 // Work-groups of the fixed-bin sum's first launch: kBinnedGroupsPerCuCpu per compute unit on CPUs
 // (of one work-item, a contiguous range each, its lanes in vectors), kBinnedGroupsPerCuGpu per
-// compute unit on GPUs (a grid stride), with kBinnedLanes* lanes a work-item. H100, 2^26 elements,
-// lanes 2-8 x groups per CU 2-8 x work-groups of 128 or 256 (bench/results/h100_binned_sweep.txt):
-// f32 fastest at 4 lanes, 4 groups per CU, 256 (133 us; run_to_run 113-115 us), f64 at 8 lanes,
-// 4 per CU (213-215 us; run_to_run 193-199 us).
+// compute unit on GPUs (a grid stride), with kBinnedLanesGpu lanes a work-item. H100, 2^26
+// elements, one load in flight, lanes 2-8 x groups per CU 2-8 x work-groups of 128 or 256
+// (bench/results/h100_binned_sweep.txt): f32 fastest at 4 lanes, 4 groups per CU, 256 (133 us;
+// run_to_run 113-115 us). H200, 4 loads in flight, f64, 2 rounds, lanes 4 or 8 x unroll 1-8 x
+// groups per CU 2-8 (bench/results/h200_binned_f64_2026-11-28/): 4 lanes, 4 loads, 2 or 4 groups
+// fastest, 155.7 us at 2^26 and 512-516 us at 2^28 (run_to_run 141.5 / 496.3), against 178-193
+// and 590-600 us with 8 lanes.
 constexpr std::uint64_t kBinnedGroupsPerCuGpu = 4;
-constexpr std::uint64_t kBinnedLanesF32 = 4, kBinnedLanesF64 = 8;
+constexpr std::uint64_t kBinnedLanesGpu = 4;
 // Vectors a GPU work-item loads before depositing them. H200, 2 rounds
 // (bench/results/h200_binned_unroll_2026-11-28): f32 at 4 lanes, 2^30, 1 load 1398-1400 us, 2
-// loads 1145-1146, 4 loads 1051-1055, 8 loads 1184 (run_to_run 985-986); f64 at 8 lanes, 2^30,
-// one round: 1 load 3347, 2 loads 2534, 4 loads 2229 (run_to_run 1933).
+// loads 1145-1146, 4 loads 1051-1055, 8 loads 1184 (run_to_run 985-986); f64 at 4 lanes, 2^28
+// (h200_binned_f64_2026-11-28): 1 load 737 us, 2 loads 564, 4 loads 516, 8 loads 635 (run_to_run
+// 496).
 constexpr std::uint64_t kBinnedUnrollGpu = 4;
 // On CPUs 4 work-items a compute unit: PoCL's threads then share the work in smaller ranges.
 // PoCL 5 on 16 Xeon cores, any_device's call, medians of 3 rounds at 2^24 / 2^26 elements
@@ -124,8 +128,7 @@ Plan binned_plan(const DeviceInfo& dev, Plan p, const Options& opts) {
                      kBinnedGroupsPerCuGpu,
                      kBinnedGroupsPerCuCpu,
                      65536});
-  const std::uint64_t lanes =
-      opts.tuning.get("lanes").value_or(p.acc == Type::F64 ? kBinnedLanesF64 : kBinnedLanesF32);
+  const std::uint64_t lanes = opts.tuning.get("lanes").value_or(kBinnedLanesGpu);
   if (lanes != 2 && lanes != 4 && lanes != 8 && lanes != 16)
     throw ArgumentError(detail::format("lanes {} is not 2, 4, 8 or 16", lanes));
   p.params.set("lanes", lanes);
