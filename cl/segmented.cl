@@ -38,7 +38,15 @@
  * result in out_v/out_i (an empty segment gives `empty_v`, and an index NO_INDEX); PARTS > 1
  * stores partial r * PARTS + p there, and seg_finish (one work-item per segment, any local
  * size) turns them into the results. The barriers are reached by every work-item of a group:
- * work-items past the last segment carry the identity. */
+ * work-items past the last segment carry the identity.
+ *
+ * SEG_SHUFFLE (NVIDIA's OpenCL, the plan's `shuffle`): the lanes' tree takes its levels below 32
+ * lanes by warp shuffles (inline PTX shfl.sync.down: lane + h of the same warp of 32), with no
+ * local memory and no barrier; the levels of 32 and more stay in local memory. Each level pairs
+ * the same lanes as the halving tree, in the same order, so the results' bits do not change.
+ * For segments whose lanes are neighbours (not COLUMNS), states of 4 or 8 bytes without an index
+ * (not INDEXED, not USER_STATE), and WG a multiple of 32 (whole warps: every work-item of a warp
+ * reaches each shuffle). */
 #ifndef RDX_COMMON_H
 #include "common.h"
 #endif
@@ -212,6 +220,30 @@ inline state_t seg_public(state_t s, ulong count, ACC empty_v) {
   } while (0)
 #endif
 
+#ifdef SEG_SHUFFLE
+#if defined(COLUMNS) || defined(INDEXED) || defined(USER_STATE) || \
+    !(ACC_BYTES == 4 || ACC_BYTES == 8) || WG % 32 != 0
+#error "SEG_SHUFFLE: neighbouring lanes, 4- or 8-byte states without an index, whole warps"
+#endif
+/* Lane lid + d's x, from the same warp (every lane of the warp takes part). */
+inline uint shfl_down_u32(uint x, uint d) {
+  uint r;
+  asm volatile("shfl.sync.down.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(x), "r"(d));
+  return r;
+}
+#define SEG_AS_CAT_(a, b) a##b
+#define SEG_AS_CAT(a, b) SEG_AS_CAT_(a, b)
+inline state_t shfl_down_state(state_t s, uint d) {
+#if ACC_BYTES == 4
+  return SEG_AS_CAT(as_, ACC)(shfl_down_u32(as_uint(s), d));
+#else
+  const ulong u = as_ulong(s);
+  const ulong lo = shfl_down_u32((uint)u, d), hi = shfl_down_u32((uint)(u >> 32), d);
+  return SEG_AS_CAT(as_, ACC)(lo | (hi << 32));
+#endif
+}
+#endif
+
 kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(
     global const T* in, SEG_PARAMS, ulong segments,
     EMPTY_PARAM OUT_PARAMS CHECK_PARAM ELEM_PARAMS) {
@@ -331,7 +363,26 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(
       s = st_combine(s, SEG_ELEM(first + k * step, k));
 #endif
   }
-#if SEG_LANES > 1
+#if SEG_LANES > 1 && defined(SEG_SHUFFLE)
+  /* The levels of 32 and more in local memory; then lanes 0..31 of each segment (one warp) hold
+   * the states the halving tree's level 16 reads, and the shuffles take its levels 16..1. */
+#if SEG_LANES > 32
+  scratch[AT(slot, lane)] = s;
+  for (uint h = SEG_LANES / 2; h >= 32; h /= 2) {
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (lane < h) {
+      s = st_combine(s, scratch[AT(slot, lane + h)]);
+      scratch[AT(slot, lane)] = s;
+    }
+  }
+#define SEG_FIRST_SHUFFLE 16
+#else
+#define SEG_FIRST_SHUFFLE (SEG_LANES / 2)
+#endif
+#pragma unroll
+  for (uint h = SEG_FIRST_SHUFFLE; h > 0; h /= 2)
+    s = st_combine(s, shfl_down_state(s, h));
+#elif SEG_LANES > 1
   scratch[AT(slot, lane)] = s;
   for (uint h = SEG_LANES / 2; h > 0; h /= 2) {
     barrier(CLK_LOCAL_MEM_FENCE);

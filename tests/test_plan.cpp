@@ -777,6 +777,44 @@ TEST_CASE("segmented plans: lanes from the mean length, parts for few long segme
   CHECK_THROWS_AS(plan_axis(gpu, Type::F32, Op::Sum, huge, 0), ArgumentError);
 }
 
+TEST_CASE("segmented plans on NVIDIA: the tree's last levels by warp shuffles where they apply") {
+  DeviceInfo nvidia = fake_device(DeviceKind::GPU, "NVIDIA H200");
+  nvidia.platform = "NVIDIA CUDA";
+  const DeviceInfo gpu = fake_device(DeviceKind::GPU, "gpu");
+  const DeviceInfo cpu = fake_device(DeviceKind::CPU, "cpu");
+  CHECK(nvidia.compiles_ptx());
+  CHECK_FALSE(gpu.compiles_ptx());
+  // Segments of 4096 (a group's 256 lanes), of 16 (2 lanes); 4- and 8-byte states.
+  const SegmentedPlan long_sum = plan_segments(nvidia, Type::F32, Op::Sum, 1 << 26, 1 << 14);
+  CHECK(long_sum.shuffle);
+  CHECK(long_sum.describe().find(" shuffle=1") != std::string::npos);
+  CHECK(plan_segments(nvidia, Type::F32, Op::Sum, 1 << 26, 1 << 22).shuffle);
+  CHECK(plan_segments(nvidia, Type::F64, Op::Max, 1 << 26, 1 << 14).shuffle);
+  CHECK(plan_segments(nvidia, Type::I64, Op::Sum, 1 << 26, 1 << 14).shuffle);
+  // Not: one lane a segment, an index, a 1- or 2-byte state, columns, a user's reduction, the
+  // exact form, another platform.
+  CHECK_FALSE(plan_segments(nvidia, Type::F32, Op::Sum, 1 << 26, 1 << 24).shuffle);
+  CHECK_FALSE(plan_segments(nvidia, Type::F32, Op::ArgMax, 1 << 26, 1 << 14).shuffle);
+  CHECK(size_of(plan_segments(nvidia, Type::I8, Op::Max, 1 << 26, 1 << 14).acc) == 1);
+  CHECK_FALSE(plan_segments(nvidia, Type::I8, Op::Max, 1 << 26, 1 << 14).shuffle);
+  const std::uint64_t shape[] = {64, 1024, 16};
+  CHECK(plan_axis(nvidia, Type::F32, Op::Sum, shape, 1).neighbours() == 16);
+  CHECK_FALSE(plan_axis(nvidia, Type::F32, Op::Sum, shape, 1).shuffle);
+  const std::uint64_t rows[] = {1024, 4096};
+  CHECK(plan_axis(nvidia, Type::F32, Op::Sum, rows, 1).shuffle);
+  Reduction r = Reduction::simple(Type::F32, "a + b", "0");
+  const Type f32[] = {Type::F32};
+  CHECK_FALSE(plan_segments(nvidia, r, f32, 1 << 26, 1 << 14).shuffle);
+  Options any;
+  any.determinism = Determinism::AnyDevice;
+  CHECK(plan_segments(nvidia, Type::F32, Op::Sum, 1 << 26, 1 << 14, any).exact);
+  CHECK_FALSE(plan_segments(nvidia, Type::F32, Op::Sum, 1 << 26, 1 << 14, any).shuffle);
+  CHECK_FALSE(plan_segments(gpu, Type::F32, Op::Sum, 1 << 26, 1 << 14).shuffle);
+  CHECK_FALSE(plan_segments(cpu, Type::F32, Op::Sum, 1 << 26, 1 << 14).shuffle);
+  CHECK(plan_segments(cpu, Type::F32, Op::Sum, 1 << 26, 1 << 14).describe().find("shuffle") ==
+        std::string::npos);
+}
+
 TEST_CASE("segmented plans of users' reductions: one element per load, the state's size") {
   const DeviceInfo gpu = fake_device(DeviceKind::GPU, "gpu");
   const DeviceInfo cpu = fake_device(DeviceKind::CPU, "cpu");

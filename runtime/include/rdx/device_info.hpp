@@ -25,6 +25,9 @@ struct DeviceInfo {
   std::string extensions;
 
   bool has_extension(const std::string& ext) const;
+  // NVIDIA's OpenCL (platform "NVIDIA CUDA"): kernels may hold inline PTX (asm: atom.global.add,
+  // shfl.sync), and work-items run in warps of 32 in the order of their local id.
+  bool compiles_ptx() const;
 };
 
 std::string_view name(DeviceKind k);

@@ -63,6 +63,11 @@ struct SegmentedPlan {
   // and rows, not the axis form with inner > 1), loaded where their address is a multiple of 4
   // elements, or 16 (CPUs' vector accumulators only: any address).
   std::uint64_t vector = 1;
+  // NVIDIA (DeviceInfo::compiles_ptx), the work-group form with a segment's lanes side by side
+  // (not columns), built-in operators without an index, 4- or 8-byte accumulators: the tree's
+  // levels below 32 lanes by warp shuffles (shfl.sync) instead of local memory and a barrier
+  // each; the same pairs in the same order, so the same bits.
+  bool shuffle = false;
   // CPUs, with 4- or 16-element loads, for operators whose lanes combine (not argmin/argmax, not
   // float products, not users' reductions): `unroll` vector accumulators per work-item, folded at
   // the end.

@@ -82,6 +82,10 @@ DeviceInfo describe(const cl::Platform& p, const cl::Device& d) {
 
 }  // namespace
 
+bool DeviceInfo::compiles_ptx() const {
+  return platform == "NVIDIA CUDA";
+}
+
 bool DeviceInfo::has_extension(const std::string& ext) const {
   std::size_t pos = 0;
   while ((pos = extensions.find(ext, pos)) != std::string::npos) {

@@ -73,6 +73,7 @@ std::string build_options(const SegmentedPlan& p, bool checked) {
                                  p.parts, p.unroll, p.vector);
   if (checked) o += " -DCHECKED";
   if (p.vector_acc) o += " -DSEG_VACC";
+  if (p.shuffle) o += " -DSEG_SHUFFLE";
   if (p.by_offsets) o += " -DOFFSETS";
   o += view_options(p);
   if (p.column_block) {

@@ -183,6 +183,7 @@ void choose_exact_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& o
 
 // Fills lanes and parts for a plan whose type, shape and work-group size are set.
 void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
+  p.shuffle = false;  // the work-group form's choice, below
   if (p.exact) return choose_exact_grid(dev, p, opts);
   if (opts.tuning.get("fold"))
     throw ArgumentError("fold is a tunable of the exact form (Determinism AnyDevice, Exact)");
@@ -262,6 +263,13 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
   if (p.vector > 1 && !contiguous)
     throw ArgumentError(detail::format(
         "vector {} reads contiguous segments: not columns (an inner axis > 1)", p.vector));
+  // The tree's levels below 32 lanes by warp shuffles (cl/segmented.cl, SEG_SHUFFLE). H200, 2^28
+  // elements by offsets, medians of 2 alternating rounds against the local-memory tree
+  // (bench/results/h200_segmented_shuffle_2026-11-28): segments of 4096, f32 sum 1.08x, f32 max
+  // 1.045x, i32 sum 1.03x; 16384 to 2^20 and the power-law mix 0.99-1.03x; 16 to 1024 elements
+  // (2 or 8 lanes) 0.99-1.05x.
+  p.shuffle = dev.compiles_ptx() && lanes > 1 && p.neighbours() == 1 && !p.user() &&
+              !is_index_op(p.op) && (size_of(p.acc) == 4 || size_of(p.acc) == 8) && wg % 32 == 0;
 }
 
 // Elements per pass of host inputs: of every input (a user's reduction may read several).
@@ -494,8 +502,9 @@ std::string SegmentedPlan::describe() const {
     r += detail::format(" column_block={} parts={}{}", column_block, parts,
                         vector_acc ? " vector_acc=1" : "");
   else
-    r += detail::format(" wg={} lanes={} parts={} unroll={} vector={}{}", work_group_size, lanes,
-                        parts, unroll, vector, vector_acc ? " vector_acc=1" : "");
+    r += detail::format(" wg={} lanes={} parts={} unroll={} vector={}{}{}", work_group_size, lanes,
+                        parts, unroll, vector, vector_acc ? " vector_acc=1" : "",
+                        shuffle ? " shuffle=1" : "");
   return in_passes() ? r + detail::format(" chunk={}", chunk) : r;
 }
 

@@ -17,7 +17,7 @@ namespace {
 
 // NVIDIA's OpenCL compiles inline PTX: atom.global.add.f32/.f64 are CUDA's atomicAdd.
 bool has_ptx_float_add(const DeviceInfo& dev) {
-  return dev.platform == "NVIDIA CUDA";
+  return dev.compiles_ptx();
 }
 
 bool has_int64_extended(const DeviceInfo& dev) {
