@@ -777,6 +777,31 @@ TEST_CASE("segmented plans: lanes from the mean length, parts for few long segme
   CHECK_THROWS_AS(plan_axis(gpu, Type::F32, Op::Sum, huge, 0), ArgumentError);
 }
 
+TEST_CASE("segmented plans on AVX-512 CPUs: sums of short segments in 16-element loads") {
+  DeviceInfo avx512 = fake_device(DeviceKind::CPU, "Xeon");
+  avx512.native_vector_bytes = 64;
+  DeviceInfo avx2 = fake_device(DeviceKind::CPU, "EPYC");
+  avx2.native_vector_bytes = 32;
+  for (Type t : {Type::F32, Type::I32}) {
+    CAPTURE(t);
+    const SegmentedPlan p = plan_segments(avx512, t, Op::Sum, 1 << 26, 1 << 20);  // 64 each
+    CHECK(p.vector == 16);
+    CHECK(p.vector_acc);
+    CHECK(p.unroll == 4);
+    CHECK(p.work_group_size == 64);  // the groups of 16 start at 512
+    CHECK(plan_segments(avx512, t, Op::Sum, 1 << 26, 1 << 18).vector == 16);  // 256 each
+    CHECK(plan_segments(avx512, t, Op::Sum, 1 << 26, 1 << 21).vector == 4);   // 32 each
+    CHECK(plan_segments(avx2, t, Op::Sum, 1 << 26, 1 << 20).vector == 4);
+    CHECK(plan_segments(avx2, t, Op::Sum, 1 << 26, 1 << 20).unroll == 2);
+  }
+  // 8-byte accumulators and other operators keep the 4-element form below 512.
+  CHECK(plan_segments(avx512, Type::F64, Op::Sum, 1 << 26, 1 << 20).vector == 4);
+  CHECK(plan_segments(avx512, Type::I32, Op::Xor, 1 << 26, 1 << 20).vector == 4);
+  CHECK(plan_segments(avx512, Type::F32, Op::Prod, 1 << 26, 1 << 20).vector == 4);
+  // From 512 every device's wide form: groups of 16.
+  CHECK(plan_segments(avx512, Type::F32, Op::Sum, 1 << 26, 1 << 17).work_group_size == 16);
+}
+
 TEST_CASE("segmented plans on NVIDIA: the tree's last levels by warp shuffles where they apply") {
   DeviceInfo nvidia = fake_device(DeviceKind::GPU, "NVIDIA H200");
   nvidia.platform = "NVIDIA CUDA";

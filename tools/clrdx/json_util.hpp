@@ -64,7 +64,8 @@ inline nlohmann::json to_json(const rdx::DeviceInfo& d) {
           {"max_alloc", d.max_alloc},
           {"fp64", d.fp64},
           {"int64_atomics", d.int64_atomics},
-          {"subgroups", d.subgroups}};
+          {"subgroups", d.subgroups},
+          {"native_vector_bytes", d.native_vector_bytes}};
 }
 
 }  // namespace clrdx

@@ -66,6 +66,16 @@ constexpr std::uint64_t kCpuWideMin = 512;
 // with 4 accumulators: 0.74-1.26x on those 2 cores at 64..256, against 1.25-1.54x on the Xeon
 // with 2 compute units and 1.21-1.56x with 16 (bench/results/pocl5_xeon16_sums_short_2026-11-27).
 constexpr std::uint64_t kCpuWideF32Extremes = 64;
+// Sums in 4-byte accumulators on CPUs whose native vectors are 64 bytes (AVX-512: a 16-element
+// load is one register) take 16-element loads into 4 accumulators from a mean of
+// kCpuWideSums512, in the 4-element form's groups of 64. PoCL 5 on 16 Xeon cores, 2^26 elements,
+// 3 rounds (bench/results/pocl5_xeon16_sums_short_2026-11-27): f32 and i32 sums of segments of 64
+// and 256 0.93-0.99x the native loop against 0.64-0.81x in 4-element loads, 1.25-1.54x those with
+// 2 compute units too; as the default, 2 rounds (pocl5_xeon16_sums_wide_2026-11-28): 0.87-0.97x
+// at 64 and 0.99-1.10x at 256, 1.16-1.60x the 4-element form. The 2-core PoCL 3.1 machine (AVX2,
+// 32-byte vectors) keeps the 4-element form: the 16-element one cost it up to 26% at 64 and 128.
+constexpr std::uint64_t kCpuWideSums512 = 64;
+constexpr std::uint32_t kCpuWideSumsVectorBytes = 64;
 constexpr std::size_t kCpuWideWorkGroup = 16;
 constexpr std::uint64_t kCpuWideVector = 16;
 constexpr std::uint64_t kCpuWideUnroll = 4;
@@ -92,15 +102,22 @@ std::uint64_t tunable(const Options& opts, std::string_view name, std::uint64_t 
   return opts.tuning.get(name).value_or(dflt);
 }
 
+// Whether a CPU's sums of short segments take the wide form from kCpuWideSums512 (above).
+bool cpu_wide_short_sum(const DeviceInfo& dev, const SegmentedPlan& p) {
+  return dev.native_vector_bytes >= kCpuWideSumsVectorBytes && size_of(p.acc) == 4 &&
+         detail::op_row(p.op).combine == detail::Combine::Add;
+}
+
 // The mean length from which CPUs load 16 contiguous elements at a time into vector
 // accumulators (for operators whose lanes combine).
-std::uint64_t cpu_wide_min(const SegmentedPlan& p) {
+std::uint64_t cpu_wide_min(const DeviceInfo& dev, const SegmentedPlan& p) {
   using detail::Combine;
   switch (detail::op_row(p.op).combine) {
     case Combine::Min:
     case Combine::Max:
       return p.acc == Type::F32 ? kCpuWideF32Extremes : kCpuWideMin;
     case Combine::Add:
+      return cpu_wide_short_sum(dev, p) ? kCpuWideSums512 : kCpuWideMin;
     case Combine::Mul:
     case Combine::MinNum:
     case Combine::MaxNum:
@@ -203,7 +220,7 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
   const bool contiguous = p.by_offsets || (!p.by_view && p.inner == 1);
   const bool cpu_short = cpu && mean < kCpuVectorMin;
   const bool cpu_wide =
-      cpu && contiguous && !p.user() && mean >= cpu_wide_min(p) && vector_lanes(p);
+      cpu && contiguous && !p.user() && mean >= cpu_wide_min(dev, p) && vector_lanes(p);
   // From kCpuWideMin: groups of 16 and 4 accumulators.
   const bool cpu_wide_groups = cpu_wide && mean >= kCpuWideMin;
   if (cpu_wide_groups && !opts.work_group_size) {
@@ -253,11 +270,12 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
   if (p.vector == 16 && !p.vector_acc)
     throw ArgumentError(
         "vector 16 loads into vector accumulators: CPUs, operators whose lanes combine");
-  p.unroll = tunable(opts, "unroll",
-                     p.vector > 1 ? (cpu_wide_groups ? kCpuWideUnroll
-                                     : cpu           ? kUnrollVectorCpu
-                                                     : kUnrollVector)
-                                  : kUnrollScalar);
+  p.unroll = tunable(
+      opts, "unroll",
+      p.vector > 1 ? (cpu_wide_groups || (cpu_wide && cpu_wide_short_sum(dev, p)) ? kCpuWideUnroll
+                      : cpu                                                       ? kUnrollVectorCpu
+                                                                                  : kUnrollVector)
+                   : kUnrollScalar);
   if (!is_pow2(p.unroll) || p.unroll > 16)
     throw ArgumentError(detail::format("unroll {} is not 1, 2, 4, 8 or 16", p.unroll));
   if (p.vector > 1 && !contiguous)
