@@ -82,16 +82,17 @@ class Tunables {
                                            strategy, name, names));
       }
   }
-  // 0 in Options or in the table leaves the value to the next level.
+  // 0 in Options or in the table leaves the value to the next level. (value_or, not `v && *v`:
+  // clang -O3 branched on an empty optional's uninitialised payload there, which valgrind's
+  // memcheck reports from tests/valgrind.)
   std::uint64_t operator()(std::string_view name) const {
-    if (auto v = opts_.get(name); v && *v) return *v;
-    if (auto v = table_.get(name); v && *v) return *v;
+    if (const std::uint64_t v = opts_.get(name).value_or(0)) return v;
+    if (const std::uint64_t v = table_.get(name).value_or(0)) return v;
     return find(name)->default_value;
   }
   // Whether anything above the default sets it.
   bool set(std::string_view name) const {
-    auto o = opts_.get(name), t = table_.get(name);
-    return (o && *o) || (t && *t);
+    return opts_.get(name).value_or(0) != 0 || table_.get(name).value_or(0) != 0;
   }
 
  private:
