@@ -83,7 +83,7 @@ class Tunables {
       }
   }
   // 0 in Options or in the table leaves the value to the next level. (value_or, not `v && *v`:
-  // clang -O3 branched on an empty optional's uninitialised payload there, which valgrind's
+  // GCC 12 -O3 branched on an empty optional's uninitialised payload there, which valgrind's
   // memcheck reports from tests/valgrind.)
   std::uint64_t operator()(std::string_view name) const {
     if (const std::uint64_t v = opts_.get(name).value_or(0)) return v;
