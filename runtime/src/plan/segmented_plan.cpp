@@ -270,22 +270,23 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
   if (p.vector == 16 && !p.vector_acc)
     throw ArgumentError(
         "vector 16 loads into vector accumulators: CPUs, operators whose lanes combine");
-  p.unroll = tunable(
-      opts, "unroll",
-      p.vector > 1 ? (cpu_wide_groups || (cpu_wide && cpu_wide_short_sum(dev, p)) ? kCpuWideUnroll
-                      : cpu                                                       ? kUnrollVectorCpu
-                                                                                  : kUnrollVector)
-                   : kUnrollScalar);
+  // 4 vector accumulators: the wide form's groups of 16, and short sums on AVX-512 CPUs.
+  const bool four_accumulators = cpu_wide_groups || (cpu_wide && cpu_wide_short_sum(dev, p));
+  p.unroll = tunable(opts, "unroll",
+                     p.vector > 1 ? (four_accumulators ? kCpuWideUnroll
+                                     : cpu             ? kUnrollVectorCpu
+                                                       : kUnrollVector)
+                                  : kUnrollScalar);
   if (!is_pow2(p.unroll) || p.unroll > 16)
     throw ArgumentError(detail::format("unroll {} is not 1, 2, 4, 8 or 16", p.unroll));
   if (p.vector > 1 && !contiguous)
     throw ArgumentError(detail::format(
         "vector {} reads contiguous segments: not columns (an inner axis > 1)", p.vector));
   // The tree's levels below 32 lanes by warp shuffles (cl/segmented.cl, SEG_SHUFFLE). H200, 2^28
-  // elements by offsets, medians of 2 alternating rounds against the local-memory tree
-  // (bench/results/h200_segmented_shuffle_2026-11-28): segments of 4096, f32 sum 1.08x, f32 max
-  // 1.045x, i32 sum 1.03x; 16384 to 2^20 and the power-law mix 0.99-1.03x; 16 to 1024 elements
-  // (2 or 8 lanes) 0.99-1.05x.
+  // elements by offsets, medians of 2 alternating rounds against the local-memory tree, on two
+  // instances (bench/results/h200_segmented_shuffle_2026-11-28, s26d and s26e): segments of 4096,
+  // f32 sum 1.08x and 1.11x, i32 sum 1.03x both, f32 max 1.045x and 1.00x; every other layout
+  // from 4 to 2^20 elements and the power-law mix 0.97-1.05x (within the rounds' spread).
   p.shuffle = dev.compiles_ptx() && lanes > 1 && p.neighbours() == 1 && !p.user() &&
               !is_index_op(p.op) && (size_of(p.acc) == 4 || size_of(p.acc) == 8) && wg % 32 == 0;
 }
