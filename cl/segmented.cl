@@ -363,34 +363,30 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(
       s = st_combine(s, SEG_ELEM(first + k * step, k));
 #endif
   }
-#if SEG_LANES > 1 && defined(SEG_SHUFFLE)
-  /* The levels of 32 and more in local memory; then lanes 0..31 of each segment (one warp) hold
-   * the states the halving tree's level 16 reads, and the shuffles take its levels 16..1. */
-#if SEG_LANES > 32
-  scratch[AT(slot, lane)] = s;
-  for (uint h = SEG_LANES / 2; h >= 32; h /= 2) {
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (lane < h) {
-      s = st_combine(s, scratch[AT(slot, lane + h)]);
-      scratch[AT(slot, lane)] = s;
-    }
-  }
-#define SEG_FIRST_SHUFFLE 16
+#if SEG_LANES > 1
+  /* The lanes' tree: levels h >= SEG_LOCAL_LAST through local memory, a barrier each; with
+   * SEG_SHUFFLE, lanes 0..31 of each segment (one warp) then hold the states that level 16 reads,
+   * and shuffles take the levels below 32. */
+#ifdef SEG_SHUFFLE
+#define SEG_LOCAL_LAST 32
 #else
-#define SEG_FIRST_SHUFFLE (SEG_LANES / 2)
+#define SEG_LOCAL_LAST 1
 #endif
-#pragma unroll
-  for (uint h = SEG_FIRST_SHUFFLE; h > 0; h /= 2)
-    s = st_combine(s, shfl_down_state(s, h));
-#elif SEG_LANES > 1
+#if SEG_LANES > SEG_LOCAL_LAST
   scratch[AT(slot, lane)] = s;
-  for (uint h = SEG_LANES / 2; h > 0; h /= 2) {
+  for (uint h = SEG_LANES / 2; h >= SEG_LOCAL_LAST; h /= 2) {
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lane < h) {
       s = st_combine(s, scratch[AT(slot, lane + h)]);
       scratch[AT(slot, lane)] = s;
     }
   }
+#endif
+#ifdef SEG_SHUFFLE
+#pragma unroll
+  for (uint h = SEG_LANES / 2 < 16 ? SEG_LANES / 2 : 16; h > 0; h /= 2)
+    s = st_combine(s, shfl_down_state(s, h));
+#endif
 #endif
   if (lane == 0 && r < segments) {
 #if PARTS == 1
