@@ -7,7 +7,7 @@ import os
 import sys
 
 VARIANTS = {"s27b": ["cur", "late", "late0"], "s27d": ["def", "r32"], "s27e": ["def", "nochk"],
-            "s27f": ["def", "nolaunch", "noread"]}
+            "s27f": ["def", "nolaunch", "noread"], "s27g": ["cur", "wf"], "s27h": ["wf", "cur"]}
 LAYOUTS = ["uniform:16", "uniform:64", "uniform:256", "uniform:1024", "uniform:4096",
            "uniform:16384", "uniform:65536", "uniform:262144", "uniform:1048576", "powerlaw",
            "rows:256", "rows:4096", "rows:65536"]
