@@ -2,6 +2,7 @@
 // documented semantics, errors, and that a failure leaves the context usable.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -496,6 +497,36 @@ TEST_CASE("api: host input of 32 MiB and more is staged through pinned memory, i
   std::memcpy(fb.data() + 1, f.data(), n * 4);
   CHECK(reduce(ctx, Type::F32, fb.data() + 1, n, Op::Sum, exact).value.as<float>() ==
         static_cast<float>(static_cast<double>(want)));
+}
+
+TEST_CASE(
+    "api: each call's plan is make_plan's for its own request (the context keeps recent plans)") {
+  Context ctx(device());
+  std::vector<float> v(5000);
+  for (std::size_t i = 0; i < v.size(); ++i)
+    v[i] = float(i % 13) - 6.0f;
+  cl::Buffer buf(ctx.cl_context(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, v.size() * 4, v.data());
+  Options wg64, blocked, strided;
+  wg64.work_group_size = 64;
+  blocked.strategy = "fast_blocked";
+  strided.strategy = "fast_strided";
+  // More distinct requests than the context keeps, each asked twice in a row and again later.
+  for (int pass = 0; pass < 2; ++pass)
+    for (std::uint64_t n : {1ull, 7ull, 64ull, 1000ull, 4096ull, 4999ull, 5000ull})
+      for (const Options* o : {&wg64, &blocked, &strided})
+        for (int twice = 0; twice < 2; ++twice) {
+          CAPTURE(n);
+          CAPTURE(o->strategy);
+          const Result r = reduce(ctx, Type::F32, buf, n, Op::Sum, *o);
+          CHECK(r.plan == make_plan(ctx.device_info(), Type::F32, Op::Sum, n, *o, ctx.tuning()));
+          double want = 0;
+          for (std::uint64_t i = 0; i < n; ++i)
+            want += v[i];
+          CHECK(r.value.as<float>() == float(want));  // small integers: exact in any order
+          const Result h = reduce(ctx, Type::F32, v.data(), n, Op::Max, *o);
+          CHECK(h.plan == make_plan(ctx.device_info(), Type::F32, Op::Max, n, *o, ctx.tuning()));
+          CHECK(h.value.as<float>() == *std::max_element(v.begin(), v.begin() + n));
+        }
 }
 
 TEST_CASE("auto and the fast_* strategies are deterministic: bit-identical results run after run") {

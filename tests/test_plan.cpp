@@ -10,9 +10,11 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <tuple>
 
 #include <unistd.h>
 
+#include "core/plan_memo.hpp"
 #include "coverage.hpp"
 #include "rdx/rdx.hpp"
 #include "rdx/verify.hpp"
@@ -208,6 +210,55 @@ TEST_CASE("make_plan validates the request") {
   CHECK_THROWS_AS(make_plan(gpu, Type::I32, Op::Sum, 10, o), ArgumentError);
   o.work_group_size = 64;
   CHECK(make_plan(gpu, Type::I32, Op::Sum, 10, o).work_group_size == 64);
+}
+
+TEST_CASE("PlanMemo: a kept plan only for the same request; a throwing plan is not kept") {
+  const auto gpu = fake_device(DeviceKind::GPU, "gpu");
+  detail::PlanMemo memo;
+  int made = 0;
+  const auto get = [&](Type t, Op op, std::uint64_t n, const Options& o) {
+    return memo.get(t, op, n, o, [&] {
+      ++made;
+      return make_plan(gpu, t, op, n, o);
+    });
+  };
+  const Options def;
+  const auto a = get(Type::F32, Op::Sum, 1000, def);
+  CHECK(made == 1);
+  CHECK(get(Type::F32, Op::Sum, 1000, def) == a);  // the same object: not planned again
+  CHECK(made == 1);
+  // Every field of the request is part of the key: each of these is planned, and is make_plan's.
+  Options wg = def, strat = def, acc = def, tun = def, det = def;
+  wg.work_group_size = 64;
+  strat.strategy = "topdown";
+  acc.acc = Type::F64;
+  tun.tuning.set("unroll", 4);
+  det.determinism = Determinism::AnyDevice;
+  const std::vector<std::tuple<Type, Op, std::uint64_t, Options>> requests = {
+      {Type::F32, Op::Sum, 1001, def},   {Type::F64, Op::Sum, 1000, def},
+      {Type::F32, Op::Max, 1000, def},   {Type::F32, Op::Sum, 1000, wg},
+      {Type::F32, Op::Sum, 1000, strat}, {Type::F32, Op::Sum, 1000, acc},
+      {Type::F32, Op::Sum, 1000, tun},   {Type::F32, Op::Sum, 1000, det}};
+  for (const auto& [t, op, n, o] : requests) {
+    const int before = made;
+    const auto p = get(t, op, n, o);
+    CHECK(made == before + 1);
+    CHECK(*p == make_plan(gpu, t, op, n, o));
+    CHECK(*get(t, op, n, o) == *p);
+    CHECK(made == before + 1);
+  }
+  // A request that make_plan refuses: its error, and nothing kept (the next call plans again).
+  Options bad = def;
+  bad.strategy = "nope";
+  CHECK_THROWS_AS(get(Type::F32, Op::Sum, 1000, bad), ArgumentError);
+  CHECK_THROWS_AS(get(Type::F32, Op::Sum, 1000, bad), ArgumentError);
+  CHECK(made == 1 + int(requests.size()) + 2);
+  // More requests than it keeps: the oldest give way, and a plan made again is still make_plan's.
+  for (std::uint64_t n = 1; n <= 40; ++n)
+    CHECK(*get(Type::I32, Op::Sum, n, def) == make_plan(gpu, Type::I32, Op::Sum, n, def));
+  const int before = made;
+  CHECK(*get(Type::F32, Op::Sum, 1000, def) == *a);
+  CHECK(made == before + 1);
 }
 
 TEST_CASE("make_plan is a pure function: same facts, same plan; every strategy plans") {

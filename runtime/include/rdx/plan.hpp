@@ -48,6 +48,8 @@ struct Options {
   // sums, var and std: exactly at both), the same bits everywhere; UnsupportedError where that
   // is not built.
   Determinism determinism = Determinism::RunToRun;
+
+  bool operator==(const Options&) const = default;
 };
 
 struct Plan {

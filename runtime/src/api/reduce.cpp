@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <vector>
 
 #include "api/reduce_published.hpp"
@@ -32,6 +33,14 @@ Result sum_state_result(Context& ctx, const Plan& plan, const void* host, const 
   double seconds = 0;
   const detail::SumState total = detail::sum_total(ctx, plan, host, device, n, profile, &seconds);
   return detail::sum_result(total, plan, n, seconds);
+}
+
+// make_plan's plan for the request, kept by the context for the next call (core/plan_memo.hpp).
+std::shared_ptr<const Plan> planned(Context& ctx, Type type, Op op, std::uint64_t n,
+                                    const Options& opts) {
+  return detail::impl_of(ctx).plans.get(type, op, n, opts, [&] {
+    return make_plan(ctx.device_info(), type, op, n, opts, ctx.tuning());
+  });
 }
 
 }  // namespace
@@ -65,7 +74,8 @@ double measure_roundtrip(Context& ctx, int repeats) {
 
 Result reduce(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
               const Options& opts) {
-  const Plan plan = make_plan(ctx.device_info(), type, op, n, opts, ctx.tuning());
+  const std::shared_ptr<const Plan> kept = planned(ctx, type, op, n, opts);
+  const Plan& plan = *kept;
   if (n == 0) return empty_result(plan);
   if (!data) throw ArgumentError("reduce: data is null but n > 0");
   byte_size(type, n);  // ArgumentError where n elements overflow a 64-bit byte count
@@ -84,7 +94,8 @@ Result reduce(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
 
 Result reduce(Context& ctx, Type type, const BufferAt& data, std::uint64_t n, Op op,
               const Options& opts) {
-  const Plan plan = make_plan(ctx.device_info(), type, op, n, opts, ctx.tuning());
+  const std::shared_ptr<const Plan> kept = planned(ctx, type, op, n, opts);
+  const Plan& plan = *kept;
   if (n == 0) return empty_result(plan);
   detail::check_device_input(ctx, data, type, n, "reduce");
   if (is_sum_state_plan(plan)) return sum_state_result(ctx, plan, nullptr, &data, n, opts.profile);

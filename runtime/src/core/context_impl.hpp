@@ -5,6 +5,7 @@
 #include <mutex>
 #include <string>
 
+#include "core/plan_memo.hpp"
 #include "core/programs.hpp"
 #include "rdx/rdx.hpp"
 
@@ -17,7 +18,8 @@ struct Context::Impl {
   cl::Context context;
   cl::CommandQueue queue;  // in order, without profiling: the path every call takes
   detail::ProgramCache programs;
-  TuningTable tuning;  // built-in entries + the tuning file's entries for this device
+  TuningTable tuning;      // built-in entries + the tuning file's entries for this device
+  detail::PlanMemo plans;  // rdx::reduce's recent plans (make_plan's, kept: core/plan_memo.hpp)
 
   // Per-context objects a strategy keeps between calls (kernels, scratch), by the strategy's key.
   template <class T>

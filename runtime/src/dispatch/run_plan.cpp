@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
@@ -30,7 +31,7 @@ Result ran_result(const Context& ctx, Exec& ex, const Outcome& o, bool profile) 
     ran.work_group_size = wg;
     ran.depth = std::max(plan.depth, find_strategy(plan.strategy)->depth(ran, ctx.device_info()));
   }
-  return {o.value, o.index, ran, profile ? ex.device_seconds() : 0.0};
+  return {o.value, o.index, std::move(ran), profile ? ex.device_seconds() : 0.0};
 }
 
 Result publish(Result r) {

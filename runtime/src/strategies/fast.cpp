@@ -7,7 +7,9 @@
 #include "core/format.hpp"
 
 #include <algorithm>
+#include <compare>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 
@@ -25,6 +27,32 @@ struct FastSlot {
   bool ready = false;
   Kernel kernel;
   FastScratch scratch;
+};
+
+// What a FastSlot's program and scratch depend on: its key among a context's FastSlots. A struct,
+// not a formatted string, since the lookup runs on every call (a string key's formatting cost
+// about 0.9 us of a small GPU call's host work).
+struct FastKey {
+  Type type, acc;
+  Op op;
+  std::size_t wg;
+  bool in_offset;
+  unsigned vector_width, unroll;
+  bool blocked, host_finish, idx32;
+  std::uint64_t groups;
+  auto operator<=>(const FastKey&) const = default;
+};
+
+// The context's FastSlots, one per key.
+struct FastSlots {
+  std::shared_ptr<FastSlot> get(const FastKey& key) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto& slot = slots[key];
+    if (!slot) slot = std::make_shared<FastSlot>();
+    return slot;
+  }
+  std::mutex mutex;
+  std::map<FastKey, std::shared_ptr<FastSlot>> slots;
 };
 
 struct UserSlot {
@@ -54,15 +82,21 @@ FastScratch make_fast_scratch(const cl::Context& ctx, const cl::CommandQueue& qu
   return s;
 }
 
+namespace {
+
+// 32-bit strided indices while every k + UNROLL * stride stays below 2^31.
+bool fast_idx32(const Plan& p, const FastGrid& g, std::uint64_t n) {
+  return !g.blocked && n / g.vector_width + (g.unroll + 1) * g.groups * p.work_group_size <
+                           (std::uint64_t{1} << 31);
+}
+
+}  // namespace
+
 std::string fast_build_options(const Plan& p, std::uint64_t n) {
   const FastGrid g = fast_grid(p);
-  // 32-bit strided indices while every k + UNROLL * stride stays below 2^31.
-  const bool idx32 =
-      !g.blocked &&
-      n / g.vector_width + (g.unroll + 1) * g.groups * p.work_group_size < (std::uint64_t{1} << 31);
   return detail::format("-DVW={} -DBLOCKED={} -DBLOCK={} -DUNROLL={} -DHOST_FINISH={}{}",
                         g.vector_width, g.blocked ? 1 : 0, kFastBlock, g.unroll,
-                        g.host_finish ? 1 : 0, idx32 ? " -DIDX32" : "");
+                        g.host_finish ? 1 : 0, fast_idx32(p, g, n) ? " -DIDX32" : "");
 }
 
 namespace {
@@ -78,14 +112,14 @@ struct FastLaunch {
 FastLaunch launch_fast(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   const Plan& p = ex.plan;
   const FastGrid g = fast_grid(p);
-  const std::string extra = fast_build_options(p, n);
   FastLaunch l;
-  l.slot = ex.ctx.cached<FastSlot>(
-      detail::format("fast {} {} groups={}", ex.defines(p.work_group_size), extra, g.groups));
+  l.slot = ex.ctx.cached<FastSlots>("fast")->get(
+      FastKey{p.type, p.acc, p.op, p.work_group_size, ex.offset_build(), g.vector_width, g.unroll,
+              g.blocked, g.host_finish, fast_idx32(p, g, n), g.groups});
   l.lock = std::unique_lock<std::mutex>(l.slot->mutex);
   FastSlot& slot = *l.slot;
   if (!slot.ready) {
-    slot.kernel = ex.kernel("fast.cl", "fast_reduce", extra);
+    slot.kernel = ex.kernel("fast.cl", "fast_reduce", fast_build_options(p, n));
     slot.scratch =
         make_fast_scratch(ex.ctx.context, ex.queue, g.groups + 1, size_of(p.acc), is_index_op(p.op),
                           staging_bytes(p, g.host_finish ? g.groups : 1));
