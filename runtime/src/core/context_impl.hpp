@@ -1,10 +1,10 @@
 // Internal: what a Context holds.
 #pragma once
-#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 
+#include "core/keyed_slots.hpp"
 #include "core/plan_memo.hpp"
 #include "core/programs.hpp"
 #include "rdx/rdx.hpp"
@@ -24,18 +24,12 @@ struct Context::Impl {
   // Per-context objects a strategy keeps between calls (kernels, scratch), by the strategy's key.
   template <class T>
   std::shared_ptr<T> cached(const std::string& key) {
-    std::lock_guard<std::mutex> lock(cache_mutex);
-    auto& slot = cache[key];
-    if (!slot) slot = std::make_shared<T>();
-    return std::static_pointer_cast<T>(slot);
+    return std::static_pointer_cast<T>(
+        cache.get(key, [] { return std::shared_ptr<void>(std::make_shared<T>()); }));
   }
   // Drops the object under `key` (holders keep theirs): for an entry that must not stay.
-  void forget(const std::string& key) {
-    std::lock_guard<std::mutex> lock(cache_mutex);
-    cache.erase(key);
-  }
-  std::mutex cache_mutex;
-  std::map<std::string, std::shared_ptr<void>> cache;
+  void forget(const std::string& key) { cache.forget(key); }
+  detail::KeyedSlots<std::string, void> cache;
 
   // The queue a call runs on: `queue`, or with Options::profile a second queue of the same
   // device made with CL_QUEUE_PROFILING_ENABLE on first use. Profiling is kept off the default

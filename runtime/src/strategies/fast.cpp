@@ -9,11 +9,11 @@
 #include <algorithm>
 #include <compare>
 #include <functional>
-#include <map>
 #include <memory>
 #include <mutex>
 
 #include "core/cl_check.hpp"
+#include "core/keyed_slots.hpp"
 #include "exec/chunks.hpp"
 #include "strategies/fast_scratch.hpp"
 #include "strategies/fast_tuning.hpp"
@@ -44,16 +44,7 @@ struct FastKey {
 };
 
 // The context's FastSlots, one per key.
-struct FastSlots {
-  std::shared_ptr<FastSlot> get(const FastKey& key) {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto& slot = slots[key];
-    if (!slot) slot = std::make_shared<FastSlot>();
-    return slot;
-  }
-  std::mutex mutex;
-  std::map<FastKey, std::shared_ptr<FastSlot>> slots;
-};
+using FastSlots = KeyedSlots<FastKey, FastSlot>;
 
 struct UserSlot {
   std::mutex mutex;
@@ -115,7 +106,8 @@ FastLaunch launch_fast(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   FastLaunch l;
   l.slot = ex.ctx.cached<FastSlots>("fast")->get(
       FastKey{p.type, p.acc, p.op, p.work_group_size, ex.offset_build(), g.vector_width, g.unroll,
-              g.blocked, g.host_finish, fast_idx32(p, g, n), g.groups});
+              g.blocked, g.host_finish, fast_idx32(p, g, n), g.groups},
+      [] { return std::make_shared<FastSlot>(); });
   l.lock = std::unique_lock<std::mutex>(l.slot->mutex);
   FastSlot& slot = *l.slot;
   if (!slot.ready) {
