@@ -8,7 +8,11 @@
 //   *_kwait : the same kernel, but the host polls the kernel's event to completion before it
 //             enqueues the read (is the read's wait on the kernel what costs?)
 //   spin    : `probe_group_cost spin I,I,...`: one group spinning I dependent steps, then the read
-//             enqueued at once (read), after polling the kernel's event (kwait), after clFinish
+//             enqueued at once (read), after polling the kernel's event (kwait), after clFinish;
+//             and other ways to the result: a blocking read (read_blocking), the read's event
+//             waited for with clWaitForEvents (read_waitevents), the read on a second queue after
+//             the kernel's event (read_2q), the kernel writing an ALLOC_HOST_PTR buffer that is
+//             then mapped without blocking, its event polled, and unmapped (map)
 // Usage: probe_group_cost [G,G,...]   (the first GPU; without one, the first device)
 // Build: g++ -O2 -std=c++17 bench/probe_group_cost.cpp -lOpenCL -o probe_group_cost
 #define CL_TARGET_OPENCL_VERSION 120
@@ -157,6 +161,19 @@ int main(int argc, char** argv) {
                                                       0, 16, 0, nullptr, nullptr, &e));
   check(e, "clEnqueueMapBuffer");
 
+  // The spin mode's other ways to the result: a second queue, and a buffer in host memory.
+  cl_command_queue q2 = clCreateCommandQueue(ctx, dev, 0, &e);
+  check(e, "clCreateCommandQueue(2)");
+  cl_mem hostbuf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, 16, nullptr, &e);
+  check(e, "clCreateBuffer(hostbuf)");
+  auto poll = [&](cl_event ev) {
+    cl_int st = CL_QUEUED;
+    do
+      check(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, nullptr), "poll");
+    while (st > CL_COMPLETE);
+    check(st, "the command");
+    clReleaseEvent(ev);
+  };
   auto read_polled = [&](size_t at) {
     cl_event ev;
     check(clEnqueueReadBuffer(q, part, CL_FALSE, at * 4, 4, host, 0, nullptr, &ev), "read");
@@ -215,10 +232,48 @@ int main(int argc, char** argv) {
         read_polled(0);
       });
       const double t_only = median_us([&] { launch_wait(k_spin, wg, wg); });
+      const double t_blocking = median_us([&] {
+        launch(k_spin, wg, wg);
+        check(clEnqueueReadBuffer(q, part, CL_TRUE, 0, 4, host, 0, nullptr, nullptr), "read");
+      });
+      const double t_waitev = median_us([&] {
+        launch(k_spin, wg, wg);
+        cl_event ev;
+        check(clEnqueueReadBuffer(q, part, CL_FALSE, 0, 4, host, 0, nullptr, &ev), "read");
+        check(clFlush(q), "clFlush");
+        check(clWaitForEvents(1, &ev), "clWaitForEvents");
+        clReleaseEvent(ev);
+      });
+      const double t_2q = median_us([&] {
+        cl_event kev, ev;
+        size_t g = wg, l = wg;
+        check(clEnqueueNDRangeKernel(q, k_spin, 1, nullptr, &g, &l, 0, nullptr, &kev), "launch");
+        check(clFlush(q), "clFlush");
+        check(clEnqueueReadBuffer(q2, part, CL_FALSE, 0, 4, host, 1, &kev, &ev), "read");
+        check(clFlush(q2), "clFlush");
+        poll(ev);
+        clReleaseEvent(kev);
+      });
+      check(clSetKernelArg(k_spin, 0, sizeof hostbuf, &hostbuf), "arg");
+      float mapped_value = 0;
+      const double t_map = median_us([&] {
+        launch(k_spin, wg, wg);
+        cl_event ev;
+        void* p = clEnqueueMapBuffer(q, hostbuf, CL_FALSE, CL_MAP_READ, 0, 4, 0, nullptr, &ev, &e);
+        check(e, "clEnqueueMapBuffer");
+        check(clFlush(q), "clFlush");
+        poll(ev);
+        mapped_value = *static_cast<volatile float*>(p);
+        check(clEnqueueUnmapMemObject(q, hostbuf, p, 0, nullptr, nullptr), "unmap");
+      });
+      check(clFinish(q), "clFinish");
+      check(clSetKernelArg(k_spin, 0, sizeof part, &part), "arg");
       std::printf(
           "{\"iters\":%u,\"kernel_polled_us\":%.2f,\"read_us\":%.2f,\"kwait_read_us\":%.2f,"
-          "\"finish_read_us\":%.2f}%s\n",
-          it, t_only, t_read, t_kwait, t_finish, i + 1 < groups.size() ? "," : "");
+          "\"finish_read_us\":%.2f,\"read_blocking_us\":%.2f,\"read_waitevents_us\":%.2f,"
+          "\"read_2q_us\":%.2f,\"map_us\":%.2f,\"read_value\":%g,\"map_value\":%g}%s\n",
+          it, t_only, t_read, t_kwait, t_finish, t_blocking, t_waitev, t_2q, t_map, host[0],
+          mapped_value, i + 1 < groups.size() ? "," : "");
     }
     std::printf("]}\n");
     return 0;
