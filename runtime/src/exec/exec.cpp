@@ -199,31 +199,54 @@ std::size_t staged_values_bytes(const Plan& plan, std::uint64_t count) {
   return (count * size_of(plan.acc) + 7) / 8 * 8;
 }
 
+// Up to this many states fold in a buffer on the stack (a host finish reads at most a
+// work-group's partials, kMostHostPartials in strategies/fast_tuning.cpp): a small grid's every
+// call folds its partials, and a heap buffer for them cost it time (docs/performance.md).
+constexpr std::uint64_t kStackStates = 256;
+
+// state(0) .. state(count - 1) combined pairwise, neighbours first: depth ceil(log2(count)), like
+// a work-group's tree.
+template <class S, class State, class Combine>
+S folded(std::uint64_t count, State state, Combine combine) {
+  if (count == 0) throw std::logic_error("fold_states: no states to fold");
+  S stack[kStackStates];
+  std::vector<S> heap(count > kStackStates ? count : 0);
+  S* s = count > kStackStates ? heap.data() : stack;
+  for (std::uint64_t k = 0; k < count; ++k)
+    s[k] = state(k);
+  for (std::uint64_t w = 1; w < count; w *= 2)
+    for (std::uint64_t k = 0; k + w < count; k += 2 * w)
+      s[k] = combine(s[k], s[k + w]);
+  return s[0];
+}
+
 }  // namespace
 
 Outcome fold_states(const Plan& plan, const unsigned char* values, const unsigned char* indices,
                     std::uint64_t count) {
-  const bool indexed = is_index_op(plan.op);
+  const Op op = plan.op;
   return visit_acc(plan.acc, [&](auto z) -> Outcome {
     using A = decltype(z);
-    auto state = [&](std::uint64_t k) {
-      TypedState<A> t{A{}, 0};
-      std::memcpy(&t.value, values + k * sizeof(A), sizeof(A));
-      if (indexed) std::memcpy(&t.index, indices + k * sizeof(std::uint64_t), sizeof(t.index));
-      return t;
+    auto value = [&](std::uint64_t k) {
+      A x;
+      std::memcpy(&x, values + k * sizeof(A), sizeof(A));
+      return x;
     };
-    auto outcome = [&](const TypedState<A>& t) -> Outcome {
-      return {Scalar::of(t.value), indexed ? std::optional<std::uint64_t>(t.index) : std::nullopt};
-    };
-    if (count == 1) return outcome(state(0));  // the usual read: no scratch
-    std::vector<TypedState<A>> s(count);
-    for (std::uint64_t k = 0; k < count; ++k)
-      s[k] = state(k);
-    // Pairwise, neighbours first: depth ceil(log2(count)), like a work-group's tree.
-    for (std::uint64_t w = 1; w < count; w *= 2)
-      for (std::uint64_t k = 0; k + w < count; k += 2 * w)
-        s[k] = combine_states<A>(plan.op, s[k], s[k + w]);
-    return outcome(s[0]);
+    if (!is_index_op(op)) {  // the values alone
+      const A v = folded<A>(count, value, [op](A x, A y) { return combine_values(op, x, y); });
+      return {Scalar::of(v), std::nullopt};
+    }
+    const TypedState<A> t = folded<TypedState<A>>(
+        count,
+        [&](std::uint64_t k) {
+          TypedState<A> s{value(k), 0};
+          std::memcpy(&s.index, indices + k * sizeof(std::uint64_t), sizeof(s.index));
+          return s;
+        },
+        [op](const TypedState<A>& x, const TypedState<A>& y) {
+          return combine_states<A>(op, x, y);
+        });
+    return {Scalar::of(t.value), std::optional<std::uint64_t>(t.index)};
   });
 }
 
