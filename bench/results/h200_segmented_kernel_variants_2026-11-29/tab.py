@@ -1,15 +1,16 @@
 """Prints each script's table: per type, operator and layout, CUB's GB/s per round, each variant's
 GB/s per round and, in brackets, the ratio of its median to CUB's; last, the last variant's median
-over the first's.  python3 tab.py [s29a s29c s29d]"""
+over the first's.  python3 tab.py [s29a s29c s29d s29e]"""
 import collections
 import json
 import os
 import statistics as st
 import sys
 
-VARIANTS = {"s29a": ["def", "p4", "p6", "p8", "p16"], "s29c": ["cur", "nc"], "s29d": ["cur", "p32"]}
-LAYOUTS = ["uniform:1024", "uniform:4096", "uniform:16384", "uniform:65536", "uniform:262144",
-           "powerlaw", "rows:4096"]
+VARIANTS = {"s29a": ["def", "p4", "p6", "p8", "p16"], "s29c": ["cur", "nc"], "s29d": ["cur", "p32"],
+            "s29e": ["s29", "s29k"]}
+LAYOUTS = ["uniform:256", "uniform:1024", "uniform:4096", "uniform:16384", "uniform:65536",
+           "uniform:262144", "uniform:1048576", "powerlaw", "rows:4096"]
 
 os.chdir(os.path.dirname(os.path.abspath(__file__)))
 for s in sys.argv[1:] or VARIANTS:
@@ -28,6 +29,8 @@ for s in sys.argv[1:] or VARIANTS:
         print(f"{t} {op}\n\n| layout | CUB | " + " | ".join(vs) + f" | {vs[-1]} / {vs[0]} |")
         print("| --- " * (len(vs) + 3) + "|")
         for lay in LAYOUTS:
+            if not runs.get((t, op, lay, vs[0])):
+                continue
             c = cub.get((t, op, lay), [])
             row = [lay, " ".join(f"{x:.0f}" for x in c) or "-"]
             for v in vs:
