@@ -1,0 +1,102 @@
+"""Prints this folder's tables: python3 tab.py [s30a|s30b|s30c|s30d|s30e|s30f] (all by default)."""
+import collections
+import json
+import os
+import statistics
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+med = statistics.median
+
+
+def rows(run, name="all.jsonl"):
+    for line in open(os.path.join(HERE, run, name)):
+        r = json.loads(line)
+        if "checked" in r and not r["checked"]:
+            raise SystemExit("a wrong result in %s: %s" % (run, line))
+        if "ok" in r and not r["ok"]:
+            raise SystemExit("a wrong result in %s: %s" % (run, line))
+        yield r
+
+
+def gb(values):
+    return "/".join("%.0f" % v for v in values)
+
+
+def lg(n):
+    return "2^%d" % (n.bit_length() - 1)
+
+
+def segments_vs_native(run, labels, layouts, ops):
+    """Per size, op and layout: GB/s per round of each label, and its ratio of medians to native."""
+    d = collections.defaultdict(list)
+    for r in rows(run):
+        d[(r["label"], r["op"], r["type"], r["layout"], r["n"])].append(r["GBps"])
+    for n in sorted({k[4] for k in d}):
+        print("\n%s, %s: GB/s per round (ratio of medians to the native loop)" % (run, lg(n)))
+        print("| type op | layout | " + " | ".join(labels) + " |")
+        print("|---" * (len(labels) + 2) + "|")
+        for t, op in ops:
+            for L in layouts:
+                nat = d.get(("native", op, t, L, n))
+                cells = []
+                for lab in labels:
+                    v = d.get((lab, op, t, L, n))
+                    if not v:
+                        cells.append("-")
+                        continue
+                    s = gb(v)
+                    if nat and lab != "native":
+                        s += " (%.2f)" % (med(v) / med(nat))
+                    cells.append(s)
+                if any(c != "-" for c in cells[1:]):
+                    print("| %s %s | %s | %s |" % (t, op, L, " | ".join(cells)))
+
+
+def binned(run):
+    d = collections.defaultdict(list)
+    for r in rows(run, "bin.jsonl"):  # file order: one row a round for each (type, n, level)
+        d[(r["type"], r["n"], r["strategy"])].append(r["call_us"])
+    print("\n%s: any_device / run_to_run, call times in us per round" % run)
+    print("| type | n | run_to_run | any_device | per round | ratio of medians |")
+    print("|---|---|---|---|---|---|")
+    for t in ("f32", "f64"):
+        for n in sorted({k[1] for k in d}):
+            rr, ad = d[(t, n, "auto")], d[(t, n, "auto:any_device")]
+            if rr:
+                print("| %s | %s | %s | %s | %s | %.2f |" % (
+                    t, lg(n), " ".join("%.0f" % x for x in rr), " ".join("%.0f" % x for x in ad),
+                    " ".join("%.2f" % (a / b) for a, b in zip(ad, rr)), med(ad) / med(rr)))
+
+
+def abba(run):
+    d = collections.defaultdict(dict)
+    for r in rows(run):
+        d[(r["layout"], r["n"])][(r["ab_round"], r["label"])] = r["GBps"]
+    print("\n%s: f32 max, new / old GB/s per round (order swapped every round)" % run)
+    print("| n | layout | old (median) | new (median) | new / old per round | median | new faster |")
+    print("|---|---|---|---|---|---|---|")
+    for (L, n), v in sorted(d.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        rs = sorted({k[0] for k in v})
+        q = [v[(r, "new")] / v[(r, "old")] for r in rs]
+        print("| %s | %s | %.0f | %.0f | %s | %.2f | %d of %d |" % (
+            lg(n), L, med([v[(r, "old")] for r in rs]), med([v[(r, "new")] for r in rs]),
+            " ".join("%.2f" % x for x in q), med(q), sum(x > 1 for x in q), len(q)))
+
+
+U = ["uniform:%d" % (1 << k) for k in (6, 8, 10, 12, 14, 16)] + ["powerlaw"]
+THREE = [("f32", "sum"), ("i32", "sum"), ("f32", "max")]
+want = sys.argv[1:] or ["s30a", "s30b", "s30c", "s30d", "s30e", "s30f"]
+if "s30a" in want:
+    segments_vs_native("s30a", ["native", "clrdx"], U, THREE)
+if "s30b" in want:
+    binned("s30b")
+if "s30c" in want:
+    segments_vs_native("s30c", ["native", "default", "wg256", "wg1024", "u4"],
+                       ["uniform:64", "uniform:128", "uniform:256"], THREE)
+if "s30d" in want:
+    segments_vs_native("s30d", ["native", "old", "new"], U, [("f32", "max"), ("f32", "sum")])
+if "s30e" in want:
+    abba("s30e")
+if "s30f" in want:
+    binned("s30f")
