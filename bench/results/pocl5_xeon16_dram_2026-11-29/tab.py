@@ -1,4 +1,4 @@
-"""Prints this folder's tables: python3 tab.py [s30a|s30b|s30c|s30d|s30e|s30f] (all by default)."""
+"""Prints this folder's tables: python3 tab.py [s30a|s30b|...|s30g] (all by default)."""
 import collections
 import json
 import os
@@ -56,17 +56,19 @@ def segments_vs_native(run, labels, layouts, ops):
 def binned(run):
     d = collections.defaultdict(list)
     for r in rows(run, "bin.jsonl"):  # file order: one row a round for each (type, n, level)
-        d[(r["type"], r["n"], r["strategy"])].append(r["call_us"])
+        d[(r["type"], r["n"], r["strategy"], r.get("affinity"))].append(r["call_us"])
     print("\n%s: any_device / run_to_run, call times in us per round" % run)
-    print("| type | n | run_to_run | any_device | per round | ratio of medians |")
-    print("|---|---|---|---|---|---|")
+    print("| type | n | POCL_AFFINITY | run_to_run | any_device | per round | ratio of medians |")
+    print("|---|---|---|---|---|---|---|")
     for t in ("f32", "f64"):
         for n in sorted({k[1] for k in d}):
-            rr, ad = d[(t, n, "auto")], d[(t, n, "auto:any_device")]
-            if rr:
-                print("| %s | %s | %s | %s | %s | %.2f |" % (
-                    t, lg(n), " ".join("%.0f" % x for x in rr), " ".join("%.0f" % x for x in ad),
-                    " ".join("%.2f" % (a / b) for a, b in zip(ad, rr)), med(ad) / med(rr)))
+            for a in sorted({k[3] for k in d}, key=str):
+                rr, ad = d[(t, n, "auto", a)], d[(t, n, "auto:any_device", a)]
+                if rr:
+                    print("| %s | %s | %s | %s | %s | %s | %.2f |" % (
+                        t, lg(n), "-" if a is None else a, " ".join("%.0f" % x for x in rr),
+                        " ".join("%.0f" % x for x in ad),
+                        " ".join("%.2f" % (x / y) for x, y in zip(ad, rr)), med(ad) / med(rr)))
 
 
 def abba(run):
@@ -86,7 +88,7 @@ def abba(run):
 
 U = ["uniform:%d" % (1 << k) for k in (6, 8, 10, 12, 14, 16)] + ["powerlaw"]
 THREE = [("f32", "sum"), ("i32", "sum"), ("f32", "max")]
-want = sys.argv[1:] or ["s30a", "s30b", "s30c", "s30d", "s30e", "s30f"]
+want = sys.argv[1:] or ["s30a", "s30b", "s30c", "s30d", "s30e", "s30f", "s30g"]
 if "s30a" in want:
     segments_vs_native("s30a", ["native", "clrdx"], U, THREE)
 if "s30b" in want:
@@ -100,3 +102,5 @@ if "s30e" in want:
     abba("s30e")
 if "s30f" in want:
     binned("s30f")
+if "s30g" in want:
+    binned("s30g")
