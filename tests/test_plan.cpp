@@ -1051,7 +1051,7 @@ TEST_CASE("plans under Determinism AnyDevice: float sums run the fixed bins") {
   CHECK(c.strategy == "binned_sum");
   CHECK(c.acc == Type::F32);
   CHECK(c.work_group_size == 1);
-  CHECK(c.params.get("groups") == cpu.compute_units * 4);
+  CHECK(c.params.get("groups") == cpu.compute_units * 8);
   CHECK(c.params.get("blocked") == 1);
   o.acc = Type::F64;
   CHECK(make_plan(cpu, Type::F32, Op::Sum, 100, o).acc == Type::F64);

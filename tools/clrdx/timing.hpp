@@ -19,8 +19,12 @@ struct Timed {
   rdx::Result result;  // of the last call
 };
 
-// One warm-up call (it builds the programs), one discarded call, then `repeat` timed calls (3 when
-// the warm-up took more than 2 s).
+// How long a configuration is called before it is timed, and the most calls that takes.
+inline constexpr double kWarmUpSeconds = 0.25;
+inline constexpr int kMostWarmUpCalls = 1000;
+
+// One call (it builds the programs), discarded calls for kWarmUpSeconds (at least one, at most
+// kMostWarmUpCalls), then `repeat` timed calls (3 when the first call took more than 2 s).
 Timed time_reduce(rdx::Context& ctx, rdx::Type type, const cl::Buffer& buf, std::uint64_t n,
                   rdx::Op op, const rdx::Options& opts, int repeat);
 // The same for any call (a user's reduction).

@@ -1,4 +1,4 @@
-"""Prints this folder's tables: python3 tab.py [s30a|s30b|...|s30g] (all by default)."""
+"""Prints this folder's tables: python3 tab.py [s30a|s30b|...|s30k] (all by default)."""
 import collections
 import json
 import os
@@ -86,9 +86,23 @@ def abba(run):
             " ".join("%.2f" % x for x in q), med(q), sum(x > 1 for x in q), len(q)))
 
 
+def in_order(run, name, what):
+    """Rows as they ran, per round (ab_round) and label: the configuration, then us or GB/s."""
+    d = collections.defaultdict(list)
+    for r in rows(run, name):
+        cfg = r.get("layout") or r["strategy"]
+        val = "%.0f GB/s" % r["GBps"] if "layout" in r else "%.0f us" % r["call_us"]
+        d[(r.get("ab_round"), r.get("label", ""), r["type"], r.get("op", ""))].append(
+            "%s %s" % (cfg, val))
+    print("\n%s (%s): %s, in the order each command measured them" % (run, name, what))
+    for (rnd, lab, t, op), v in d.items():
+        print("round %s %s %s %s: %s" % (rnd, lab, t, op, ", ".join(v)))
+
+
 U = ["uniform:%d" % (1 << k) for k in (6, 8, 10, 12, 14, 16)] + ["powerlaw"]
 THREE = [("f32", "sum"), ("i32", "sum"), ("f32", "max")]
-want = sys.argv[1:] or ["s30a", "s30b", "s30c", "s30d", "s30e", "s30f", "s30g"]
+want = sys.argv[1:] or ["s30a", "s30b", "s30c", "s30d", "s30e", "s30f", "s30g", "s30h", "s30i",
+                         "s30j", "s30k"]
 if "s30a" in want:
     segments_vs_native("s30a", ["native", "clrdx"], U, THREE)
 if "s30b" in want:
@@ -104,3 +118,13 @@ if "s30f" in want:
     binned("s30f")
 if "s30g" in want:
     binned("s30g")
+if "s30h" in want:
+    in_order("s30h", "bin.jsonl", "f32, a default command, then --groups-per-cu 4,8,16,32")
+if "s30i" in want:
+    in_order("s30i", "bin.jsonl", "--groups-per-cu in two orders and a default command, 2^26")
+if "s30j" in want:
+    in_order("s30j", "bin.jsonl", "the same size twice, f32 2^26")
+    in_order("s30j", "seg.jsonl", "the same layouts twice, f32 2^26")
+if "s30k" in want:
+    in_order("s30k", "bin.jsonl", "the same size three times, f32 2^26")
+    in_order("s30k", "seg.jsonl", "the same layout three times, f32 sum 2^26")

@@ -47,13 +47,16 @@ constexpr std::uint64_t kBinnedLanesGpu = 4;
 // (h200_binned_f64_2026-11-28): 1 load 737 us, 2 loads 564, 4 loads 516, 8 loads 635 (run_to_run
 // 496).
 constexpr std::uint64_t kBinnedUnrollGpu = 4;
-// On CPUs 4 work-items a compute unit: PoCL's threads then share the work in smaller ranges.
+// On CPUs 8 work-items a compute unit: PoCL's threads then share the work in smaller ranges.
 // PoCL 5 on 16 Xeon cores, any_device's call, medians of 3 rounds at 2^24 / 2^26 elements
 // (bench/results/pocl5_xeon16_binned_run_2026-11-28/run4): f32 one a CU 919 / 3813 us, 4 a CU
 // 640 / 2601 (2, 8, 16 a CU: 698 / 3628, 639 / 2564, 656 / 2258); f64 1808 / 8637 against
-// 1401 / 6583. PoCL 3.1 on 2 cores, with the run loop: no slower than HEAD's one a CU beyond the
-// rounds' spread (pocl31_2core there).
-constexpr std::uint64_t kBinnedGroupsPerCuCpu = 4;
+// 1401 / 6583. 8 against 4 on that Xeon (bench/results/pocl5_xeon16_dram_2026-11-29, s30i and
+// s30h; pairs where neither ran first in its process): 8 took 0.65-1.00x the time of 4 for f32
+// and f64 at 2^26 (6 rounds), 0.88-1.00x for f32 at 2^28 (3 rounds). PoCL 3.1 on 2 cores, 8
+// against 4, 4 rounds in both orders at 2^24 and 2^26: medians 0.98-1.03x the time (the rounds
+// 0.95-1.10x).
+constexpr std::uint64_t kBinnedGroupsPerCuCpu = 8;
 
 // What the two reproducible sums' plans share: strategy auto only; the tunables "groups" and
 // "blocked" (their grid), "chunk" (elements per pass of host data, for the tests of bit
