@@ -1,15 +1,17 @@
 // Timing one configuration the way the yardsticks do: one call reduces device-resident data and
-// reads the scalar back; the figure is the median over repeated calls after warm-up.
+// reads the scalar back; the figure is the median over repeated calls after warm-up (the
+// library's core/call_timing.hpp, which rdx::tune shares).
 #pragma once
 #include <cstdint>
 #include <functional>
 #include <vector>
 
+#include "core/call_timing.hpp"
 #include "rdx/rdx.hpp"
 
 namespace clrdx {
 
-double median(std::vector<double> v);
+using rdx::detail::median;
 
 // A device copy of generated elements (rdx::generate's bytes, at least one byte allocated).
 cl::Buffer bench_input(rdx::Context& ctx, const std::vector<unsigned char>& host);

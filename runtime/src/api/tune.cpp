@@ -4,13 +4,13 @@
 #include "core/format.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <ctime>
 #include <string>
 #include <vector>
 
+#include "core/call_timing.hpp"
 #include "rdx/context.hpp"
 #include "rdx/errors.hpp"
 #include "rdx/reduce.hpp"
@@ -69,46 +69,13 @@ std::vector<TuneEntry> TuneResult::entries() const {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
-
-// The yardsticks' way: one warm-up call (it builds the programs), one discarded call, then
-// `repeat` timed calls (3 when the warm-up took more than 2 s); the median per call.
+// The yardsticks' way (core/call_timing.hpp): one call that builds the programs, one discarded
+// call, then `repeat` timed calls (3 when the first took more than 2 s); the median per call.
+// (clrdx bench discards calls for a quarter of a second instead: tune alternates its
+// configurations over rounds and keeps each one's best.)
 double time_reduce(Context& ctx, Type type, const cl::Buffer& buf, std::uint64_t n, Op op,
                    const Options& opts, int repeat, Result& last) {
-  auto t0 = Clock::now();
-  last = reduce(ctx, type, buf, n, op, opts);
-  const int reps = seconds_since(t0) > 2.0 ? std::min(repeat, 3) : repeat;
-  std::vector<double> times;
-  for (int i = 0; i < reps + 1; ++i) {
-    t0 = Clock::now();
-    last = reduce(ctx, type, buf, n, op, opts);
-    if (i > 0) times.push_back(seconds_since(t0));
-  }
-  return median(times);
-}
-
-// A device copy of generated elements (at least one byte allocated).
-cl::Buffer device_copy(Context& ctx, const std::vector<unsigned char>& host) {
-  cl_int err = CL_SUCCESS;
-  cl::Buffer buf(ctx.cl_context(), CL_MEM_READ_ONLY, std::max<std::size_t>(host.size(), 1), nullptr,
-                 &err);
-  if (err != CL_SUCCESS) throw ClError(err, "clCreateBuffer(tune input)");
-  if (!host.empty()) {
-    err = ctx.queue().enqueueWriteBuffer(buf, CL_TRUE, 0, host.size(), host.data());
-    if (err != CL_SUCCESS) throw ClError(err, "clEnqueueWriteBuffer(tune input)");
-  }
-  return buf;
+  return detail::time_calls([&] { last = reduce(ctx, type, buf, n, op, opts); }, repeat, {});
 }
 
 std::string today() {
@@ -137,7 +104,7 @@ TunePairResult tune_pair(Context& ctx, const TuneRequest& req, const TuningTable
       throw ArgumentError(
           detail::format("size {} is 0 or exceeds the device's largest allocation", n));
     const auto host = generate(type, "mod:7", n);
-    inputs.push_back(device_copy(ctx, host));
+    inputs.push_back(detail::device_copy(ctx, host, "tune input"));
     refs.push_back(reference_reduce(type, type, op, host.data(), n));
   }
   auto measure = [&](const Options& o, const std::string& what) {
@@ -250,23 +217,16 @@ TunePairResult tune_pair(Context& ctx, const TuneRequest& req, const TuningTable
 
 // The device's throughput on host input, a device group's share (rdx/multi.hpp): f32 sums of
 // 2^24 elements (fewer where one allocation is smaller) copied from the caller's memory as
-// rdx::reduce copies it (core/host_input.hpp) and reduced; the median of 5 calls after a warm-up.
+// rdx::reduce copies it (core/host_input.hpp) and reduced; the median of 5 calls after a first
+// and a discarded one.
 TuneEntry host_throughput(Context& ctx) {
   const DeviceInfo& dev = ctx.device_info();
   const std::uint64_t n =
       std::min<std::uint64_t>(std::uint64_t{1} << 24, dev.max_alloc / sizeof(float));
   const auto host = generate(Type::F32, "mod:7", n);
-  const auto once = [&] {
-    const auto t0 = Clock::now();
-    reduce(ctx, Type::F32, host.data(), n, Op::Sum);
-    return seconds_since(t0);
-  };
-  once();
-  std::vector<double> t;
-  for (int k = 0; k < 5; ++k)
-    t.push_back(once());
-  std::sort(t.begin(), t.end());
-  const double mbps = static_cast<double>(n * sizeof(float)) / t[2] / 1e6;
+  const double seconds =
+      detail::time_calls([&] { reduce(ctx, Type::F32, host.data(), n, Op::Sum); }, 5, {});
+  const double mbps = static_cast<double>(n * sizeof(float)) / seconds / 1e6;
   TuneEntry e;
   e.device = dev.name;
   e.driver = dev.driver;
