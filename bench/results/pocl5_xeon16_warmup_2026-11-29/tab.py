@@ -1,4 +1,4 @@
-"""Prints this folder's tables: python3 tab.py [s31a|s31b|s31c|s31d|s31f] (all by default)."""
+"""Prints this folder's tables: python3 tab.py [s31a|s31b|s31c|s31d|s31f|s31g] (all by default)."""
 import collections
 import json
 import os
@@ -140,7 +140,7 @@ def ab_native(run, old, new):
 
 U = ["uniform:%d" % (1 << k) for k in (6, 8, 10, 12, 14, 16)] + ["powerlaw"]
 THREE = [("f32", "sum"), ("i32", "sum"), ("f32", "max")]
-want = sys.argv[1:] or ["s31a", "s31b", "s31c", "s31d", "s31f"]
+want = sys.argv[1:] or ["s31a", "s31b", "s31c", "s31d", "s31f", "s31g"]
 if "s31a" in want:
     in_order("s31a", "twice.jsonl", "the same size twice, f32 2^26, at the instance's start")
     binned("s31a")
@@ -153,3 +153,5 @@ if "s31d" in want:
     grid("s31d")
 if "s31f" in want:
     ab_native("s31f", "cur", "new31")
+if "s31g" in want:
+    binned("s31g")
