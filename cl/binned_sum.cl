@@ -16,9 +16,10 @@
  * to the first work-items) or, with BLOCKED (CPUs,
  * WG 1), the range [i * per_item, (i + 1) * per_item) in vectors; at most 2^40 elements a
  * work-item, so that the lanes' int carries stay below 2^31; merges its lanes, and its group
- * merges the work-items' states in local memory into pri[group * 3 + i], car[group * 3 + i] and
- * flags[group]. binned_finish: one group of WG merges the `groups` states into out: the
- * primaries' bits, the carries, the flags (7 words). binned_round_out (EXACT_ROUND, for
+ * merges the work-items' states in local memory into states[group * 7 ...]: the primaries' bits
+ * (zero-extended), the carries, the flags (7 words, as ops/binned_sum.hpp's binned_words and a
+ * Partial keep them; the host merges them where the plan's host_finish says so). binned_finish:
+ * one group of WG merges the `groups` states into out, 7 words of the same form. binned_round_out (EXACT_ROUND, for
  * enqueue_reduce): one work-item turns out's state into exact digits and rounds them
  * (exact_round: the host's round_exact bits). */
 #ifndef RDX_COMMON_H
@@ -37,6 +38,7 @@
 #endif
 
 #define FOLD 3
+#define STATE_WORDS (2 * FOLD + 1) /* a state's words: primaries' bits, carries, flags */
 #define M_DIG (MANT_BITS + 1)
 #define MAX_EXP (BIAS + 1)
 #define MIN_EXP (3 - MAX_EXP)
@@ -507,8 +509,7 @@ LANES_INLINE ulong lanes_run(lanes_t* s, lanes_t* s2, global const T* in, ulong 
 #endif
 
 kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void binned_partial(
-    global const T* in, ulong n, ulong per_item, global EXACT_T* pri, global long* car,
-    global uint* flags ELEM_PARAMS) {
+    global const T* in, ulong n, ulong per_item, global long* states ELEM_PARAMS) {
   OPEN_INPUT(in);
   local long lk[FOLD * WG], lc[FOLD * WG];
   local int li[WG], group_index;
@@ -575,19 +576,18 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void binned_partial(
   if (f) atomic_or(&group_flags, f);
   const istate_t sum = group_sum(&group_index, li, lk, lc, mine, lid);
   if (lid == 0) {
-    const ulong g = get_group_id(0);
     const bstate_t t = bstate_of(&sum);
+    global long* out = states + get_group_id(0) * STATE_WORDS;
     for (int k = 0; k < FOLD; ++k) {
-      pri[g * FOLD + k] = t.p[k];
-      car[g * FOLD + k] = t.c[k];
+      out[k] = (long)AS_BITS(t.p[k]);
+      out[FOLD + k] = t.c[k];
     }
-    flags[g] = group_flags;
+    out[2 * FOLD] = group_flags;
   }
 }
 
 kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void binned_finish(
-    global const EXACT_T* pri, global const long* car, global const uint* flags, ulong groups,
-    global long* out) {
+    global const long* states, ulong groups, global long* out) {
   local long lk[FOLD * WG], lc[FOLD * WG];
   local int li[WG], group_index;
   local uint all_flags;
@@ -596,13 +596,14 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void binned_finish(
   istate_t mine = istate_empty();
   uint f = 0;
   for (ulong g = lid; g < groups; g += WG) {
+    global const long* w = states + g * STATE_WORDS;
     bstate_t x;
     for (int k = 0; k < FOLD; ++k) {
-      x.p[k] = pri[g * FOLD + k];
-      x.c[k] = car[g * FOLD + k];
+      x.p[k] = AS_E(w[k]);
+      x.c[k] = w[FOLD + k];
     }
     istate_add(&mine, istate_of(&x));
-    f |= flags[g];
+    f |= (uint)w[2 * FOLD];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (f) atomic_or(&all_flags, f);

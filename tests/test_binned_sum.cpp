@@ -82,9 +82,10 @@ void check_bound(const std::vector<T>& x, const rdx::Result& r) {
 }
 
 // Every case of hard_cases: the default plan, a grid stride with work-groups of 16, 2 lanes and
-// one vector loaded at a time, one of 16 lanes loading 8 at a time, one loading 4 at a time (the
-// GPUs' default; CPUs: the blocks are the default), blocks, host chunks and a device buffer at an
-// element offset: the sequential form's bits.
+// one vector loaded at a time, its groups' states merged on the host, one of 16 lanes loading 8
+// at a time, one loading 4 at a time (the GPUs' default; CPUs: the blocks are the default), blocks
+// merged by binned_finish, host chunks and a device buffer at an element offset: the sequential
+// form's bits.
 template <class T, class A>
 void check_cases() {
   const rdx::Type acc = rdx::type_of<A>();
@@ -101,12 +102,16 @@ void check_cases() {
     check_bound<A>(x, r);
     rdx::Options stride = o, lanes = o, unroll = o, blocked = o, chunks = o;
     stride.work_group_size = std::min<std::size_t>(16, ctx().device_info().max_work_group);
-    stride.tuning.set("blocked", 0).set("groups", 5).set("lanes", 2).set("unroll", 1);
+    stride.tuning.set("blocked", 0)
+        .set("groups", 5)
+        .set("lanes", 2)
+        .set("unroll", 1)
+        .set("host_finish", 1);
     lanes.tuning.set("blocked", 0).set("lanes", 16).set("unroll", 8);
     // 4 vectors of 4 loaded at a time: whole rounds of the grid, then the rest vector by vector.
     unroll.work_group_size = stride.work_group_size;
     unroll.tuning.set("blocked", 0).set("groups", 2).set("lanes", 4).set("unroll", 4);
-    blocked.tuning.set("blocked", 1).set("groups", 3);
+    blocked.tuning.set("blocked", 1).set("groups", 3).set("host_finish", 0);
     chunks.tuning.set("chunk", 4099);
     const std::pair<std::string, const rdx::Options*> variants[] = {{"stride", &stride},
                                                                     {"lanes", &lanes},

@@ -1051,8 +1051,28 @@ TEST_CASE("plans under Determinism AnyDevice: float sums run the fixed bins") {
   CHECK(c.strategy == "binned_sum");
   CHECK(c.acc == Type::F32);
   CHECK(c.work_group_size == 1);
-  CHECK(c.params.get("groups") == cpu.compute_units * 8);
   CHECK(c.params.get("blocked") == 1);
+  // On CPUs one work-group a compute unit up to 256 KiB of input each, then one per 256 KiB, up
+  // to 16 a compute unit.
+  CHECK(c.params.get("groups") == cpu.compute_units);
+  CHECK(make_plan(cpu, Type::F32, Op::Sum, 8 << 16, o).params.get("groups") == 8);
+  CHECK(make_plan(cpu, Type::F32, Op::Sum, (8 << 16) + 1, o).params.get("groups") == 9);
+  CHECK(make_plan(cpu, Type::F64, Op::Sum, 8 << 16, o).params.get("groups") == 16);
+  CHECK(make_plan(cpu, Type::F16, Op::Sum, 40 << 17, o).params.get("groups") == 40);
+  CHECK(make_plan(cpu, Type::F32, Op::Sum, 64 << 16, o).params.get("groups") == 64);
+  CHECK(make_plan(cpu, Type::F32, Op::Sum, 128 << 16, o).params.get("groups") == 128);
+  CHECK(make_plan(cpu, Type::F32, Op::Sum, std::uint64_t{1} << 40, o).params.get("groups") == 128);
+  CHECK(make_plan(gpu, Type::F32, Op::Sum, 1000, o).params.get("groups") == gpu.compute_units * 4);
+  // The groups' states merged by the host on CPUs, by binned_finish on GPUs; either by tuning.
+  CHECK(c.params.get("host_finish") == 1);
+  CHECK(g.params.get("host_finish") == 0);
+  Options finish = o;
+  finish.tuning.set("host_finish", 1);
+  CHECK(make_plan(gpu, Type::F32, Op::Sum, 100, finish).params.get("host_finish") == 1);
+  finish.tuning.set("host_finish", 0);
+  CHECK(make_plan(cpu, Type::F32, Op::Sum, 100, finish).params.get("host_finish") == 0);
+  finish.tuning.set("host_finish", 2);
+  CHECK_THROWS_AS(make_plan(cpu, Type::F32, Op::Sum, 100, finish), ArgumentError);
   o.acc = Type::F64;
   CHECK(make_plan(cpu, Type::F32, Op::Sum, 100, o).acc == Type::F64);
   o.acc.reset();

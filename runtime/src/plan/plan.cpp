@@ -47,7 +47,8 @@ constexpr std::uint64_t kBinnedLanesGpu = 4;
 // (h200_binned_f64_2026-11-28): 1 load 737 us, 2 loads 564, 4 loads 516, 8 loads 635 (run_to_run
 // 496).
 constexpr std::uint64_t kBinnedUnrollGpu = 4;
-// On CPUs 8 work-items a compute unit: PoCL's threads then share the work in smaller ranges.
+// On CPUs 16 work-items a compute unit (kBinnedMinItemBytesCpu: fewer for small inputs): PoCL's
+// threads then share the work in smaller ranges.
 // PoCL 5 on 16 Xeon cores, any_device's call, medians of 3 rounds at 2^24 / 2^26 elements
 // (bench/results/pocl5_xeon16_binned_run_2026-11-28/run4): f32 one a CU 919 / 3813 us, 4 a CU
 // 640 / 2601 (2, 8, 16 a CU: 698 / 3628, 639 / 2564, 656 / 2258); f64 1808 / 8637 against
@@ -55,8 +56,23 @@ constexpr std::uint64_t kBinnedUnrollGpu = 4;
 // s30h; pairs where neither ran first in its process): 8 took 0.65-1.00x the time of 4 for f32
 // and f64 at 2^26 (6 rounds), 0.88-1.00x for f32 at 2^28 (3 rounds). PoCL 3.1 on 2 cores, 8
 // against 4, 4 rounds in both orders at 2^24 and 2^26: medians 0.98-1.03x the time (the rounds
-// 0.95-1.10x).
-constexpr std::uint64_t kBinnedGroupsPerCuCpu = 8;
+// 0.95-1.10x). 16 against 8 and 32 on that Xeon, with the host finish, 4 rounds in both orders at
+// 2^24, 2^26 and 2^28 (bench/results/pocl5_xeon16_host_finish_2026-11-29/s32e): 16 took
+// 0.85-1.02x the time of 8 (ratios of medians 0.93-0.98), 32 0.87-1.17x.
+constexpr std::uint64_t kBinnedGroupsPerCuCpu = 16;
+// Below kBinnedGroupsPerCuCpu work-items of kBinnedMinItemBytesCpu a compute unit, fewer, down to
+// one: each costs about 3 us however few elements it takes (PoCL 5 on 16 Xeon cores, medians of 4
+// rounds,
+// bench/results/pocl5_xeon16_host_finish_2026-11-29/s32c: f32 at 2^10 the partial took 44 us
+// with 1 a CU, 65 us with 8; at 2^20 a call took 127 us with 1 and 161 with 8; at 2^22 193 us
+// with 4, 216 with 8; f64 at 2^22 284 us with 8, 301 with 4).
+constexpr std::uint64_t kBinnedMinItemBytesCpu = 256 * 1024;
+// Where the groups' states are merged: on CPUs by the host, after one read of the states (PoCL 5
+// on 16 Xeon cores, 6 rounds, bench/results/pocl5_xeon16_host_finish_2026-11-29/s32a: a call at
+// 2^10 to 2^20 elements 32-49 us shorter than with binned_finish's second launch, f32 and f64); on
+// GPUs by binned_finish (one read of 7 words instead of 7 of each group).
+constexpr std::uint64_t kBinnedHostFinishCpu = 1;
+constexpr std::uint64_t kBinnedHostFinishGpu = 0;
 
 // What the two reproducible sums' plans share: strategy auto only; the tunables "groups" and
 // "blocked" (their grid), "chunk" (elements per pass of host data, for the tests of bit
@@ -66,6 +82,9 @@ struct SumGrid {
   const char* accumulator;  // in messages
   std::initializer_list<const char*> own;
   std::uint64_t gpu_groups_per_cu, cpu_groups_per_cu, most_groups;
+  // On CPUs, one work-group per this many bytes of input, between one and cpu_groups_per_cu a
+  // compute unit; 0: always cpu_groups_per_cu a compute unit.
+  std::uint64_t cpu_min_item_bytes;
 };
 
 Plan sum_grid_plan(const DeviceInfo& dev, Plan p, const Options& opts, const SumGrid& g) {
@@ -89,8 +108,12 @@ Plan sum_grid_plan(const DeviceInfo& dev, Plan p, const Options& opts, const Sum
   p.work_group_size = detail::checked_work_group(dev, opts.work_group_size ? opts.work_group_size
                                                       : cpu                ? 1
                                                                            : 0);
-  const std::uint64_t groups =
-      opts.tuning.get("groups").value_or(cus * (cpu ? g.cpu_groups_per_cu : g.gpu_groups_per_cu));
+  std::uint64_t default_groups = cus * (cpu ? g.cpu_groups_per_cu : g.gpu_groups_per_cu);
+  if (cpu && g.cpu_min_item_bytes) {
+    const std::uint64_t items = std::max<std::uint64_t>(g.cpu_min_item_bytes / size_of(p.type), 1);
+    default_groups = std::clamp(p.n / items + (p.n % items != 0), cus, default_groups);
+  }
+  const std::uint64_t groups = opts.tuning.get("groups").value_or(default_groups);
   if (groups < 1 || groups > g.most_groups)
     throw ArgumentError(detail::format("groups {} is not between 1 and {}", groups, g.most_groups));
   p.params.set("groups", groups);
@@ -109,7 +132,7 @@ Plan sum_grid_plan(const DeviceInfo& dev, Plan p, const Options& opts, const Sum
 Plan exact_plan(const DeviceInfo& dev, Plan p, const Options& opts) {
   p = sum_grid_plan(
       dev, p, opts,
-      {detail::kExactSum, "exact", {"fold"}, kExactGroupsPerCuGpu, kExactGroupsPerCuCpu, 4096});
+      {detail::kExactSum, "exact", {"fold"}, kExactGroupsPerCuGpu, kExactGroupsPerCuCpu, 4096, 0});
   const std::uint64_t fold = opts.tuning.get("fold").value_or(dev.fp64 ? 1 : 0);
   if (fold > 1) throw ArgumentError(detail::format("fold {} is not 0 or 1", fold));
   if (fold && !dev.fp64)
@@ -122,15 +145,18 @@ Plan exact_plan(const DeviceInfo& dev, Plan p, const Options& opts) {
 // A float sum under AnyDevice: the fixed-bin accumulator (cl/binned_sum.cl); its tunables
 // "lanes" and "unroll" set the lanes of bins a GPU work-item keeps and the vectors it loads
 // before depositing them (its loads in flight). CPUs (blocked) run neither: their lanes are 64
-// bytes and their blocks have 4 vectors.
+// bytes and their blocks have 4 vectors. "host_finish" 1 (CPUs' default) reads the groups'
+// states back and merges them on the host instead of launching binned_finish
+// (dispatch/run_binned.cpp): kBinnedHostFinishCpu says why.
 Plan binned_plan(const DeviceInfo& dev, Plan p, const Options& opts) {
   p = sum_grid_plan(dev, p, opts,
                     {detail::kBinnedSum,
                      "fixed-bin",
-                     {"lanes", "unroll"},
+                     {"lanes", "unroll", "host_finish"},
                      kBinnedGroupsPerCuGpu,
                      kBinnedGroupsPerCuCpu,
-                     65536});
+                     65536,
+                     kBinnedMinItemBytesCpu});
   const std::uint64_t lanes = opts.tuning.get("lanes").value_or(kBinnedLanesGpu);
   if (lanes != 2 && lanes != 4 && lanes != 8 && lanes != 16)
     throw ArgumentError(detail::format("lanes {} is not 2, 4, 8 or 16", lanes));
@@ -139,6 +165,12 @@ Plan binned_plan(const DeviceInfo& dev, Plan p, const Options& opts) {
   if (unroll != 1 && unroll != 2 && unroll != 4 && unroll != 8)
     throw ArgumentError(detail::format("unroll {} is not 1, 2, 4 or 8", unroll));
   p.params.set("unroll", unroll);
+  const std::uint64_t host_finish =
+      opts.tuning.get("host_finish")
+          .value_or(dev.kind == DeviceKind::CPU ? kBinnedHostFinishCpu : kBinnedHostFinishGpu);
+  if (host_finish > 1)
+    throw ArgumentError(detail::format("host_finish {} is not 0 or 1", host_finish));
+  p.params.set("host_finish", host_finish);
   p.depth = detail::binned_depth(p.acc, p.n);
   return p;
 }
