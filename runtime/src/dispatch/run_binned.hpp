@@ -15,7 +15,7 @@
 namespace rdx::detail {
 
 // The binned state of the first n elements of `in` (ex.plan's type, from ex.in_offset), with the
-// plan's grid ("groups", "blocked", "lanes"); waits for it.
+// plan's grid ("groups", "blocked", "lanes") and merge ("host_finish"); waits for it.
 BinnedSum run_binned(Exec& ex, const cl::Buffer& in, std::uint64_t n);
 
 // The same in two steps, for the device group's one-thread path: enqueues the work and the read
@@ -25,7 +25,8 @@ std::function<BinnedSum()> binned_later(Exec& ex, const cl::Buffer& in, std::uin
 
 // The same enqueued for rdx::enqueue_reduce: after `wait`, the sum rounded on the device into
 // `out_type` (F32 or F64) at byte `offset` of `out` (a multiple of its size); `done` receives the
-// event of that write. Returns without waiting.
+// event of that write. Returns without waiting. The groups' states are merged by binned_finish
+// whatever the plan's "host_finish" says: the result stays on the device.
 void enqueue_binned(Exec& ex, const cl::Buffer& in, std::uint64_t n, Type out_type,
                     const cl::Buffer& out, std::size_t offset, const std::vector<cl::Event>* wait,
                     cl::Event* done);
