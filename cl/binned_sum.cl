@@ -508,6 +508,17 @@ LANES_INLINE ulong lanes_run(lanes_t* s, lanes_t* s2, global const T* in, ulong 
 }
 #endif
 
+/* A merged state as STATE_WORDS words at out: its primaries' bits (zero-extended), its carries
+ * and `flags`. */
+inline void store_state(global long* out, const istate_t* sum, uint flags) {
+  const bstate_t t = bstate_of(sum);
+  for (int k = 0; k < FOLD; ++k) {
+    out[k] = (long)AS_BITS(t.p[k]);
+    out[FOLD + k] = t.c[k];
+  }
+  out[2 * FOLD] = flags;
+}
+
 kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void binned_partial(
     global const T* in, ulong n, ulong per_item, global long* states ELEM_PARAMS) {
   OPEN_INPUT(in);
@@ -576,13 +587,7 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void binned_partial(
   if (f) atomic_or(&group_flags, f);
   const istate_t sum = group_sum(&group_index, li, lk, lc, mine, lid);
   if (lid == 0) {
-    const bstate_t t = bstate_of(&sum);
-    global long* out = states + get_group_id(0) * STATE_WORDS;
-    for (int k = 0; k < FOLD; ++k) {
-      out[k] = (long)AS_BITS(t.p[k]);
-      out[FOLD + k] = t.c[k];
-    }
-    out[2 * FOLD] = group_flags;
+    store_state(states + get_group_id(0) * STATE_WORDS, &sum, group_flags);
   }
 }
 
@@ -609,12 +614,7 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void binned_finish(
   if (f) atomic_or(&all_flags, f);
   const istate_t sum = group_sum(&group_index, li, lk, lc, mine, lid);
   if (lid == 0) {
-    const bstate_t t = bstate_of(&sum);
-    for (int k = 0; k < FOLD; ++k) {
-      out[k] = (long)AS_BITS(t.p[k]);
-      out[FOLD + k] = t.c[k];
-    }
-    out[2 * FOLD] = all_flags;
+    store_state(out, &sum, all_flags);
   }
 }
 
