@@ -19,9 +19,9 @@
  * merges the work-items' states in local memory into states[group * 7 ...]: the primaries' bits
  * (zero-extended), the carries, the flags (7 words, as ops/binned_sum.hpp's binned_words and a
  * Partial keep them; the host merges them where the plan's host_finish says so). binned_finish:
- * one group of WG merges the `groups` states into out, 7 words of the same form. binned_round_out (EXACT_ROUND, for
- * enqueue_reduce): one work-item turns out's state into exact digits and rounds them
- * (exact_round: the host's round_exact bits). */
+ * one group of WG merges the `groups` states into out, 7 words of the same form.
+ * binned_round_out (EXACT_ROUND, for enqueue_reduce): one work-item turns out's state into exact
+ * digits and rounds them (exact_round: the host's round_exact bits). */
 #ifndef RDX_COMMON_H
 #include "common.h"
 #endif
