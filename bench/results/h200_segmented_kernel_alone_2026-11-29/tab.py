@@ -80,3 +80,27 @@ ab("s33f/seg.jsonl", ["old", "new"],
     "rows:8192"], [("f32", "sum"), ("i32", "sum"), ("f32", "max")])
 ab("s33g/seg.jsonl", ["old", "noreqd", "new"], ["uniform:4096", "uniform:8192", "powerlaw"],
    [("f32", "sum")])
+
+print("\ns33i: positions in 32 bits (p32) and also restrict (p32nc) against HEAD's kernel (cur)")
+d = defaultdict(list)
+for line in open(path("s33i", "runs.jsonl")):
+    r = json.loads(line)
+    if r["wrong"]:
+        sys.exit(f"s33i: wrong results: {line}")
+    d[(r["L"], r["variant"], r["regs"])].append(r["median_us"])
+print("| segments of | kernel | registers | alone, rounds (us) | median |")
+print("| --- | --- | --- | --- | --- |")
+for k in sorted(d):
+    print(f"| {k[0]} | {k[1]} | {k[2]} | " + "/".join(f"{x:.1f}" for x in d[k]) +
+          f" | {st.median(d[k]):.1f} |")
+ab_variants = defaultdict(list)
+for line in open(path("s33i", "seg.jsonl")):
+    r = json.loads(line)
+    if not r["checked"]:
+        sys.exit(f"s33i: a row was not checked: {line}")
+    ab_variants[(r["layout"], r["variant"])].append(r["GBps"])
+print("| layout (through clrdx, GB/s) | cur | p32 | p32nc | p32 / cur | p32nc / cur |")
+print("| --- | --- | --- | --- | --- | --- |")
+for L in ("uniform:4096", "uniform:16384", "powerlaw"):
+    m = [st.median(ab_variants[(L, v)]) for v in ("cur", "p32", "p32nc")]
+    print(f"| {L} | {m[0]:.0f} | {m[1]:.0f} | {m[2]:.0f} | {m[1] / m[0]:.3f} | {m[2] / m[0]:.3f} |")
