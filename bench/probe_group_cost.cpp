@@ -5,6 +5,9 @@
 //   partial : each work-item loads one float, a local tree, each group stores its partial
 //   counter : partial + the last group (atomic ticket) combines the partials (fast.cl's finish)
 //   twokern : partial, then a second launch of one group combines the partials
+//   flags   : partial, each group but the last then sets its flag to the call's number (a plain
+//             store after a fence), and the last group waits for every flag, then combines the
+//             partials: a finish without atomics (all groups resident at once: at most 1056)
 //   *_kwait : the same kernel, but the host polls the kernel's event to completion before it
 //             enqueues the read (is the read's wait on the kernel what costs?)
 //   spin    : `probe_group_cost spin I,I,...`: one group spinning I dependent steps, then the read
@@ -61,6 +64,29 @@ kernel void counter(global const float* in, global float* part, volatile global 
   for (uint k = get_local_id(0); k < groups; k += WG) s += ((volatile global float*)part)[k];
   const float r = group_sum(sh, s);
   if (get_local_id(0) == 0) { part[groups] = r; *ctr = 0; }
+}
+kernel void flags(global const float* in, global float* part, volatile global uint* flag,
+                  uint epoch) {
+  local float sh[WG];
+  const uint groups = get_num_groups(0), g = get_group_id(0), lid = get_local_id(0);
+  const float t = group_sum(sh, in[get_global_id(0)]);
+  if (g + 1 < groups) {
+    if (lid == 0) {
+      part[g] = t;
+      mem_fence(CLK_GLOBAL_MEM_FENCE);
+      flag[g] = epoch;
+    }
+    return;
+  }
+  for (uint k = lid; k + 1 < groups; k += WG)
+    while (flag[k] != epoch) {
+    }
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  float s = lid == 0 ? t : 0.0f;
+  for (uint k = lid; k + 1 < groups; k += WG) s += ((volatile global float*)part)[k];
+  const float r = group_sum(sh, s);
+  if (lid == 0) part[groups] = r;
 }
 kernel void spin(global float* out, uint iters) {
   float x = out[1];
@@ -143,7 +169,7 @@ int main(int argc, char** argv) {
     return k;
   };
   cl_kernel k_empty = kernel("empty"), k_partial = kernel("partial"), k_counter = kernel("counter"),
-            k_finish = kernel("finish"), k_spin = kernel("spin");
+            k_finish = kernel("finish"), k_spin = kernel("spin"), k_flags = kernel("flags");
   // The spin mode's list is of steps: its kernel is one group and writes part[0].
   const size_t wg = 256, max_g = spin_mode ? 1 : *std::max_element(groups.begin(), groups.end());
   std::vector<float> ones(max_g * wg, 1.0f);
@@ -155,6 +181,10 @@ int main(int argc, char** argv) {
   cl_uint zero = 0;
   cl_mem ctr = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 4, &zero, &e);
   check(e, "clCreateBuffer(ctr)");
+  std::vector<cl_uint> zeros(max_g, 0);
+  cl_mem flag = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, max_g * 4,
+                               zeros.data(), &e);
+  check(e, "clCreateBuffer(flag)");
   cl_mem pin = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, 16, nullptr, &e);
   check(e, "clCreateBuffer(pin)");
   auto* host = static_cast<float*>(clEnqueueMapBuffer(q, pin, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE,
@@ -206,6 +236,10 @@ int main(int argc, char** argv) {
   check(clSetKernelArg(k_counter, 1, sizeof part, &part), "arg");
   check(clSetKernelArg(k_counter, 2, sizeof ctr, &ctr), "arg");
   check(clSetKernelArg(k_finish, 0, sizeof part, &part), "arg");
+  check(clSetKernelArg(k_flags, 0, sizeof in, &in), "arg");
+  check(clSetKernelArg(k_flags, 1, sizeof part, &part), "arg");
+  check(clSetKernelArg(k_flags, 2, sizeof flag, &flag), "arg");
+  cl_uint epoch = 0;  // the flags kernel's call number: its flags never need zeroing
 
   // One kernel over `items` work-items, then the read of part[at]: enqueued at once, or after
   // polling the kernel's event (kwait). The median call.
@@ -292,16 +326,24 @@ int main(int argc, char** argv) {
       read_polled(g);
     });
     const float got_two = host[0];
+    const double t_flags = median_us([&] {
+      ++epoch;
+      check(clSetKernelArg(k_flags, 3, sizeof epoch, &epoch), "arg");
+      launch(k_flags, g * wg, wg);
+      read_polled(g);
+    });
+    const float got_flags = host[0];
     const double t_partial_kw = timed(k_partial, g * wg, true, 0);
     const double t_counter_kw = timed(k_counter, g * wg, true, g);
     const float got_counter_kw = host[0];
     std::printf(
         "{\"groups\":%zu,\"empty_us\":%.2f,\"partial_us\":%.2f,\"counter_us\":%.2f,"
         "\"twokern_us\":%.2f,\"partial_kwait_us\":%.2f,\"counter_kwait_us\":%.2f,"
-        "\"counter_ok\":%s,\"twokern_ok\":%s}%s\n",
-        g, t_empty, t_partial, t_counter, t_two, t_partial_kw, t_counter_kw,
+        "\"flags_us\":%.2f,\"counter_ok\":%s,\"twokern_ok\":%s,\"flags_ok\":%s}%s\n",
+        g, t_empty, t_partial, t_counter, t_two, t_partial_kw, t_counter_kw, t_flags,
         got_counter == float(g * wg) && got_counter_kw == float(g * wg) ? "true" : "false",
-        got_two == float(g * wg) ? "true" : "false", i + 1 < groups.size() ? "," : "");
+        got_two == float(g * wg) ? "true" : "false", got_flags == float(g * wg) ? "true" : "false",
+        i + 1 < groups.size() ? "," : "");
   }
   std::printf("]}\n");
   return 0;

@@ -58,3 +58,16 @@ for t, op in (("f32", "sum"), ("i32", "sum"), ("f64", "sum"), ("f32", "max")):
         fmt = lambda v: "/".join(f"{x:.1f}" for x in v)
         print(f"| {t} {op} | 2^{n.bit_length() - 1} | {fmt(a)} | {fmt(b)} | {fmt(c)} | "
               f"{st.median(c) / st.median(a):.3f} | {st.median(c) / st.median(b):.3f} |")
+
+# s33k: bench/probe_group_cost with the flags finish, 3 runs.
+print("\ns33k: probe_group_cost, median call (us) of each run; every result checked")
+runs = [json.load(open(os.path.join(HERE, "s33k", f"run{k}.json")))["rows"] for k in (1, 2, 3)]
+cols = ("empty_us", "partial_us", "counter_us", "twokern_us", "flags_us")
+print("| groups | " + " | ".join(c[:-3] for c in cols) + " |")
+print("| --- |" + " --- |" * len(cols))
+for i, row in enumerate(runs[0]):
+    for run in runs:
+        if not (run[i]["counter_ok"] and run[i]["twokern_ok"] and run[i]["flags_ok"]):
+            sys.exit(f"s33k: a wrong result at {row['groups']} groups")
+    print(f"| {row['groups']} | " +
+          " | ".join("/".join(f"{run[i][c]:.1f}" for run in runs) for c in cols) + " |")
