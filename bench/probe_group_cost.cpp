@@ -182,8 +182,8 @@ int main(int argc, char** argv) {
   cl_mem ctr = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 4, &zero, &e);
   check(e, "clCreateBuffer(ctr)");
   std::vector<cl_uint> zeros(max_g, 0);
-  cl_mem flag = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, max_g * 4,
-                               zeros.data(), &e);
+  cl_mem flag =
+      clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, max_g * 4, zeros.data(), &e);
   check(e, "clCreateBuffer(flag)");
   cl_mem pin = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, 16, nullptr, &e);
   check(e, "clCreateBuffer(pin)");
