@@ -7,7 +7,8 @@
 //   twokern : partial, then a second launch of one group combines the partials
 //   flags   : partial, each group but the last then sets its flag to the call's number (a plain
 //             store after a fence), and the last group waits for every flag, then combines the
-//             partials: a finish without atomics (all groups resident at once: at most 1056)
+//             partials: a finish without atomics, which needs every group resident at once
+//             (OpenCL promises no such progress; an H200 holds 1056 of these groups)
 //   *_kwait : the same kernel, but the host polls the kernel's event to completion before it
 //             enqueues the read (is the read's wait on the kernel what costs?)
 //   spin    : `probe_group_cost spin I,I,...`: one group spinning I dependent steps, then the read
