@@ -94,6 +94,16 @@ typedef SEG_CAT(T, 16) __attribute__((aligned(sizeof(T)))) seg_load16_t;
 #define SEG_VT SEG_CAT(T, 4)
 #define SEG_ALIGN SEG_VEC
 #endif
+/* SEG_LEAN_LOOP (4-element loads into the state, SEG_LANES >= SEG_VEC: the GPU form) keeps only
+ * a pointer and its bound live across the body's loop: the fewer than SEG_VEC elements after a
+ * part's body, at most one a lane, are loaded before the loop and combined after it, in the same
+ * order (the same bits); the body runs through one pointer; its loops are not unrolled further.
+ * NVIDIA's compiler then keeps seg_reduce in 32 registers a work-item instead of 40-42 (H200:
+ * f32 and i32 sums of segments of 4096 1.05-1.09x faster; docs/performance.md, "seg_reduce in
+ * 32 registers"). CPUs' default (one lane a segment) keeps the plain loop. */
+#if SEG_VEC == 4 && !defined(SEG_VACC) && SEG_LANES >= SEG_VEC
+#define SEG_LEAN_LOOP
+#endif
 /* The four elements of x, the first at position k, combined in order into s. */
 inline state_t seg_combine_vec(state_t s, SEG_VT x, ulong k) {
   s = st_combine(s, st_make(to_acc(T_VALUE(x.s0)), k));
@@ -310,21 +320,48 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(
         s, combine_values(combine_values(v[0].s0, v[0].s1), combine_values(v[0].s2, v[0].s3)));
 #endif
 #else
-    for (; k + ((SEG_UNROLL - 1) * SEG_LANES + 1) * SEG_VEC <= a1;
-         k += SEG_UNROLL * SEG_LANES * SEG_VEC) {
+#ifdef SEG_LEAN_LOOP
+    const ulong t = a1 + lane;
+    const bool has_tail = t < hi;
+    const state_t tail = has_tail ? st_make(to_acc(LOAD_T(p, t)), t) : st_identity();
+    const global SEG_VT* q = (const global SEG_VT*)(p + k);
+    const global SEG_VT* const q_end = (const global SEG_VT*)(p + a1);
+#define SEG_BODY_HAS(n) (q + ((n)-1) * SEG_LANES + 1 <= q_end)
+#define SEG_BODY_AT(u) (q + (u)*SEG_LANES)
+#define SEG_BODY_NEXT(n) (q += (n)*SEG_LANES, k += (n)*SEG_LANES * SEG_VEC)
+#else
+#define SEG_BODY_HAS(n) (k + (((n)-1) * SEG_LANES + 1) * SEG_VEC <= a1)
+#define SEG_BODY_AT(u) ((const global SEG_VT*)(p + k + (u)*SEG_LANES * SEG_VEC))
+#define SEG_BODY_NEXT(n) (k += (n)*SEG_LANES * SEG_VEC)
+#endif
+    /* SEG_UNROLL loads at a time, then one at a time. */
+#ifdef SEG_LEAN_LOOP
+#pragma unroll 1
+#endif
+    for (; SEG_BODY_HAS(SEG_UNROLL); SEG_BODY_NEXT(SEG_UNROLL)) {
       SEG_VT x[SEG_UNROLL];
 #pragma unroll
       for (uint u = 0; u < SEG_UNROLL; ++u)
-        x[u] = *(const global SEG_VT*)(p + k + u * SEG_LANES * SEG_VEC);
+        x[u] = *SEG_BODY_AT(u);
 #pragma unroll
       for (uint u = 0; u < SEG_UNROLL; ++u)
         s = seg_combine_vec(s, x[u], k + u * SEG_LANES * SEG_VEC);
     }
-    for (; k + SEG_VEC <= a1; k += SEG_LANES * SEG_VEC)
-      s = seg_combine_vec(s, *(const global SEG_VT*)(p + k), k);
+#ifdef SEG_LEAN_LOOP
+#pragma unroll 1
 #endif
+    for (; SEG_BODY_HAS(1); SEG_BODY_NEXT(1))
+      s = seg_combine_vec(s, *SEG_BODY_AT(0), k);
+#undef SEG_BODY_HAS
+#undef SEG_BODY_AT
+#undef SEG_BODY_NEXT
+#endif
+#ifdef SEG_LEAN_LOOP
+    if (has_tail) s = st_combine(s, tail);
+#else
     for (ulong t = a1 + lane; t < hi; t += SEG_LANES)
       s = st_combine(s, st_make(to_acc(LOAD_T(p, t)), t));
+#endif
 #elif defined(VIEW)
     (void)p;
     (void)step;
