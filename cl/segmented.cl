@@ -98,9 +98,9 @@ typedef SEG_CAT(T, 16) __attribute__((aligned(sizeof(T)))) seg_load16_t;
  * a pointer and its bound live across the body's loop: the fewer than SEG_VEC elements after a
  * part's body, at most one a lane, are loaded before the loop and combined after it, in the same
  * order (the same bits); the body runs through one pointer; its loops are not unrolled further.
- * NVIDIA's compiler then keeps seg_reduce in 32 registers a work-item instead of 40-42 (H200:
- * f32 and i32 sums of segments of 4096 1.05-1.09x faster; docs/performance.md, "seg_reduce in
- * 32 registers"). CPUs' default (one lane a segment) keeps the plain loop. */
+ * NVIDIA's compiler then keeps seg_reduce in 32 registers a work-item instead of 40-42 (H200,
+ * segments of 4096: f32 sums 1.02-1.05x faster, i32 sums 1.07-1.09x; docs/performance.md,
+ * "seg_reduce in 32 registers"). CPUs' default (one lane a segment) keeps the plain loop. */
 #if SEG_VEC == 4 && !defined(SEG_VACC) && SEG_LANES >= SEG_VEC
 #define SEG_LEAN_LOOP
 #endif
