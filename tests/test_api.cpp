@@ -394,6 +394,28 @@ TEST_CASE("fast_* tuning overrides: every unroll, vector width and grid stays ex
   CHECK_THROWS_AS(reduce(ctx, std::span<const int>(v), Op::Sum, bad), ArgumentError);
 }
 
+TEST_CASE("fast_strided: the grid of large inputs (groups of 512, 32 a CU) stays exact") {
+  Context ctx(device());
+  if (ctx.device_info().max_work_group < 512) return;  // the rule keeps the default grid there
+  for (const auto& [type, op] : {std::pair{Type::F32, Op::Sum}, std::pair{Type::I32, Op::Sum},
+                                 std::pair{Type::F32, Op::Max}})
+    for (std::uint64_t n : {1ull, 4099ull, 262147ull}) {
+      Options o;
+      o.strategy = "fast_strided";
+      o.tuning.set("large_bytes", 1);  // every input counts as large
+      const auto data = make_case_data(type, op, Pattern::Random, n, n + 3);
+      const Result r = reduce(ctx, type, data.data(), n, op, o);
+      const auto ref = reference_reduce(type, type, op, data.data(), n);
+      CAPTURE(r.plan.describe());
+      CHECK(r.plan.work_group_size == 512);
+      // One round of two 4-element loads a work-item (4-byte elements), at most 32 groups a CU.
+      CHECK(r.plan.params.get("groups") ==
+            std::min<std::uint64_t>(32ull * ctx.device_info().compute_units,
+                                    (n + 512 * 8 - 1) / (512 * 8)));
+      CHECK(check_result(r.plan, r.value, r.index, ref) == "");
+    }
+}
+
 TEST_CASE("fast_*: the host's finish and the last group's agree with the reference") {
   Context ctx(device());
   std::set<bool> finishes;  // both kinds ran

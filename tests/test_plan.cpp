@@ -512,6 +512,44 @@ TEST_CASE("fast_strided spreads a small input: one round of loads per work-item"
   CHECK_FALSE(make_plan(cpu, Type::I32, Op::Max, 100, tree).poll_result);
 }
 
+TEST_CASE("fast_strided: NVIDIA GPUs run inputs of 4 GiB or more in groups of 512, 32 a CU") {
+  auto h200 = fake_device(DeviceKind::GPU, "NVIDIA H200");
+  h200.vendor = "NVIDIA Corporation";
+  h200.compute_units = 132;
+  const std::uint64_t gib4 = std::uint64_t{1} << 32;
+  for (const Type type : {Type::F32, Type::I32, Type::F64}) {
+    CAPTURE(type);
+    const std::uint64_t from = gib4 / size_of(type);
+    const Plan large = make_plan(h200, type, Op::Sum, from, {});
+    CHECK(large.work_group_size == 512);
+    CHECK(param(large, "groups") == 32 * 132);
+    CHECK_FALSE(param(large, "host_finish"));
+    const Plan below = make_plan(h200, type, Op::Sum, from - 1, {});
+    CHECK(below.work_group_size == 256);
+    CHECK(param(below, "groups") == 8 * 132);
+  }
+  CHECK(make_plan(h200, Type::F32, Op::Max, gib4 / 4, {}).work_group_size == 512);
+  // Loads of one element (argmax), an asked-for grid and other vendors keep the default grid.
+  CHECK(make_plan(h200, Type::F32, Op::ArgMax, gib4 / 4, {}).work_group_size == 256);
+  Options wg;
+  wg.work_group_size = 128;
+  CHECK(make_plan(h200, Type::F32, Op::Sum, gib4 / 4, wg).work_group_size == 128);
+  Options gpc;
+  gpc.tuning.set("groups_per_cu", 4);
+  const Plan asked = make_plan(h200, Type::F32, Op::Sum, gib4 / 4, gpc);
+  CHECK(asked.work_group_size == 256);
+  CHECK(param(asked, "groups") == 4 * 132);
+  Options never;
+  never.tuning.set("large_bytes", ~std::uint64_t{0});
+  CHECK(make_plan(h200, Type::F32, Op::Sum, gib4 / 4, never).work_group_size == 256);
+  auto other = h200;
+  other.vendor = "Advanced Micro Devices, Inc.";
+  CHECK(make_plan(other, Type::F32, Op::Sum, gib4 / 4, {}).work_group_size == 256);
+  Options any;
+  any.tuning.set("large_bytes", 1 << 20);
+  CHECK(make_plan(other, Type::F32, Op::Sum, 1 << 18, any).work_group_size == 512);
+}
+
 TEST_CASE("fast_*: a grid of at most one partial per work-item of a group finishes on the host") {
   auto gpu = fake_device(DeviceKind::GPU, "NVIDIA H200");
   gpu.compute_units = 132;  // a grid of up to 8 x 132 groups

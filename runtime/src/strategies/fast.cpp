@@ -248,9 +248,10 @@ StrategyDef strategy_fast_strided() {
       {900,
        {"fast_strided", "fast.cl",
         "001 step 10 (multi-sequential) + ArrayFire's last-group finish; not a seed",
-        "auto on GPUs: one launch, a grid of CUs x 8 groups reading neighbouring vectors, "
-        "the last work-group to finish reduces the partials (the host does for a grid of "
-        "at most work-group-size groups)"},
+        "auto on GPUs: one launch, a grid of CUs x 8 groups reading neighbouring vectors "
+        "(NVIDIA, inputs of 4 GiB or more: CUs x 32 groups of 512), the last work-group to "
+        "finish reduces the partials (the host does for a grid of at most work-group-size "
+        "groups)"},
        fast_depth,
        nullptr,
        nullptr,

@@ -20,7 +20,7 @@ namespace rdx::detail {
 // and f32 max at 2^20, f64 sums at 2^19 and 2^20) the capped grid was faster in 13 of 15
 // comparisons, medians 21.7-25.9 us against 23.9-30.2 (slower: i32 once, 25.6 against 24.0, and
 // f64 once, 24.1 against 23.9); at 32 (2^21) it was slower in 4 of 7, by 1.1-3.6 us.
-const std::array<ParamSpec, 7> kFastStridedParams = {{
+const std::array<ParamSpec, 8> kFastStridedParams = {{
     {"wg", 256, "work-group size"},
     {"groups_per_cu", 8, "work-groups per compute unit: the grid's upper bound"},
     {"vector_bytes", 16, "bytes per vector load (elements: vector_bytes / element size, 1-16)"},
@@ -30,6 +30,10 @@ const std::array<ParamSpec, 7> kFastStridedParams = {{
      "a grid is capped at one group per work-item of a group (the host combines the partials) "
      "while each work-item then reads at most this many elements (1: no cap)"},
     {"scalar_map", 0, "accepted for portability: strided maps users' reductions lane by lane"},
+    {"large_bytes", 0,
+     "inputs of at least this many bytes run groups of 512, 32 a compute unit, where neither wg "
+     "nor groups_per_cu is set (built-in operators with vector loads; by default never, on "
+     "NVIDIA from 2^32; a value above any input's size turns it off)"},
 }};
 
 // PoCL 5, 16 cores, f32 sum: 8 groups per compute unit beat 1, 2 and 4; one work-item per group,
@@ -55,6 +59,16 @@ namespace {
 constexpr std::uint64_t kMostHostPartials = 256;
 constexpr std::uint64_t kMostCappedRounds = 4;
 constexpr std::uint64_t kMostCappedRoundsScalar = 2;
+
+// The grid of an input of large_bytes or more (NVIDIA: 4 GiB, plan/tuning.cpp): several waves of
+// groups, as CUB's grid is (its subscription factor), so that a multiprocessor that runs ahead
+// takes more of them. H200, against the default grid (256, 8 a compute unit) in alternating
+// rounds (bench/results/h200_host_write_2026-12-01, s35b and s35c): f32 sums of 2^30 elements
+// 1.023-1.029x its speed (3 rounds), i32 sums 1.012x and f32 max 1.027x (1 round), at
+// 0.991-1.007x CUB's call; f64 sums of 2^29 and 2^30 elements 1.003-1.004x. Smaller inputs did
+// not gain: 0.92-1.01x from 256 MiB to 2 GiB (1 round).
+constexpr std::uint64_t kLargeWg = 512;
+constexpr std::uint64_t kLargeGroupsPerCu = 32;
 
 std::uint64_t clamp_u(std::uint64_t v, std::uint64_t lo, std::uint64_t hi) {
   return std::max(lo, std::min(v, hi));
@@ -115,7 +129,6 @@ void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTab
                    p.strategy);
   const std::uint64_t es = size_of(p.type);
   const std::uint64_t cus = std::max<std::uint32_t>(dev.compute_units, 1);
-  const std::uint64_t gpc = t("groups_per_cu");
   std::uint64_t vw = 1;  // one element at a time where lanes cannot combine (ops/operators.hpp)
   if (lanes_combine(p.op, p.acc)) vw = clamp_u(t("vector_bytes") / es, 1, 16);
   // On a CPU a vector, of elements or of accumulators, is at most one SIMD register: a wider
@@ -125,7 +138,16 @@ void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTab
     const std::uint64_t lane = std::max<std::uint64_t>(es, size_of(p.acc));
     vw = std::min<std::uint64_t>(vw, std::max<std::uint64_t>(dev.native_vector_bytes / lane, 1));
   }
-  if (!o.work_group_size) p.work_group_size = std::min<std::size_t>(t("wg"), p.work_group_size);
+  // A built-in operator's vector loads over a large input (kLargeWg above); not for users'
+  // reductions (host_may_finish is false for them), nor where a grid is asked for.
+  const bool large = !blocked && vw > 1 && host_may_finish && t("large_bytes") &&
+                     p.n * es >= t("large_bytes") && !o.work_group_size && !t.set("wg") &&
+                     !t.set("groups_per_cu") && dev.max_work_group >= kLargeWg;
+  if (large)
+    p.work_group_size = kLargeWg;
+  else if (!o.work_group_size)
+    p.work_group_size = std::min<std::size_t>(t("wg"), p.work_group_size);
+  const std::uint64_t gpc = large ? kLargeGroupsPerCu : t("groups_per_cu");
   const std::uint64_t unroll = blocked ? 1 : t("unroll");
   std::uint64_t groups;
   if (blocked) {

@@ -9,7 +9,7 @@
 
 namespace rdx::detail {
 
-extern const std::array<ParamSpec, 7> kFastStridedParams;
+extern const std::array<ParamSpec, 8> kFastStridedParams;
 extern const std::array<ParamSpec, 6> kFastBlockedParams;
 
 // StrategyFacts::tune of each: the grid into Plan::params and Plan::work_group_size.
