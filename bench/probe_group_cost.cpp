@@ -19,15 +19,7 @@
 //             then mapped without blocking, its event polled, and unmapped (map)
 // Usage: probe_group_cost [G,G,...]   (the first GPU; without one, the first device)
 // Build: g++ -O2 -std=c++17 bench/probe_group_cost.cpp -lOpenCL -o probe_group_cost
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
-#include <algorithm>
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
-#include <sstream>
-#include <string>
-#include <vector>
+#include "ocl_probe.hpp"
 
 static const char* kSource = R"(
 #define WG 256
@@ -103,28 +95,6 @@ kernel void finish(global float* part, uint groups) {
 }
 )";
 
-static void check(cl_int e, const char* what) {
-  if (e != CL_SUCCESS) {
-    std::fprintf(stderr, "%s failed: %d\n", what, e);
-    std::exit(1);
-  }
-}
-
-using Clock = std::chrono::steady_clock;
-template <class F>
-static double median_us(F f, int reps = 400) {
-  for (int i = 0; i < 50; ++i)
-    f();
-  std::vector<double> t(reps);
-  for (auto& x : t) {
-    const auto a = Clock::now();
-    f();
-    x = std::chrono::duration<double, std::micro>(Clock::now() - a).count();
-  }
-  std::sort(t.begin(), t.end());
-  return t[reps / 2];
-}
-
 int main(int argc, char** argv) {
   std::vector<size_t> groups = {1, 2, 4, 8, 16, 64, 256, 1056};
   const bool spin_mode = argc > 1 && std::string(argv[1]) == "spin";
@@ -136,20 +106,8 @@ int main(int argc, char** argv) {
     ++argv;
     --argc;
   }
-  if (argc > 1) {
-    groups.clear();
-    std::stringstream ss(argv[1]);
-    for (std::string tok; std::getline(ss, tok, ',');)
-      groups.push_back(std::stoul(tok));
-  }
-  cl_uint np = 0;
-  check(clGetPlatformIDs(0, nullptr, &np), "clGetPlatformIDs");
-  std::vector<cl_platform_id> ps(np);
-  check(clGetPlatformIDs(np, ps.data(), nullptr), "clGetPlatformIDs");
-  cl_device_id dev = nullptr;
-  for (auto p : ps)
-    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &dev, nullptr) == CL_SUCCESS) break;
-  if (!dev && np > 0) clGetDeviceIDs(ps[0], CL_DEVICE_TYPE_ALL, 1, &dev, nullptr);  // no GPU: any
+  if (argc > 1) groups = comma_list(argv[1]);
+  cl_device_id dev = first_gpu();
   if (!dev) {
     std::puts("no OpenCL device");
     return 1;
@@ -161,9 +119,7 @@ int main(int argc, char** argv) {
   check(e, "clCreateContext");
   cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &e);
   check(e, "clCreateCommandQueue");
-  cl_program pr = clCreateProgramWithSource(ctx, 1, &kSource, nullptr, &e);
-  check(e, "clCreateProgramWithSource");
-  check(clBuildProgram(pr, 1, &dev, "", nullptr, nullptr), "clBuildProgram");
+  cl_program pr = built_program(ctx, dev, kSource);
   auto kernel = [&](const char* n) {
     cl_kernel k = clCreateKernel(pr, n, &e);
     check(e, n);

@@ -16,17 +16,10 @@
 // driver does not write host memory from the kernel there.
 // Usage: probe_host_write [STEPS,...] [G,...]   (the first GPU; without one, the first device)
 // Build: g++ -O2 -std=c++17 bench/probe_host_write.cpp -lOpenCL -o probe_host_write
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
-#include <algorithm>
-#include <chrono>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <sstream>
-#include <string>
-#include <vector>
+
+#include "ocl_probe.hpp"
 
 static const char* kSource = R"(
 #define WG 256
@@ -87,49 +80,12 @@ kernel void parts_dev(global const float* in, global float* part) {
 }
 )";
 
-static void check(cl_int e, const char* what) {
-  if (e != CL_SUCCESS) {
-    std::fprintf(stderr, "%s failed: %d\n", what, e);
-    std::exit(1);
-  }
-}
-
-using Clock = std::chrono::steady_clock;
-template <class F>
-static double median_us(F f, int reps = 400) {
-  for (int i = 0; i < 50; ++i)
-    f();
-  std::vector<double> t(reps);
-  for (auto& x : t) {
-    const auto a = Clock::now();
-    f();
-    x = std::chrono::duration<double, std::micro>(Clock::now() - a).count();
-  }
-  std::sort(t.begin(), t.end());
-  return t[reps / 2];
-}
-
-static std::vector<size_t> list(const char* s) {
-  std::vector<size_t> v;
-  std::stringstream ss(s);
-  for (std::string tok; std::getline(ss, tok, ',');)
-    v.push_back(std::stoul(tok));
-  return v;
-}
-
 int main(int argc, char** argv) {
   std::vector<size_t> steps = {0, 1000, 10000, 100000};
   std::vector<size_t> groups = {1, 16, 256, 1056};
-  if (argc > 1) steps = list(argv[1]);
-  if (argc > 2) groups = list(argv[2]);
-  cl_uint np = 0;
-  check(clGetPlatformIDs(0, nullptr, &np), "clGetPlatformIDs");
-  std::vector<cl_platform_id> ps(np);
-  check(clGetPlatformIDs(np, ps.data(), nullptr), "clGetPlatformIDs");
-  cl_device_id dev = nullptr;
-  for (auto p : ps)
-    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &dev, nullptr) == CL_SUCCESS) break;
-  if (!dev && np > 0) clGetDeviceIDs(ps[0], CL_DEVICE_TYPE_ALL, 1, &dev, nullptr);
+  if (argc > 1) steps = comma_list(argv[1]);
+  if (argc > 2) groups = comma_list(argv[2]);
+  cl_device_id dev = first_gpu();
   if (!dev) {
     std::puts("no OpenCL device");
     return 1;
@@ -144,14 +100,7 @@ int main(int argc, char** argv) {
   check(e, "clCreateContext");
   cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &e);
   check(e, "clCreateCommandQueue");
-  cl_program pr = clCreateProgramWithSource(ctx, 1, &kSource, nullptr, &e);
-  check(e, "clCreateProgramWithSource");
-  if (clBuildProgram(pr, 1, &dev, "", nullptr, nullptr) != CL_SUCCESS) {
-    char log[8192] = {};
-    clGetProgramBuildInfo(pr, dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, nullptr);
-    std::fprintf(stderr, "build failed:\n%s\n", log);
-    return 1;
-  }
+  cl_program pr = built_program(ctx, dev, kSource);
   auto kernel = [&](const char* n) {
     cl_kernel k = clCreateKernel(pr, n, &e);
     check(e, n);

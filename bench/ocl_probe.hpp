@@ -1,0 +1,71 @@
+// ocl_probe.hpp: what the hand-built OpenCL probes of bench/ (probe_group_cost, probe_host_write)
+// share, apart from librdx: a checked call, the median time of a call, a comma list of sizes,
+// the first GPU (else the first device), and a program built from one source.
+#pragma once
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
+static void check(cl_int e, const char* what) {
+  if (e != CL_SUCCESS) {
+    std::fprintf(stderr, "%s failed: %d\n", what, e);
+    std::exit(1);
+  }
+}
+
+using Clock = std::chrono::steady_clock;
+// The median of `reps` timed calls of f, in microseconds, after 50 untimed ones.
+template <class F>
+static double median_us(F f, int reps = 400) {
+  for (int i = 0; i < 50; ++i)
+    f();
+  std::vector<double> t(reps);
+  for (auto& x : t) {
+    const auto a = Clock::now();
+    f();
+    x = std::chrono::duration<double, std::micro>(Clock::now() - a).count();
+  }
+  std::sort(t.begin(), t.end());
+  return t[reps / 2];
+}
+
+static std::vector<size_t> comma_list(const char* s) {
+  std::vector<size_t> v;
+  std::stringstream ss(s);
+  for (std::string tok; std::getline(ss, tok, ',');)
+    v.push_back(std::stoul(tok));
+  return v;
+}
+
+// The first GPU, else the first device of the first platform; nullptr when there is none.
+static cl_device_id first_gpu() {
+  cl_uint np = 0;
+  check(clGetPlatformIDs(0, nullptr, &np), "clGetPlatformIDs");
+  std::vector<cl_platform_id> ps(np);
+  check(clGetPlatformIDs(np, ps.data(), nullptr), "clGetPlatformIDs");
+  cl_device_id dev = nullptr;
+  for (auto p : ps)
+    if (clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &dev, nullptr) == CL_SUCCESS) break;
+  if (!dev && np > 0) clGetDeviceIDs(ps[0], CL_DEVICE_TYPE_ALL, 1, &dev, nullptr);
+  return dev;
+}
+
+// `source` built for dev in ctx; a failed build prints its log and exits.
+static cl_program built_program(cl_context ctx, cl_device_id dev, const char* source) {
+  cl_int e;
+  cl_program pr = clCreateProgramWithSource(ctx, 1, &source, nullptr, &e);
+  check(e, "clCreateProgramWithSource");
+  if (clBuildProgram(pr, 1, &dev, "", nullptr, nullptr) != CL_SUCCESS) {
+    std::vector<char> log(1 << 16, '\0');
+    clGetProgramBuildInfo(pr, dev, CL_PROGRAM_BUILD_LOG, log.size() - 1, log.data(), nullptr);
+    std::fprintf(stderr, "clBuildProgram failed:\n%s\n", log.data());
+    std::exit(1);
+  }
+  return pr;
+}
