@@ -1,6 +1,7 @@
 // ocl_probe.hpp: what the hand-built OpenCL probes of bench/ (probe_group_cost, probe_host_write)
 // share, apart from librdx: a checked call, the median time of a call, a comma list of sizes,
-// the first GPU (else the first device), and a program built from one source.
+// and the first GPU (else the first device) with a context, a plain queue and a program built
+// from one source.
 #pragma once
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
@@ -69,3 +70,34 @@ static cl_program built_program(cl_context ctx, cl_device_id dev, const char* so
   }
   return pr;
 }
+
+// The first GPU (else the first device), its name, a context and a plain queue on it, and
+// `source` built there; exits with a message where there is no device.
+struct Probe {
+  cl_device_id dev = nullptr;
+  char name[256] = {};
+  cl_context ctx = nullptr;
+  cl_command_queue q = nullptr;
+  cl_program pr = nullptr;
+
+  explicit Probe(const char* source) {
+    dev = first_gpu();
+    if (!dev) {
+      std::puts("no OpenCL device");
+      std::exit(1);
+    }
+    check(clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, nullptr), "clGetDeviceInfo");
+    cl_int e;
+    ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &e);
+    check(e, "clCreateContext");
+    q = clCreateCommandQueue(ctx, dev, 0, &e);
+    check(e, "clCreateCommandQueue");
+    pr = built_program(ctx, dev, source);
+  }
+  cl_kernel kernel(const char* n) const {
+    cl_int e;
+    cl_kernel k = clCreateKernel(pr, n, &e);
+    check(e, n);
+    return k;
+  }
+};

@@ -107,24 +107,13 @@ int main(int argc, char** argv) {
     --argc;
   }
   if (argc > 1) groups = comma_list(argv[1]);
-  cl_device_id dev = first_gpu();
-  if (!dev) {
-    std::puts("no OpenCL device");
-    return 1;
-  }
-  char name[256];
-  check(clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, nullptr), "clGetDeviceInfo");
+  const Probe probe(kSource);
+  cl_device_id dev = probe.dev;
+  const char* name = probe.name;
+  cl_context ctx = probe.ctx;
+  cl_command_queue q = probe.q;
+  auto kernel = [&](const char* n) { return probe.kernel(n); };
   cl_int e;
-  cl_context ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &e);
-  check(e, "clCreateContext");
-  cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &e);
-  check(e, "clCreateCommandQueue");
-  cl_program pr = built_program(ctx, dev, kSource);
-  auto kernel = [&](const char* n) {
-    cl_kernel k = clCreateKernel(pr, n, &e);
-    check(e, n);
-    return k;
-  };
   cl_kernel k_empty = kernel("empty"), k_partial = kernel("partial"), k_counter = kernel("counter"),
             k_finish = kernel("finish"), k_spin = kernel("spin"), k_flags = kernel("flags");
   // The spin mode's list is of steps: its kernel is one group and writes part[0].

@@ -85,27 +85,16 @@ int main(int argc, char** argv) {
   std::vector<size_t> groups = {1, 16, 256, 1056};
   if (argc > 1) steps = comma_list(argv[1]);
   if (argc > 2) groups = comma_list(argv[2]);
-  cl_device_id dev = first_gpu();
-  if (!dev) {
-    std::puts("no OpenCL device");
-    return 1;
-  }
-  char name[256];
-  check(clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, nullptr), "clGetDeviceInfo");
+  const Probe probe(kSource);
+  cl_device_id dev = probe.dev;
+  const char* name = probe.name;
+  cl_context ctx = probe.ctx;
+  cl_command_queue q = probe.q;
+  auto kernel = [&](const char* n) { return probe.kernel(n); };
+  cl_int e;
   cl_bool unified = CL_FALSE;
   check(clGetDeviceInfo(dev, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, nullptr),
         "clGetDeviceInfo");
-  cl_int e;
-  cl_context ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &e);
-  check(e, "clCreateContext");
-  cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &e);
-  check(e, "clCreateCommandQueue");
-  cl_program pr = built_program(ctx, dev, kSource);
-  auto kernel = [&](const char* n) {
-    cl_kernel k = clCreateKernel(pr, n, &e);
-    check(e, n);
-    return k;
-  };
   cl_kernel k_spin_dev = kernel("spin_dev"), k_spin_box = kernel("spin_box"),
             k_ticket = kernel("ticket"), k_parts = kernel("parts"),
             k_parts_dev = kernel("parts_dev");
