@@ -1,7 +1,7 @@
 // ocl_probe.hpp: what the hand-built OpenCL probes of bench/ (probe_group_cost, probe_host_write)
-// share, apart from librdx: a checked call, the median time of a call, a comma list of sizes,
-// and the first GPU (else the first device) with a context, a plain queue and a program built
-// from one source.
+// share, apart from librdx: their kernels' prelude, a checked call, the median time of a call, a
+// comma list of sizes, and the first GPU (else the first device) with a context, a plain queue
+// and a program built from the prelude and one source.
 #pragma once
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
@@ -12,6 +12,23 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+// OpenCL C that every probe's source is built after (built_program): groups of WG = 256
+// work-items, and a group's sum of one float a work-item through local memory (sequential
+// addressing).
+static const char* kProbePrelude = R"(
+#define WG 256
+inline float group_sum(local float* sh, float s) {
+  const uint lid = get_local_id(0);
+  sh[lid] = s;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint w = WG / 2; w > 0; w >>= 1) {
+    if (lid < w) sh[lid] += sh[lid + w];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  return sh[0];
+}
+)";
 
 static void check(cl_int e, const char* what) {
   if (e != CL_SUCCESS) {
@@ -57,10 +74,11 @@ static cl_device_id first_gpu() {
   return dev;
 }
 
-// `source` built for dev in ctx; a failed build prints its log and exits.
+// kProbePrelude and `source` built for dev in ctx; a failed build prints its log and exits.
 static cl_program built_program(cl_context ctx, cl_device_id dev, const char* source) {
   cl_int e;
-  cl_program pr = clCreateProgramWithSource(ctx, 1, &source, nullptr, &e);
+  const char* parts[] = {kProbePrelude, source};
+  cl_program pr = clCreateProgramWithSource(ctx, 2, parts, nullptr, &e);
   check(e, "clCreateProgramWithSource");
   if (clBuildProgram(pr, 1, &dev, "", nullptr, nullptr) != CL_SUCCESS) {
     std::vector<char> log(1 << 16, '\0');

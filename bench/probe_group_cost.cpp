@@ -21,20 +21,9 @@
 // Build: g++ -O2 -std=c++17 bench/probe_group_cost.cpp -lOpenCL -o probe_group_cost
 #include "ocl_probe.hpp"
 
-static const char* kSource = R"(
-#define WG 256
+static const char* kSource = R"(  // after kProbePrelude (ocl_probe.hpp)
 kernel void empty(global const float* in, global float* out) {
   if (get_global_id(0) == 0) out[0] = in[0] + 1.0f;
-}
-inline float group_sum(local float* sh, float s) {
-  const uint lid = get_local_id(0);
-  sh[lid] = s;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint w = WG / 2; w > 0; w >>= 1) {
-    if (lid < w) sh[lid] += sh[lid + w];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  return sh[0];
 }
 kernel void partial(global const float* in, global float* part) {
   local float sh[WG];
@@ -109,7 +98,6 @@ int main(int argc, char** argv) {
   if (argc > 1) groups = comma_list(argv[1]);
   const Probe probe(kSource);
   cl_device_id dev = probe.dev;
-  const char* name = probe.name;
   cl_context ctx = probe.ctx;
   cl_command_queue q = probe.q;
   auto kernel = [&](const char* n) { return probe.kernel(n); };
@@ -199,7 +187,7 @@ int main(int argc, char** argv) {
     });
   };
   check(clSetKernelArg(k_spin, 0, sizeof part, &part), "arg");
-  std::printf("{\"device\":\"%s\",\"rows\":[\n", name);
+  std::printf("{\"device\":\"%s\",\"rows\":[\n", probe.name);
   if (spin_mode) {
     for (size_t i = 0; i < groups.size(); ++i) {
       const cl_uint it = static_cast<cl_uint>(groups[i]);

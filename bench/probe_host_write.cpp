@@ -21,19 +21,8 @@
 
 #include "ocl_probe.hpp"
 
-static const char* kSource = R"(
-#define WG 256
+static const char* kSource = R"(  // after kProbePrelude (ocl_probe.hpp)
 #pragma OPENCL EXTENSION cl_khr_global_int32_base_atomics : enable
-inline float group_sum(local float* sh, float s) {
-  const uint lid = get_local_id(0);
-  sh[lid] = s;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint w = WG / 2; w > 0; w >>= 1) {
-    if (lid < w) sh[lid] += sh[lid + w];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  return sh[0];
-}
 /* One 8-byte store: the value's bits and the call number arrive together. */
 inline void post(global uint2* box, uint k, float v, uint seq) { box[k] = (uint2)(as_uint(v), seq); }
 kernel void spin_dev(global float* out, global const float* in, uint iters) {
@@ -87,7 +76,6 @@ int main(int argc, char** argv) {
   if (argc > 2) groups = comma_list(argv[2]);
   const Probe probe(kSource);
   cl_device_id dev = probe.dev;
-  const char* name = probe.name;
   cl_context ctx = probe.ctx;
   cl_command_queue q = probe.q;
   auto kernel = [&](const char* n) { return probe.kernel(n); };
@@ -181,7 +169,7 @@ int main(int argc, char** argv) {
     clReleaseEvent(kev);
     return s;
   };
-  std::printf("{\"device\":\"%s\",\"host_unified_memory\":%s,\"rows\":[\n", name,
+  std::printf("{\"device\":\"%s\",\"host_unified_memory\":%s,\"rows\":[\n", probe.name,
               unified ? "true" : "false");
   bool first = true;
   auto row_end = [&] {
