@@ -88,11 +88,10 @@ std::string build_options(const SegmentedPlan& p, bool checked) {
 
 // Scratch that segmented calls keep per context, held for a whole call: seg_check's flag and the
 // parts' partial states (a call's states and indices up to kKeptPartBytes together, so at most
-// that much in each of the two buffers; more are made for the call alone). Made and
-// released on every call, they cost NVIDIA's driver 7-36 us a call (H100, 2^28 f32 by offsets,
-// segments of 4096 to 2^20 and the power-law mix: 0.88-0.98x CUB, kept 0.92-1.02x;
-// bench/results/h100_segmented_kept_scratch_2026-11-27). The flag is 0 between calls once a
-// call has read it as 0; any other way out of a call leaves it to be zeroed by the next.
+// that much in each of the two buffers; more are made for the call alone). Made and released on
+// every call, they cost NVIDIA's driver 7-36 us a call (H100; 0e461e6). The flag is 0 between
+// calls once a call has read it as 0; any other way out of a call leaves it to be zeroed by the
+// next.
 struct SegmentedScratch {
   std::mutex mutex;
   bool flag_zero = false;

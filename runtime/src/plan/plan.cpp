@@ -24,53 +24,29 @@ std::string strategy_names() {
 }
 
 // Work-groups of the exact sum's first launch: one per compute unit on CPUs (of one work-item,
-// a contiguous range each), 8 per compute unit on GPUs (a grid stride). H200, f32 2^28, 2 rounds
-// (bench/results/h200_exact_groups_sweep.txt): 8 per CU 385-395 us at 256 work-items (387-388 at
-// 512), against 441-466 with 2 or 4 and 387-408 with 16; run_to_run 259-273.
+// a contiguous range each), 8 per compute unit on GPUs (a grid stride): on the H200, f32 2^28,
+// 8 a CU took 385-395 us against 441-466 with 2 or 4 (rows kept at a3b5203).
 constexpr std::uint64_t kExactGroupsPerCuGpu = 8;
 constexpr std::uint64_t kExactGroupsPerCuCpu = 1;  // not measured with more: 8-32 KB of bins each
 
 // Work-groups of the fixed-bin sum's first launch: kBinnedGroupsPerCuCpu per compute unit on CPUs
 // (of one work-item, a contiguous range each, its lanes in vectors), kBinnedGroupsPerCuGpu per
-// compute unit on GPUs (a grid stride), with kBinnedLanesGpu lanes a work-item. H100, 2^26
-// elements, one load in flight, lanes 2-8 x groups per CU 2-8 x work-groups of 128 or 256
-// (bench/results/h100_binned_sweep.txt): f32 fastest at 4 lanes, 4 groups per CU, 256 (133 us;
-// run_to_run 113-115 us). H200, 4 loads in flight, f64, 2 rounds, lanes 4 or 8 x unroll 1-8 x
-// groups per CU 2-8 (bench/results/h200_binned_f64_2026-11-28/): 4 lanes, 4 loads, 2 or 4 groups
-// fastest, 155.7 us at 2^26 and 512-516 us at 2^28 (run_to_run 141.5 / 496.3), against 178-193
-// and 590-600 us with 8 lanes.
+// compute unit on GPUs (a grid stride), with kBinnedLanesGpu lanes a work-item: the fastest for
+// f32 on the H100 (a3b45e4) and, with 4 loads in flight, for f32 and f64 on the H200 (2bcb05d).
 constexpr std::uint64_t kBinnedGroupsPerCuGpu = 4;
 constexpr std::uint64_t kBinnedLanesGpu = 4;
-// Vectors a GPU work-item loads before depositing them. H200, 2 rounds
-// (bench/results/h200_binned_unroll_2026-11-28): f32 at 4 lanes, 2^30, 1 load 1398-1400 us, 2
-// loads 1145-1146, 4 loads 1051-1055, 8 loads 1184 (run_to_run 985-986); f64 at 4 lanes, 2^28
-// (h200_binned_f64_2026-11-28): 1 load 737 us, 2 loads 564, 4 loads 516, 8 loads 635 (run_to_run
-// 496).
+// Vectors a GPU work-item loads before depositing them: 4 beat 1, 2 and 8 on the H200 (b8785e9).
 constexpr std::uint64_t kBinnedUnrollGpu = 4;
-// On CPUs 16 work-items a compute unit (kBinnedMinItemBytesCpu: fewer for small inputs): PoCL's
-// threads then share the work in smaller ranges.
-// PoCL 5 on 16 Xeon cores, any_device's call, medians of 3 rounds at 2^24 / 2^26 elements
-// (bench/results/pocl5_xeon16_binned_run_2026-11-28/run4): f32 one a CU 919 / 3813 us, 4 a CU
-// 640 / 2601 (2, 8, 16 a CU: 698 / 3628, 639 / 2564, 656 / 2258); f64 1808 / 8637 against
-// 1401 / 6583. 8 against 4 on that Xeon (bench/results/pocl5_xeon16_dram_2026-11-29, s30i and
-// s30h; pairs where neither ran first in its process): 8 took 0.65-1.00x the time of 4 for f32
-// and f64 at 2^26 (6 rounds), 0.88-1.00x for f32 at 2^28 (3 rounds). PoCL 3.1 on 2 cores, 8
-// against 4, 4 rounds in both orders at 2^24 and 2^26: medians 0.98-1.03x the time (the rounds
-// 0.95-1.10x). 16 against 8 and 32 on that Xeon, with the host finish, 4 rounds in both orders at
-// 2^24, 2^26 and 2^28 (bench/results/pocl5_xeon16_host_finish_2026-11-29/s32e): 16 took
-// 0.85-1.02x the time of 8 (ratios of medians 0.93-0.98), 32 0.87-1.17x.
+// On CPUs 16 work-items a compute unit (kBinnedMinItemBytesCpu: fewer for small inputs), so that
+// PoCL's threads share the work in smaller ranges: on 16 Xeon cores 16 took 0.85-1.02x the time
+// of 8, 32 0.87-1.17x (437442e).
 constexpr std::uint64_t kBinnedGroupsPerCuCpu = 16;
 // Below kBinnedGroupsPerCuCpu work-items of kBinnedMinItemBytesCpu a compute unit, fewer, down to
-// one: each costs about 3 us however few elements it takes (PoCL 5 on 16 Xeon cores, medians of 4
-// rounds,
-// bench/results/pocl5_xeon16_host_finish_2026-11-29/s32c: f32 at 2^10 the partial took 44 us
-// with 1 a CU, 65 us with 8; at 2^20 a call took 127 us with 1 and 161 with 8; at 2^22 193 us
-// with 4, 216 with 8; f64 at 2^22 284 us with 8, 301 with 4).
+// one: each costs about 3 us however few elements it takes (PoCL 5, 16 Xeon cores; 437442e).
 constexpr std::uint64_t kBinnedMinItemBytesCpu = 256 * 1024;
-// Where the groups' states are merged: on CPUs by the host, after one read of the states (PoCL 5
-// on 16 Xeon cores, 6 rounds, bench/results/pocl5_xeon16_host_finish_2026-11-29/s32a: a call at
-// 2^10 to 2^20 elements 32-49 us shorter than with binned_finish's second launch, f32 and f64); on
-// GPUs by binned_finish (one read of 7 words instead of 7 of each group).
+// Where the groups' states are merged: on CPUs by the host, after one read of the states (a call
+// 32-49 us shorter than with a second launch on 16 Xeon cores; 437442e); on GPUs by binned_finish
+// (one read of 7 words instead of 7 of each group).
 constexpr std::uint64_t kBinnedHostFinishCpu = 1;
 constexpr std::uint64_t kBinnedHostFinishGpu = 0;
 

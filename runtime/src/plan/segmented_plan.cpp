@@ -20,10 +20,10 @@ namespace {
 using detail::floor_pow2;
 using detail::is_pow2;
 
-// GPUs (bench/results/h200_segmented_sweep.txt): segments shorter than kLongSegment get the mean
-// length over kItemsPerLane lanes, a power of two, at most kShortLanes: the lanes' tree costs
-// barriers, and a lane reading 8 to 128 elements kept the memory busiest (rows of 256: 8 or 16
-// lanes 3.98 TB/s, 64 lanes 1.93-2.45). Longer ones get a whole group, as CUB gives a block.
+// GPUs: segments shorter than kLongSegment get the mean length over kItemsPerLane lanes, a power
+// of two, at most kShortLanes: the lanes' tree costs barriers, and a lane reading 8 to 128
+// elements kept the memory busiest (H200, rows of 256: 8 or 16 lanes 3.98 TB/s, 64 lanes
+// 1.93-2.45; a3b5203). Longer ones get a whole group, as CUB gives a block.
 constexpr std::uint64_t kItemsPerLane = 8;
 constexpr std::uint64_t kShortLanes = 8;
 constexpr std::uint64_t kLongSegment = 4096;
@@ -46,34 +46,21 @@ constexpr std::uint64_t kCpuVectorMin = 16;
 // CPUs, by default: groups of 64 work-items, 4-element loads into 2 vector accumulators. From a
 // mean of kCpuWideMin contiguous elements, for the operators whose lanes combine (the wide form):
 // groups of 16, 16-element loads (unaligned: one AVX-512 register) into 4 vector accumulators.
-// PoCL on 16 Xeon cores, 2^26 elements by offsets of 64 .. 65536 and the power-law mix, medians
-// of 3 rounds (bench/results/pocl5_xeon16_segmented_sweep/v16_groups_*.jsonl): f32 sum 142-274
-// GB/s against 118-209 with the 4-element form, f32 max 129-219 against 78-138, i32 sum 159-287
-// against 116-200. Below 512 on PoCL 3.1 with 2 cores the wide form was slower, sums of segments
-// of 64 and 128 0.75-0.90x (8 rounds) and of rows of 256 0.87-0.90x (3 rounds;
-// bench/results/pocl31_segmented_ab_2026-11-27.md), though faster on the Xeon (segments of 64
-// and 256: 1.08-1.56x); segments of 4 (one element per load) ran at 0.84-0.86x in groups of 16
-// on the Xeon (pocl5_xeon16_segmented_ab_2026-11-27.md).
+// The wide form was 1.08-2.26x the 4-element form on 16 Xeon cores and 1.07-2.30x on 2 cores
+// from 1024 elements; below 512 it cost the 2 cores (PoCL 3.1) 0.75-0.90x (aa26d19).
 constexpr std::size_t kCpuWorkGroup = 64;
 constexpr std::uint64_t kUnrollVectorCpu = 2;
 constexpr std::uint64_t kCpuWideMin = 512;
 // Min and max in f32 accumulators (NaN-aware: a 4-lane select and isnan each) take 16-element
 // loads from a mean of kCpuWideF32Extremes, below kCpuWideMin in the 4-element form's groups of
-// 64 and 2 accumulators. PoCL 3.1 with 2 cores, 2^24 elements, segments and rows of 64 .. 256,
-// 8 alternating rounds (bench/results/pocl_short_segments_2026-11-27): 1.63-2.05x (28-32 GB/s
-// in 4-element loads, against 51-63 for sums and nanmax). The same form for sums at 256 gave
-// 0.67-1.07x there, and for f64 max, i32 max and xor and f32 nanmax 0.72-1.03x (tunables). Sums
-// with 4 accumulators: 0.74-1.26x on those 2 cores at 64..256, against 1.25-1.54x on the Xeon
-// with 2 compute units and 1.21-1.56x with 16 (bench/results/pocl5_xeon16_sums_short_2026-11-27).
+// 64 and 2 accumulators: 1.63-2.05x the 4-element loads on 2 cores (PoCL 3.1) at 64 .. 256;
+// other operators gained nothing there (0b0d237).
 constexpr std::uint64_t kCpuWideF32Extremes = 64;
 // Sums in 4-byte accumulators on CPUs whose native vectors are 64 bytes (AVX-512: a 16-element
 // load is one register) take 16-element loads into 4 accumulators from a mean of
-// kCpuWideSums512, in the 4-element form's groups of 64. PoCL 5 on 16 Xeon cores, 2^26 elements,
-// 3 rounds (bench/results/pocl5_xeon16_sums_short_2026-11-27): f32 and i32 sums of segments of 64
-// and 256 0.93-0.99x the native loop against 0.64-0.81x in 4-element loads, 1.25-1.54x those with
-// 2 compute units too; as the default, 2 rounds (pocl5_xeon16_sums_wide_2026-11-28): 0.87-0.97x
-// at 64 and 0.99-1.10x at 256, 1.16-1.60x the 4-element form. The 2-core PoCL 3.1 machine (AVX2,
-// 32-byte vectors) keeps the 4-element form: the 16-element one cost it up to 26% at 64 and 128.
+// kCpuWideSums512, in the 4-element form's groups of 64: 1.16-1.60x the 4-element form on 16 Xeon
+// cores (3c0e89a); AVX2 CPUs keep the 4-element form, the 16-element one cost the 2-core PoCL 3.1
+// machine up to 26% at 64 and 128 (37baf27).
 constexpr std::uint64_t kCpuWideSums512 = 64;
 constexpr std::uint32_t kCpuWideSumsVectorBytes = 64;
 constexpr std::size_t kCpuWideWorkGroup = 16;
@@ -282,11 +269,8 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
   if (p.vector > 1 && !contiguous)
     throw ArgumentError(detail::format(
         "vector {} reads contiguous segments: not columns (an inner axis > 1)", p.vector));
-  // The tree's levels below 32 lanes by warp shuffles (cl/segmented.cl, SEG_SHUFFLE). H200, 2^28
-  // elements by offsets, medians of 2 alternating rounds against the local-memory tree, on two
-  // instances (bench/results/h200_segmented_shuffle_2026-11-28, s26d and s26e): segments of 4096,
-  // f32 sum 1.08x and 1.11x, i32 sum 1.03x both, f32 max 1.045x and 1.00x; every other layout
-  // from 4 to 2^20 elements and the power-law mix 0.97-1.05x (within the rounds' spread).
+  // The tree's levels below 32 lanes by warp shuffles (cl/segmented.cl, SEG_SHUFFLE): segments of
+  // 4096 up to 1.11x the local-memory tree on the H200, other layouts unchanged (d2e12f2).
   p.shuffle = dev.compiles_ptx() && lanes > 1 && p.neighbours() == 1 && !p.user() &&
               !is_index_op(p.op) && (size_of(p.acc) == 4 || size_of(p.acc) == 8) && wg % 32 == 0;
 }

@@ -14,12 +14,9 @@
 namespace rdx::detail {
 
 // H200, f32 sum: within 1% of the best of 20 grid / work-group / unroll / vector configurations at
-// 2^24 and 2^28 (bench/sweep_fast.sh gpu fast_strided 16Mi,256Mi). host_finish_items: H100, 3
-// runs of 4 alternating rounds against the grid of one round of loads
-// (bench/results/h100_host_finish_2026-11-27): at 8 to 16 elements a work-item (f32 and i32 sums
-// and f32 max at 2^20, f64 sums at 2^19 and 2^20) the capped grid was faster in 13 of 15
-// comparisons, medians 21.7-25.9 us against 23.9-30.2 (slower: i32 once, 25.6 against 24.0, and
-// f64 once, 24.1 against 23.9); at 32 (2^21) it was slower in 4 of 7, by 1.1-3.6 us.
+// 2^24 and 2^28 (bench/sweep_fast.sh gpu fast_strided 16Mi,256Mi). host_finish_items 16: on the
+// H100 the capped grid won 13 of 15 comparisons at 8 to 16 elements a work-item, and lost 4 of 7
+// at 32 (657ff15).
 const std::array<ParamSpec, 8> kFastStridedParams = {{
     {"wg", 256, "work-group size"},
     {"groups_per_cu", 8, "work-groups per compute unit: the grid's upper bound"},
@@ -51,22 +48,17 @@ const std::array<ParamSpec, 6> kFastBlockedParams = {{
 namespace {
 
 // The cap of host_finish_items applies to groups of at most this many work-items, in at most
-// this many rounds of loads a work-item: vector loads 4 (f64 sums at 2^20, 4 rounds of 2 loads of
-// 2 elements, gained), one element a load 2 (argmax, argmin and f32 prod gained 0.82-0.93x at
-// 2^18, 2 rounds, and were 0.96-1.09x at 2^19, 4 rounds: bench/results/h100_host_finish_2026-11-27/
-// scalar). The host's combine of 1056 partials was 7.8-9.7 us slower than the last group's
-// (bench/results/h100_finish_probes_2026-11-27/host_finish_large).
+// this many rounds of loads a work-item: vector loads 4 (f64 sums at 2^20 gained), one element a
+// load 2 (argmax, argmin and f32 prod gained at 2 rounds, not at 4; aef7429). The host's combine
+// of 1056 partials was 7.8-9.7 us slower than the last group's (H100, 657ff15).
 constexpr std::uint64_t kMostHostPartials = 256;
 constexpr std::uint64_t kMostCappedRounds = 4;
 constexpr std::uint64_t kMostCappedRoundsScalar = 2;
 
 // The grid of an input of large_bytes or more (NVIDIA: 4 GiB, plan/tuning.cpp): several waves of
 // groups, as CUB's grid is (its subscription factor), so that a multiprocessor that runs ahead
-// takes more of them. H200, against the default grid (256, 8 a compute unit) in alternating
-// rounds (bench/results/h200_host_write_2026-12-01, s35b and s35c): f32 sums of 2^30 elements
-// 1.023-1.029x its speed (3 rounds), i32 sums 1.012x and f32 max 1.027x (1 round), at
-// 0.991-1.007x CUB's call; f64 sums of 2^29 and 2^30 elements 1.003-1.004x. Smaller inputs did
-// not gain: 0.92-1.01x from 256 MiB to 2 GiB (1 round).
+// takes more of them: 4-byte sums and max of 2^30 elements 1.012-1.029x the default grid's speed
+// on the H200, at CUB's call; smaller inputs did not gain (1bfd0b7).
 constexpr std::uint64_t kLargeWg = 512;
 constexpr std::uint64_t kLargeGroupsPerCu = 32;
 
