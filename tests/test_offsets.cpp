@@ -199,3 +199,42 @@ TEST_CASE("offsets: a range past the buffer's end is refused before any work") {
   const rdx::DeviceArray in[] = {{Type::F32, d.buffer, 50}};
   CHECK_THROWS_AS(rdx::reduce(ctx(), rdx::Stat::Count, in, 60), rdx::ArgumentError);
 }
+
+TEST_CASE("offsets: an offset past the end is refused even when n is 0; at the end it is empty") {
+  std::vector<float> v(1000, 1.0f);
+  const cl::Buffer buf = rdx_test::buffer(ctx(), v.size() * sizeof(float), v.data());
+  const BufferAt end(buf, 1000), past(buf, 1001);
+  // At the end: an empty input there (NumPy's a[1000:]), the identity.
+  CHECK(rdx::reduce_buffer<float>(ctx(), end, 0, Op::Sum) == 0.0f);
+  CHECK(rdx::reduce_segments(ctx(), Type::F32, end, 0, std::vector<std::uint64_t>{0, 0}, Op::Max)
+            .size() == 1);
+  // One element further: an ArgumentError from every entry point, before any work.
+  const auto refused = [](auto&& call) { CHECK_THROWS_AS(call(), rdx::ArgumentError); };
+  refused([&] { return rdx::reduce_buffer<float>(ctx(), past, 0, Op::Sum); });
+  refused([&] { return rdx::reduce_index_buffer<float>(ctx(), past, 0, Op::ArgMin); });
+  refused([&] { return rdx::reduce_async(ctx(), Type::F32, past, 0, Op::Max).get(); });
+  refused([&] { return rdx::reduce_partial(ctx(), Type::F32, past, 0, Op::Sum); });
+  refused([&] {
+    const cl::Buffer out = rdx_test::buffer(ctx(), sizeof(float));
+    return rdx::enqueue_reduce(ctx(), Type::F32, past, 0, Op::Sum, out, 0);
+  });
+  refused([&] {
+    return rdx::reduce_segments(ctx(), Type::F32, past, 0, std::vector<std::uint64_t>{0, 0},
+                                Op::Sum);
+  });
+  refused([&] {
+    const std::uint64_t shape[] = {0, 3};
+    return rdx::reduce_axis(ctx(), Type::F32, past, shape, 1, Op::Sum);
+  });
+  const rdx::DeviceArray in_past[] = {{Type::F32, buf, 1001}};
+  refused([&] { return rdx::reduce(ctx(), rdx::Stat::Count, in_past, 0); });
+  refused([&] {
+    return rdx::reduce(ctx(), rdx::Reduction::transform(Op::Sum, Type::F32, "x"), in_past, 0);
+  });
+  // The message names the offset and the buffer's end.
+  CHECK_THROWS_WITH_AS(rdx::reduce_buffer<float>(ctx(), past, 0, Op::Sum),
+                       doctest::Contains("element offset 1001 is past the end"),
+                       rdx::ArgumentError);
+  const rdx::DeviceArray in_end[] = {{Type::F32, buf, 1000}};
+  CHECK_NOTHROW(rdx::reduce(ctx(), rdx::Stat::Count, in_end, 0));
+}

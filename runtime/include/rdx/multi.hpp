@@ -78,7 +78,8 @@ GroupResult reduce(DeviceGroup& g, Type type, const void* data, std::uint64_t n,
 
 // Device-resident data: shards[k] (n elements of `type` from element `offset` of a buffer of
 // device k's context on, as rdx::BufferAt) holds the input's k-th piece; g.size() shards
-// (ArgumentError otherwise).
+// (ArgumentError otherwise). An empty shard (n == 0) may have a null buffer (OpenCL has no buffer
+// of 0 bytes); a buffer given is checked as any rdx::BufferAt.
 struct Shard {
   cl::Buffer buffer;
   std::uint64_t n = 0;

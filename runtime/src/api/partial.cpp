@@ -174,11 +174,9 @@ Partial partial_of(Context& ctx, Type type, const void* host, const BufferAt* de
                    std::uint64_t n, Op op, const Options& opts) {
   const Plan plan = make_plan(ctx.device_info(), type, op, n, opts, ctx.tuning());
   detail::check_partial_op(plan);
+  if (device) detail::check_device_input(ctx, *device, type, n, "reduce_partial");
   if (n == 0) return PartialAccess::empty(plan);
-  if (device)
-    detail::check_device_input(ctx, *device, type, n, "reduce_partial");
-  else if (!host)
-    throw ArgumentError("reduce_partial: data is null but n > 0");
+  if (!device && !host) throw ArgumentError("reduce_partial: data is null but n > 0");
   if (detail::is_sum_state_plan(plan)) {
     double seconds = 0;
     const detail::SumState s =

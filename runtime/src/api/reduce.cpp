@@ -96,8 +96,8 @@ Result reduce(Context& ctx, Type type, const BufferAt& data, std::uint64_t n, Op
               const Options& opts) {
   const std::shared_ptr<const Plan> kept = planned(ctx, type, op, n, opts);
   const Plan& plan = *kept;
-  if (n == 0) return empty_result(plan);
   detail::check_device_input(ctx, data, type, n, "reduce");
+  if (n == 0) return empty_result(plan);
   if (is_sum_state_plan(plan)) return sum_state_result(ctx, plan, nullptr, &data, n, opts.profile);
   return detail::finished_result(
       detail::reduce_published(ctx, plan, nullptr, &data, n, opts.profile));

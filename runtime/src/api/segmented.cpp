@@ -165,7 +165,7 @@ SegmentedResult reduce_segments(Context& ctx, Type type, const BufferAt& data, s
                                 std::span<const std::uint64_t> offsets, Op op,
                                 const Options& opts) {
   const SegmentedPlan p = offsets_plan(ctx, type, n, offsets, op, opts);
-  if (n) detail::check_device_input(ctx, data, type, n, "reduce_segments");
+  detail::check_device_input(ctx, data, type, n, "reduce_segments");
   check_one_pass(p, "reduce_segments");
   auto& impl = detail::impl_of(ctx);
   const cl::Buffer off = device_buffer(impl, offsets.size() * 8, offsets.data(), "offsets");
@@ -179,7 +179,7 @@ SegmentedPlan reduce_segments_into(Context& ctx, Type type, const BufferAt& data
   const SegmentedPlan p = plan_segments(ctx.device_info(), type, op, n, segments, opts);
   check_fits(ctx, p, "reduce_segments_into");
   check_one_pass(p, "reduce_segments_into");
-  if (n) detail::check_device_input(ctx, data, type, n, "reduce_segments_into (data)");
+  detail::check_device_input(ctx, data, type, n, "reduce_segments_into (data)");
   if (segments == ~std::uint64_t{0}) throw ArgumentError("reduce_segments_into: too many segments");
   detail::check_device_input(ctx, offsets, Type::U64, segments + 1,
                              "reduce_segments_into (offsets)");
@@ -204,7 +204,7 @@ SegmentedResult reduce_axis(Context& ctx, Type type, const BufferAt& data,
                             const Options& opts) {
   const SegmentedPlan p = plan_axis(ctx.device_info(), type, op, shape, axis, opts);
   check_fits(ctx, p, "reduce_axis");
-  if (p.n) detail::check_device_input(ctx, data, type, p.n, "reduce_axis");
+  detail::check_device_input(ctx, data, type, p.n, "reduce_axis");
   check_one_pass(p, "reduce_axis");
   return finished_segments(run_to_host(ctx, p, data, nullptr));
 }
@@ -216,7 +216,7 @@ SegmentedPlan reduce_axis_into(Context& ctx, Type type, const BufferAt& data,
   const SegmentedPlan p = plan_axis(ctx.device_info(), type, op, shape, axis, opts);
   check_fits(ctx, p, "reduce_axis_into");
   check_one_pass(p, "reduce_axis_into");
-  if (p.n) detail::check_device_input(ctx, data, type, p.n, "reduce_axis_into (data)");
+  detail::check_device_input(ctx, data, type, p.n, "reduce_axis_into (data)");
   if (p.segments == 0) return p;
   check_outputs(ctx, p, values, indices, "reduce_axis_into");
   return detail::run_segmented(detail::impl_of(ctx), p, data, nullptr, values, indices);

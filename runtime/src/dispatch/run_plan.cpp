@@ -5,10 +5,8 @@
 #include "core/format.hpp"
 
 #include <algorithm>
-#include <limits>
 #include <utility>
 
-#include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
 #include "exec/exec.hpp"
 #include "ops/operators.hpp"
@@ -53,31 +51,6 @@ Result empty_result(const Plan& plan) {
   if (is_index_op(plan.op))
     throw ArgumentError(detail::format("{} of an empty input has no result", name(plan.op)));
   return {result_value(plan.op, plan.type, identity(plan.op, plan.acc)), std::nullopt, plan};
-}
-
-void check_device_input(Context& ctx, const BufferAt& in, Type type, std::uint64_t n,
-                        const char* who) {
-  const cl::Buffer& buf = in.buffer;
-  if (buf() == nullptr) throw ArgumentError(detail::format("{}: the cl::Buffer is null", who));
-  std::size_t size = 0;
-  RDX_CHECK(buf.getInfo(CL_MEM_SIZE, &size));
-  if (in.offset > std::numeric_limits<std::uint64_t>::max() - n)
-    throw ArgumentError(
-        detail::format("{}: element offset {} + {} elements overflow 64 bits", who, in.offset, n));
-  const std::uint64_t end = in.offset + n;  // one past the last element read
-  if (byte_size(type, end) > size) {
-    if (in.offset)
-      throw ArgumentError(detail::format(
-          "{}: {} elements of {} at element offset {} need {} bytes, the buffer has {}", who, n,
-          name(type), in.offset, byte_size(type, end), size));
-    throw ArgumentError(detail::format("{}: {} elements of {} need {} bytes, the buffer has {}",
-                                       who, n, name(type), byte_size(type, n), size));
-  }
-  cl::Context owner;
-  RDX_CHECK(buf.getInfo(CL_MEM_CONTEXT, &owner));
-  if (owner() != ctx.cl_context()())
-    throw ArgumentError(detail::format(
-        "{}: the cl::Buffer belongs to another OpenCL context than rdx::Context", who));
 }
 
 }  // namespace rdx::detail

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 
+#include "exec/device_input.hpp"  // check_device_input, for the entry points
 #include "exec/exec.hpp"
 #include "plan/request.hpp"  // max_alloc_elements, byte_size
 #include "rdx/reduce.hpp"
@@ -30,10 +31,5 @@ Result finished_result(Result r);
 
 // The result of an empty input: the identity; ArgumentError for argmin/argmax.
 Result empty_result(const Plan& plan);
-
-// ArgumentError unless `in` is a buffer of ctx's OpenCL context that holds n elements of type
-// from its offset on; `who` names the caller in the message.
-void check_device_input(Context& ctx, const BufferAt& in, Type type, std::uint64_t n,
-                        const char* who);
 
 }  // namespace rdx::detail

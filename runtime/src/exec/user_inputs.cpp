@@ -9,7 +9,6 @@
 #include "core/format.hpp"
 
 #include <algorithm>
-#include <limits>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -19,6 +18,7 @@
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
 #include "core/host_input.hpp"
+#include "exec/device_input.hpp"
 #include "exec/exec.hpp"
 #include "ops/user_reduction.hpp"
 #include "plan/request.hpp"
@@ -123,24 +123,8 @@ UserInputs device_inputs(const Context& ctx, std::span<const DeviceArray> inputs
   UserInputs in;
   for (const DeviceArray& a : inputs) {
     const std::size_t k = in.types.size();
-    if (a.buffer() == nullptr)
-      throw ArgumentError(detail::format("{}: input {} is null", caller, k));
-    std::size_t size = 0;
-    RDX_CHECK(a.buffer.getInfo(CL_MEM_SIZE, &size));
-    if (a.offset > std::numeric_limits<std::uint64_t>::max() - n)
-      throw ArgumentError(
-          detail::format("{}: input {}: element offset {} + {} elements overflow 64 bits", caller,
-                         k, a.offset, n));
-    if (byte_size(a.type, a.offset + n) > size)
-      throw ArgumentError(detail::format(
-          "{}: input {}: {} elements of {}{} need {} bytes, the buffer has {}", caller, k, n,
-          name(a.type), a.offset ? detail::format(" at element offset {}", a.offset) : "",
-          byte_size(a.type, a.offset + n), size));
-    cl::Context owner;
-    RDX_CHECK(a.buffer.getInfo(CL_MEM_CONTEXT, &owner));
-    if (owner() != ctx.cl_context()())
-      throw ArgumentError(detail::format(
-          "{}: input {} belongs to another OpenCL context than rdx::Context", caller, k));
+    check_device_input(ctx, BufferAt(a.buffer, a.offset), a.type, n,
+                       detail::format("{}: input {}", caller, k));
     in.types.push_back(a.type);
     in.device.push_back(a.buffer);
     in.offsets.push_back(a.offset);

@@ -48,8 +48,8 @@ struct UserInputs {
 // ArgumentErrors.
 UserInputs host_inputs(std::span<const Array> inputs, std::uint64_t n, std::string_view caller);
 
-// Device inputs checked (not null, n elements fit from the offset on, ctx's OpenCL context);
-// `caller` begins the ArgumentErrors.
+// Device inputs checked (check_device_input: not null, the offset within the buffer and n
+// elements from it, ctx's OpenCL context); `caller` begins the ArgumentErrors.
 UserInputs device_inputs(const Context& ctx, std::span<const DeviceArray> inputs, std::uint64_t n,
                          std::string_view caller);
 
