@@ -357,6 +357,51 @@ TEST_CASE("check_result accepts within the bound and rejects outside it") {
   CHECK(!check_result(p, Scalar::of(7), std::nullopt, iref).empty());
 }
 
+// "wide": each float type's exponents from its smallest subnormal's (2^(min_exponent - digits))
+// to its largest finite value's, or 33 below the sum's accumulator's largest where that is lower
+// (bf16 and f32 sum in f32, f64 in f64): sums of 2^31 elements stay finite. Read from the values.
+TEST_CASE("generators: wide floats span the type's exponents") {
+  struct Want {
+    Type type;
+    int lo, hi;
+  };
+  const Want wants[] = {{Type::F16, -24, 15},  // all of f16 (f32 sums 2^31 of 65504)
+                        {Type::BF16, -133, 95},
+                        {Type::F32, -149, 95},
+                        {Type::F64, -1074, 991}};
+  for (const Want& w : wants) {
+    CAPTURE(name(w.type));
+    const std::uint64_t n = 40000;
+    const std::vector<unsigned char> g = generate(w.type, "wide", n, 3);
+    int lo = std::numeric_limits<int>::max(), hi = std::numeric_limits<int>::min();
+    bool finite = true, negative = false;
+    double largest = 0;
+    visit_type(w.type, [&](auto z) {
+      using T = decltype(z);
+      for (std::uint64_t i = 0; i < n; ++i) {
+        T v;
+        std::memcpy(&v, g.data() + i * sizeof(T), sizeof(T));
+        const double d = static_cast<double>(v);
+        finite = finite && std::isfinite(d) && d != 0;
+        negative = negative || d < 0;
+        largest = std::max(largest, std::abs(d));
+        const int e = std::ilogb(d);  // floor(log2 |d|), exact for subnormals of T in a double
+        lo = std::min(lo, e);
+        hi = std::max(hi, e);
+      }
+    });
+    CHECK(finite);
+    CHECK(negative);
+    CHECK(lo == w.lo);
+    CHECK(hi == w.hi);
+    // 2^31 elements as large as the largest sum to a finite value of the sum's accumulator.
+    const double acc_max = computed_type(w.type) == Type::F64
+                               ? std::numeric_limits<double>::max()
+                               : double(std::numeric_limits<float>::max());
+    CHECK(std::ldexp(largest, 31) < acc_max);
+  }
+}
+
 TEST_CASE("generators and the case table") {
   auto g = generate(Type::I32, "mod:7", 20);
   CHECK(reinterpret_cast<const int*>(g.data())[15] == 1);

@@ -38,8 +38,13 @@ std::string check_result(const Plan& plan, const Scalar& value,
 
 // Generated input for clrdx reduce and bench: "ones", "iota" (element i = i), "mod:K"
 // (element i = i % K), "random" (integers: uniform bits; floats: uniform in [0, 1)) or "wide"
-// (integers: uniform bits; floats: random signs, significands and exponents from the smallest
-// subnormal's to 32 below the largest finite one's).
+// (integers: uniform bits; floats: random signs, significands of the type's digits in [1, 2),
+// and exponents, each of the range equally likely; subnormals rounded). "wide"'s
+// exponents run from the smallest subnormal's to the largest finite value's, or to 33 below the
+// largest exponent of the sum's accumulator where that is lower, so that a sum of up to 2^31
+// elements stays finite: f16 (summed in f32) spans its whole range, 2^-24 to 2^15; bf16 and f32
+// (summed in f32, of their own range, where two elements near the top would overflow) reach
+// 2^95, f64 2^991.
 // Throws ArgumentError for an unknown pattern. Returns n * size_of(type) bytes.
 std::vector<unsigned char> generate(Type type, std::string_view pattern, std::uint64_t n,
                                     std::uint64_t seed = 1);

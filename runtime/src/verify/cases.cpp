@@ -43,6 +43,19 @@ std::vector<unsigned char> fill(Type type, std::uint64_t n, F&& value_of) {
   return out;
 }
 
+// The exponents of "wide"'s values for a float type of these std::numeric_limits whose sums
+// accumulate in a type of largest exponent acc_max_exponent: from the smallest subnormal's
+// (2^(min_exponent - digits)) to the largest finite value's (2^(max_exponent - 1)), but no higher
+// than 33 below the accumulator's largest, so that 2^31 elements below 2^(hi + 1) sum below
+// 2^(acc_max_exponent - 1), finite in any order of additions.
+struct WideExponents {
+  int lo = 0, hi = 0;
+};
+constexpr WideExponents wide_exponents(int min_exponent, int digits, int max_exponent,
+                                       int acc_max_exponent) {
+  return {min_exponent - digits, std::min(max_exponent - 1, acc_max_exponent - 33)};
+}
+
 }  // namespace
 
 std::vector<unsigned char> generate(Type type, std::string_view pattern, std::uint64_t n,
@@ -70,15 +83,28 @@ std::vector<unsigned char> generate(Type type, std::string_view pattern, std::ui
   }
   if (pattern == "wide") {
     Rng rng{seed};
+    // The largest exponent of a sum's accumulator (f16, bf16: f32; see wide_exponents).
+    const int acc_max_exponent = visit_type(computed_type(type), [](auto a) {
+      using A = decltype(a);
+      if constexpr (is_float_v<A>)
+        return std::numeric_limits<A>::max_exponent;
+      else
+        return 0;
+    });
     return fill(type, n, [&](auto z, std::uint64_t) {
       using T = decltype(z);
       if constexpr (is_float_v<T>) {
         using L = std::numeric_limits<T>;
-        // Exponents from the smallest subnormal's to 32 below the largest: sums of up to 2^31
-        // elements stay finite.
-        constexpr int lo = L::min_exponent - L::digits, hi = L::max_exponent - 32;
-        const int e = lo + static_cast<int>(rng.next() % static_cast<std::uint64_t>(hi - lo + 1));
-        const T v = static_cast<T>(std::ldexp(1.0 + rng.unit(), e));
+        const WideExponents w =
+            wide_exponents(L::min_exponent, L::digits, L::max_exponent, acc_max_exponent);
+        const int e =
+            w.lo + static_cast<int>(rng.next() % static_cast<std::uint64_t>(w.hi - w.lo + 1));
+        // 2^e times a significand of T's digits in [1, 2): exact in T where 2^e is normal (so
+        // below 2^(hi + 1)), rounded among T's subnormals.
+        constexpr int bits = L::digits - 1;
+        const double significand =
+            1.0 + std::ldexp(static_cast<double>(rng.next() >> (64 - bits)), -bits);
+        const T v = static_cast<T>(std::ldexp(significand, e));
         return rng.next() & 1 ? T(-static_cast<double>(v)) : v;
       } else {
         return T(rng.next());
