@@ -3,12 +3,14 @@
 #include <doctest/doctest.h>
 #include <sstream>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <set>
 #include <span>
 #include <string>
 
+#include "core/text.hpp"
 #include "core/type_table.hpp"
 #include "ops/cl_definitions.hpp"
 #include "ops/exact_sum.hpp"
@@ -226,6 +228,97 @@ TEST_CASE("every operator's row states what the operator is") {
   CHECK(cl_identity(Op::Max, Type::F32) == "(-(float)INFINITY)");
   CHECK(cl_identity(Op::ArgMax, Type::I8) == "(char)CHAR_MIN");
   CHECK(cl_identity(Op::Prod, Type::F32) == "(float)1");
+}
+
+// One accumulator rule: for every type, operator and requested accumulator, a refusal lists
+// exactly the accumulators that the check accepts (derived by asking the check of each), names no
+// CLI option, and the default (the computed type) is among them.
+TEST_CASE("the accumulator rule: a refusal lists exactly the accumulators the check accepts") {
+  DeviceInfo dev;
+  dev.fp64 = true;
+  std::size_t refusals = 0;
+  for (Type type : kAllTypes)
+    for (Op op : kAllOps) {
+      if (!op_allows(op, type)) continue;
+      std::set<std::string> accepted;
+      for (Type acc : kAllTypes) {
+        Type got = acc;
+        try {
+          got = checked_acc(dev, type, op, acc);
+        } catch (const ArgumentError&) {
+          continue;
+        }
+        CHECK(got == acc);
+        accepted.insert(std::string(name(acc)));
+      }
+      CHECK(accepted.count(std::string(name(checked_acc(dev, type, op, std::nullopt)))));
+      for (Type acc : kAllTypes) {
+        if (accepted.count(std::string(name(acc)))) continue;
+        CAPTURE(name(type));
+        CAPTURE(name(op));
+        CAPTURE(name(acc));
+        std::string what;
+        try {
+          checked_acc(dev, type, op, acc);
+        } catch (const ArgumentError& e) {
+          what = e.what();
+        }
+        CAPTURE(what);
+        ++refusals;
+        const std::string key = "that can: ";
+        const std::size_t at = what.find(key);
+        REQUIRE(at != std::string::npos);
+        const std::size_t end = what.find(')', at);
+        REQUIRE(end != std::string::npos);
+        std::istringstream listed(what.substr(at + key.size(), end - at - key.size()));
+        std::set<std::string> named;
+        for (std::string t; listed >> t;)
+          named.insert(t);
+        CHECK(named == accepted);
+        CHECK(!has(what, "--"));
+      }
+    }
+  CHECK(refusals > 100);
+}
+
+// User text in a message (a map, a field's name, a type's or an operator's name) reaches it with
+// every byte below 0x20 escaped (detail::printable): no second line, no terminal escape, and no
+// NUL that would cut what() short.
+TEST_CASE("messages quote user text with its control characters escaped") {
+  const auto message = [](auto&& call) {
+    try {
+      call();
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    FAIL("no error");
+    return std::string();
+  };
+  const auto clean = [](const std::string& what) {
+    return std::none_of(what.begin(), what.end(),
+                        [](char c) { return static_cast<unsigned char>(c) < 0x20; });
+  };
+  const std::string map = std::string("x +\n1\x1b[31m") + '\0' + "tail";
+  std::string what = message([&] { validate(Reduction::transform(Op::Sum, Type::F32, map), 1); });
+  CAPTURE(what);
+  CHECK(clean(what));
+  CHECK(has(what, "x +\\n1\\x1b[31m\\x00tail"));  // whole: not cut at the NUL
+  // A field's name, the reduction's fields named twice.
+  Reduction r = Reduction::simple(Type::F32, "a + b", "0");
+  r.fields[0].name = "s\n\x07";
+  what = message([&] { validate(r, 1); });
+  CHECK(clean(what));
+  CHECK(has(what, "'s\\n\\x07' is not a field name"));
+  // Names of types, operators and strategies.
+  for (const std::string& bad :
+       {std::string("f3\n2"), std::string("\x1b]0;x\x07"), std::string("s") + '\0' + "um"}) {
+    CAPTURE(printable(bad));
+    for (const std::string& w : {message([&] { parse_type(bad); }), message([&] { parse_op(bad); }),
+                                 message([&] { strategy_form(bad, DeviceInfo{}); })}) {
+      CHECK(clean(w));
+      CHECK(has(w, printable(bad)));
+    }
+  }
 }
 
 TEST_CASE("the exact sum's layout follows from the float type's limits") {

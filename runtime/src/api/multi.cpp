@@ -13,6 +13,7 @@
 #include <future>
 #include <string>
 
+#include "core/text.hpp"
 #include "dispatch/partial_access.hpp"
 #include "dispatch/partial_later.hpp"
 #include "dispatch/run_plan.hpp"
@@ -149,11 +150,13 @@ std::vector<DeviceInfo> select_devices(const std::vector<DeviceInfo>& devices,
     for (const DeviceInfo& o : out)
       if (o.index == d.index)
         throw ArgumentError(detail::format("devices '{}': device {} ({}) is named twice (by '{}')",
-                                           list, d.index, d.name, item));
+                                           detail::printable(list), d.index, d.name,
+                                           detail::printable(item)));
     out.push_back(d);
   };
   for (const std::string& item : items_of(list)) {
-    if (item.empty()) throw ArgumentError(detail::format("devices '{}': an empty item", list));
+    if (item.empty())
+      throw ArgumentError(detail::format("devices '{}': an empty item", detail::printable(list)));
     if (item == "all") {
       if (devices.empty()) throw DeviceError("no OpenCL device found");
       for (const DeviceInfo& d : devices)
@@ -169,8 +172,8 @@ std::vector<DeviceInfo> select_devices(const std::vector<DeviceInfo>& devices,
           any = true;
         }
       if (!any)
-        throw DeviceError(
-            detail::format("no {} device found for '{}' (run `clrdx devices`)", kind, item));
+        throw DeviceError(detail::format("no {} device found for '{}' (run `clrdx devices`)",
+                                         detail::printable(kind), detail::printable(item)));
       continue;
     }
     add(select_device(devices, item), item);
@@ -275,11 +278,10 @@ GroupResult reduce(DeviceGroup& g, Type type, std::span<const Shard> shards, Op 
   std::vector<PartRun> parts;
   std::uint64_t first = 0;
   for (std::size_t k = 0; k < shards.size(); ++k) {
-    if (shards[k].n) {
+    if (shards[k].n || shards[k].buffer())  // an empty shard may have no buffer (rdx/multi.hpp)
       detail::check_device_input(g.context(k), BufferAt(shards[k].buffer, shards[k].offset), type,
-                                 shards[k].n, detail::format("reduce (shard {})", k).c_str());
-      parts.push_back({k, first, shards[k].n, nullptr, &shards[k]});
-    }
+                                 shards[k].n, detail::format("reduce (shard {})", k));
+    if (shards[k].n) parts.push_back({k, first, shards[k].n, nullptr, &shards[k]});
     if (first > ~std::uint64_t{0} - shards[k].n)
       throw ArgumentError("reduce: the shards' lengths overflow 64 bits");
     first += shards[k].n;

@@ -13,6 +13,7 @@
 #include "api/segmented_host.hpp"
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
+#include "core/text.hpp"
 #include "dispatch/run_plan.hpp"
 #include "dispatch/run_user.hpp"
 #include "exec/run_segmented.hpp"
@@ -167,11 +168,12 @@ void check_fields(const Job& job, const SegmentedPlan& p, std::span<const cl::Bu
                   const char* who) {
   if (fields.size() != job.r.fields.size())
     throw ArgumentError(detail::format("{}: {} buffers for the {} fields of '{}'", who,
-                                       fields.size(), job.r.fields.size(), p.reduction));
+                                       fields.size(), job.r.fields.size(),
+                                       detail::printable(p.reduction)));
   for (std::size_t f = 0; f < fields.size(); ++f)
     detail::check_device_input(
         job.ctx, fields[f], job.r.fields[f].type, p.segments,
-        detail::format("{} (field '{}')", who, job.r.fields[f].name).c_str());
+        detail::format("{} (field '{}')", who, detail::printable(job.r.fields[f].name)));
 }
 
 // The states' field f, every state_bytes-th run of its bytes, into the contiguous fields[f]:

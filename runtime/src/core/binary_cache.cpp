@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "core/format.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -52,7 +53,7 @@ void require_directory_or_absent(const std::string& dir) {
     throw ArgumentError(
         detail::format("RDX_CACHE_DIR={} is not a directory (set it to a folder for "
                        "the program cache, or to off)",
-                       dir));
+                       printable(dir)));
 }
 
 std::uint64_t entry_checksum(std::string_view key, std::string_view binary) {
@@ -163,7 +164,7 @@ std::vector<fs::path> removable_files(const fs::path& dir) {
     if ((is_entry_name(name) || is_leftover_temp_name(name)) && is_regular_file_here(*it))
       files.push_back(it->path());
   }
-  if (ec) throw Error(detail::format("cannot list {}: {}", dir.string(), ec.message()));
+  if (ec) throw Error(detail::format("cannot list {}: {}", printable(dir.string()), ec.message()));
   return files;
 }
 
@@ -184,15 +185,18 @@ std::string storage_problem(fs::path dir) {
     if (dir.empty()) dir = ".";
     struct stat st {};
     if (::stat(dir.c_str(), &st) == 0) {
-      if (!S_ISDIR(st.st_mode)) return detail::format("{} is not a directory", dir.string());
+      if (!S_ISDIR(st.st_mode))
+        return detail::format("{} is not a directory", printable(dir.string()));
       if (::access(dir.c_str(), W_OK | X_OK) != 0)
-        return detail::format("{} cannot be written ({})", dir.string(), std::strerror(errno));
+        return detail::format("{} cannot be written ({})", printable(dir.string()),
+                              std::strerror(errno));
       return "";
     }
     if (errno != ENOENT && errno != ENOTDIR)  // ENOTDIR: a file higher up, reported there
-      return detail::format("{} cannot be reached ({})", dir.string(), std::strerror(errno));
+      return detail::format("{} cannot be reached ({})", printable(dir.string()),
+                            std::strerror(errno));
     const fs::path parent = dir.parent_path();
-    if (parent == dir) return detail::format("{} does not exist", dir.string());
+    if (parent == dir) return detail::format("{} does not exist", printable(dir.string()));
     dir = parent;
   }
 }
@@ -216,12 +220,12 @@ CacheLocation locate_binary_cache() {
   if (const std::string dir = env_value("RDX_CACHE_DIR"); !dir.empty()) {
     if (dir == "off") return {"", "RDX_CACHE_DIR=off"};
     require_directory_or_absent(dir);
-    return {dir, "RDX_CACHE_DIR=" + dir};
+    return {dir, "RDX_CACHE_DIR=" + printable(dir)};
   }
   if (const std::string xdg = env_value("XDG_CACHE_HOME"); !xdg.empty())
-    return {xdg + "/rdx", "XDG_CACHE_HOME=" + xdg};
+    return {xdg + "/rdx", "XDG_CACHE_HOME=" + printable(xdg)};
   if (const std::string home = env_value("HOME"); !home.empty())
-    return {home + "/.cache/rdx", "HOME=" + home};
+    return {home + "/.cache/rdx", "HOME=" + printable(home)};
   return {"", "no RDX_CACHE_DIR, XDG_CACHE_HOME or HOME to put it in"};
 }
 
@@ -249,7 +253,8 @@ std::uint64_t clear_binary_cache(const CacheLocation& where) {
   std::uint64_t removed = 0;
   for (const fs::path& file : removable_files(dir)) {
     if (fs::remove(file, ec)) ++removed;
-    if (ec) throw Error(detail::format("cannot remove {}: {}", file.string(), ec.message()));
+    if (ec)
+      throw Error(detail::format("cannot remove {}: {}", printable(file.string()), ec.message()));
   }
   remove_folder_if_only_tag_left(dir);
   return removed;

@@ -24,7 +24,8 @@ std::uint64_t fnv1a(std::string_view bytes, std::uint64_t seed = kFnv1aOffset);
 // Where the environment puts the cache.
 struct CacheLocation {
   std::string root;  // the configured folder; "" when the cache is off
-  // On: where root came from ("RDX_CACHE_DIR=/x", "XDG_CACHE_HOME=/y", "HOME=/z").
+  // On: where root came from ("RDX_CACHE_DIR=/x", "XDG_CACHE_HOME=/y", "HOME=/z"; the value as
+  // detail::printable shows it).
   // Off: why ("RDX_CACHE_DIR=off", or no variable to put it in).
   std::string why;
 

@@ -12,6 +12,7 @@ namespace rdx {
 namespace {
 
 using detail::lower;
+using detail::printable;
 
 bool parse_uint(std::string_view s, std::size_t& out) {
   if (s.empty()) return false;
@@ -174,12 +175,12 @@ const DeviceInfo& select_device(const std::vector<DeviceInfo>& devices, std::str
                    : s == "gpu" ? DeviceKind::GPU
                                 : DeviceKind::Accelerator;
     if (const DeviceInfo* d = first_of(k)) return *d;
-    throw DeviceError("no " + s + " device found (run `clrdx devices` to list them)");
+    throw DeviceError("no " + s + " device found (run `clrdx devices` to list them)");  // s: a kind
   }
   std::size_t idx = 0, p = 0, d = 0;
   if (parse_uint(s, idx)) {
     if (idx < devices.size()) return devices[idx];
-    throw DeviceError("device index " + s + " out of range: there are " +
+    throw DeviceError("device index " + printable(s) + " out of range: there are " +
                       std::to_string(devices.size()) + " devices (0.." +
                       std::to_string(devices.size() - 1) + ")");
   }
@@ -188,7 +189,8 @@ const DeviceInfo& select_device(const std::vector<DeviceInfo>& devices, std::str
                                       parse_uint(std::string_view(s).substr(colon + 1), d)) {
     for (auto& dev : devices)
       if (dev.platform_index == p && dev.device_index == d) return dev;
-    throw DeviceError("no device " + s + " (platform:device); run `clrdx devices` to list them");
+    throw DeviceError("no device " + printable(s) +
+                      " (platform:device); run `clrdx devices` to list them");
   }
   for (auto& dev : devices)
     if (lower(dev.name).find(s) != std::string::npos) return dev;
@@ -198,7 +200,7 @@ const DeviceInfo& select_device(const std::vector<DeviceInfo>& devices, std::str
     if (lower(dev.platform).find(s) != std::string::npos ||
         lower(dev.platform_version).find(s) != std::string::npos)
       return dev;
-  throw DeviceError("no device matches '" + std::string(sel) +
+  throw DeviceError("no device matches '" + printable(sel) +
                     "' (expected cpu, gpu, an index, P:D or part of a device or platform name; "
                     "run `clrdx devices` to list them)");
 }

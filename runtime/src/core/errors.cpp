@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "core/text.hpp"
+
 namespace rdx {
 
 std::string cl_error_name(int code) {
@@ -110,7 +112,8 @@ BuildError::BuildError(const BuildError& b, Message what)
 
 ExpressionError::ExpressionError(const BuildError& b, std::string which, std::string expr,
                                  std::string compiler)
-    : BuildError(b, Message{"the " + which + " does not compile: `" + expr + "`\n" + compiler}),
+    : BuildError(b, Message{"the " + which + " does not compile: `" + detail::printable(expr) +
+                            "`\n" + compiler}),
       expression(std::move(which)),
       text(std::move(expr)),
       messages(std::move(compiler)) {}

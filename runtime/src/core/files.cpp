@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "core/format.hpp"
+#include "core/text.hpp"
 
 #include <atomic>
 #include <cerrno>
@@ -44,8 +45,8 @@ const char* kind_of(mode_t mode) {
 
 [[noreturn]] void refuse(const std::string& path, mode_t mode) {
   throw ArgumentError(detail::format(
-      "cannot write {}: it is {}, which is never replaced; name a regular file or a new one", path,
-      kind_of(mode)));
+      "cannot write {}: it is {}, which is never replaced; name a regular file or a new one",
+      printable(path), kind_of(mode)));
 }
 
 }  // namespace
@@ -65,7 +66,7 @@ std::string link_target(const std::string& path) {
     }
     p = to;
   }
-  throw ArgumentError(detail::format("cannot write {}: {}", path, reason(ELOOP)));
+  throw ArgumentError(detail::format("cannot write {}: {}", printable(path), reason(ELOOP)));
 }
 
 namespace {
@@ -78,7 +79,7 @@ std::string follow(const std::string& path, mode_t& mode) {
     if (!S_ISREG(st.st_mode)) refuse(path, st.st_mode);
     mode = st.st_mode & 07777;
   } else if (errno != ENOENT) {
-    throw ArgumentError(detail::format("cannot write {}: {}", path, reason(errno)));
+    throw ArgumentError(detail::format("cannot write {}: {}", printable(path), reason(errno)));
   }
   return link_target(path);
 }
@@ -102,7 +103,7 @@ void check_writable(const std::string& path) {
     err = ENOTDIR;
   else if (::access(dir.c_str(), W_OK) != 0)
     err = errno;
-  if (err) throw ArgumentError(detail::format("cannot write {}: {}", path, reason(err)));
+  if (err) throw ArgumentError(detail::format("cannot write {}: {}", printable(path), reason(err)));
 }
 
 bool same_file(const std::string& a, const std::string& b) {
@@ -119,7 +120,7 @@ void write_file_atomically(const std::string& path, std::string_view bytes, Exis
     dest = follow(path, mode);
   } else if (struct stat st{}; ::lstat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode))
-      throw Error(detail::format("cannot write {}: {}", path, reason(EISDIR)));
+      throw Error(detail::format("cannot write {}: {}", printable(path), reason(EISDIR)));
     if (S_ISREG(st.st_mode)) mode = st.st_mode & 07777;
   }
   // A name of its own per writer: several threads or processes may write the same file at once,
@@ -128,12 +129,12 @@ void write_file_atomically(const std::string& path, std::string_view bytes, Exis
   const std::string tmp =
       detail::format("{}.{}.{}.tmp", dest, static_cast<long>(::getpid()), writes.fetch_add(1));
   Fd f{::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)};
-  if (f.fd < 0) throw Error(detail::format("cannot write {}: {}", path, reason(errno)));
+  if (f.fd < 0) throw Error(detail::format("cannot write {}: {}", printable(path), reason(errno)));
   auto fail = [&](int err) {
     if (f.fd >= 0) ::close(f.fd);
     f.fd = -1;
     ::unlink(tmp.c_str());
-    throw Error(detail::format("cannot write {}: {}", path, reason(err)));
+    throw Error(detail::format("cannot write {}: {}", printable(path), reason(err)));
   };
   if (mode != 0644 && ::fchmod(f.fd, mode) != 0) fail(errno);
   const char* p = bytes.data();
@@ -153,7 +154,7 @@ void write_file_atomically(const std::string& path, std::string_view bytes, Exis
   if (::rename(tmp.c_str(), dest.c_str()) != 0) {
     const int err = errno;
     ::unlink(tmp.c_str());
-    throw Error(detail::format("cannot replace {}: {}", path, reason(err)));
+    throw Error(detail::format("cannot replace {}: {}", printable(path), reason(err)));
   }
 }
 
@@ -162,12 +163,13 @@ std::optional<std::string> read_regular_file(const std::string& path) {
   Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
   if (f.fd < 0) {
     if (errno == ENOENT) return std::nullopt;
-    throw Error(detail::format("cannot read {}: {}", path, reason(errno)));
+    throw Error(detail::format("cannot read {}: {}", printable(path), reason(errno)));
   }
   struct stat st {};
   if (::fstat(f.fd, &st) != 0)
-    throw Error(detail::format("cannot read {}: {}", path, reason(errno)));
-  if (!S_ISREG(st.st_mode)) throw Error(detail::format("cannot read {}: not a regular file", path));
+    throw Error(detail::format("cannot read {}: {}", printable(path), reason(errno)));
+  if (!S_ISREG(st.st_mode))
+    throw Error(detail::format("cannot read {}: not a regular file", printable(path)));
   std::string out;
   out.reserve(static_cast<std::size_t>(st.st_size));
   char buf[65536];
@@ -175,7 +177,7 @@ std::optional<std::string> read_regular_file(const std::string& path) {
     const ssize_t r = ::read(f.fd, buf, sizeof buf);
     if (r < 0) {
       if (errno == EINTR) continue;
-      throw Error(detail::format("cannot read {}: {}", path, reason(errno)));
+      throw Error(detail::format("cannot read {}: {}", printable(path), reason(errno)));
     }
     if (r == 0) break;
     out.append(buf, static_cast<std::size_t>(r));

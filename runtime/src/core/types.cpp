@@ -15,6 +15,7 @@ namespace {
 
 using detail::kTypeRows;
 using detail::lower;
+using detail::printable;
 using detail::type_row;
 
 std::string type_list() {
@@ -95,8 +96,7 @@ Type parse_type(std::string_view s) {
     if (l == t.name || (detail::accepts_cl_name(t) && l == t.cl_name) || l == t.alias1 ||
         l == t.alias2)
       return t.type;
-  throw ArgumentError("unknown type '" + std::string(s) + "' (expected one of: " + type_list() +
-                      ")");
+  throw ArgumentError("unknown type '" + printable(s) + "' (expected one of: " + type_list() + ")");
 }
 
 Scalar Scalar::from_bytes(Type t, const void* p) {

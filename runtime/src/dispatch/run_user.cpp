@@ -17,6 +17,7 @@
 
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
+#include "core/text.hpp"
 #include "dispatch/run_exact.hpp"
 #include "dispatch/run_plan.hpp"
 #include "exec/chunks.hpp"
@@ -36,8 +37,8 @@ void check_fp64(const Context& ctx, const Reduction& r, std::span<const Type> in
   for (const Field& f : r.fields)
     if (f.type == Type::F64 && !ctx.device_info().fp64)
       throw UnsupportedError(detail::format(
-          "the field '{}' is f64, which needs cl_khr_fp64; device '{}' does not have it", f.name,
-          ctx.device_info().name));
+          "the field '{}' is f64, which needs cl_khr_fp64; device '{}' does not have it",
+          printable(f.name), ctx.device_info().name));
 }
 
 // The plan a prepared reduction runs with: the plan of Options::strategy (auto: fast_*) for the
@@ -55,8 +56,9 @@ Plan user_plan(const Context& ctx, const Reduction& r, const Prepared& prep,
                                   ? facts->user_unsupported(ctx.device_info(), state_bytes)
                                   : std::string();
       !why.empty())
-    throw UnsupportedError(detail::format(
-        "the strategy {} does not run a user's reduction ('{}'): {}", p.strategy, r.name, why));
+    throw UnsupportedError(
+        detail::format("the strategy {} does not run a user's reduction ('{}'): {}", p.strategy,
+                       printable(r.name), why));
   check_fp64(ctx, r, inputs);
   if (facts->user_plan) facts->user_plan(ctx.device_info(), prep, o, ctx.tuning(), p);
   p.reduction = r.name.empty() ? "custom" : r.name;  // never "": a plan with one is a user's
@@ -190,7 +192,7 @@ StateResult run_user(Context& ctx, const Reduction& r, const UserInputs& in, std
             "determinism {}: the reduction '{}' has float fields that are not sums (a + b); only "
             "float sums (sum and dot transform-reduce, mean, norm2) and integer fields are "
             "reproducible",
-            name(opts.determinism), r.name));
+            name(opts.determinism), printable(r.name)));
     }
   }
   const Plan plan = user_plan(ctx, r, *prep, in.types, n, opts);

@@ -23,7 +23,8 @@ Op parse_op(std::string_view s) {
     if (!all.empty()) all += ' ';
     all += r.name;
   }
-  throw ArgumentError("unknown operator '" + std::string(s) + "' (expected one of: " + all + ")");
+  throw ArgumentError("unknown operator '" + detail::printable(s) + "' (expected one of: " + all +
+                      ")");
 }
 
 // The result of an empty input: the identity, with float nanmin/nanmax at +inf / -inf.

@@ -15,6 +15,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/text.hpp"
 #include "core/type_table.hpp"
 #include "ops/operators.hpp"
 
@@ -161,10 +162,12 @@ std::size_t number_end(const std::string& e, std::size_t p) {
   return p;
 }
 
-// The expression as error messages quote it: a long one shortened.
+// The expression as error messages quote it: a long one shortened, and every byte that is not
+// printable ASCII escaped (detail::printable), so that a newline, a terminal escape or a NUL
+// never reaches a message raw.
 std::string quoted(const std::string& e) {
-  if (e.size() <= 100) return e;
-  return detail::format("{}... ({} characters)", e.substr(0, 80), e.size());
+  if (e.size() <= 100) return detail::printable(e);
+  return detail::format("{}... ({} characters)", detail::printable(e.substr(0, 80)), e.size());
 }
 
 [[noreturn]] void refuse(const std::string& what, const std::string& e, const std::string& why) {
@@ -236,9 +239,7 @@ std::vector<Token> tokenize(const std::string& what, const std::string& e) {
       }
     if (!found)
       bad(detail::format("holds the character '{}', which is not allowed in an expression",
-                         std::isprint(static_cast<unsigned char>(c))
-                             ? std::string(1, c)
-                             : detail::format("\\x{:02x}", static_cast<unsigned char>(c))));
+                         detail::printable(std::string_view(&e[p], 1))));
   }
   out.push_back({Token::End, "", e.size()});
   return out;
@@ -487,7 +488,9 @@ void check_expression(const std::string& what, const std::string& e, const Names
 }
 
 std::string field_label(const Reduction& r, std::size_t f) {
-  return r.fields.size() == 1 ? "" : detail::format(" of field '{}'", r.fields[f].name);
+  return r.fields.size() == 1
+             ? ""
+             : detail::format(" of field '{}'", detail::printable(r.fields[f].name));
 }
 
 // The #line file names of the expressions, so that compiler messages name them.
@@ -668,13 +671,15 @@ void validate(const Reduction& r, std::size_t inputs) {
       throw ArgumentError(detail::format(
           "'{}' is not a field name: use a lower-case letter, then lower-case letters, digits "
           "and _ (not the names of inputs, a, b, i, OpenCL C keywords or built-ins, or rdx_...)",
-          f.name));
+          detail::printable(f.name)));
     if (!seen.insert(f.name).second)
-      throw ArgumentError(detail::format("the field '{}' is named twice", f.name));
+      throw ArgumentError(
+          detail::format("the field '{}' is named twice", detail::printable(f.name)));
     if (detail::computed_type_of(f.type) != f.type)
       throw ArgumentError(
           detail::format("the field '{}' is {}, a storage type: a field holds computed values ({})",
-                         f.name, rdx::name(f.type), rdx::name(detail::computed_type_of(f.type))));
+                         detail::printable(f.name), rdx::name(f.type),
+                         rdx::name(detail::computed_type_of(f.type))));
     if (r.fields.size() > 1) combine_names.member.insert(f.name);
   }
   for (std::size_t k = 0; k < r.fields.size(); ++k) {
@@ -878,10 +883,10 @@ void rethrow_build_error(const Reduction& r, std::span<const Type> inputs,
   const std::string& e = first_kind == "identity" ? f.identity
                          : first_kind == "map"    ? f.map
                                                   : f.combine;
-  throw ExpressionError(
-      build,
-      detail::format("{}{} of the reduction '{}'", first_kind, field_label(r, first_field), r.name),
-      e, text);
+  throw ExpressionError(build,
+                        detail::format("{}{} of the reduction '{}'", first_kind,
+                                       field_label(r, first_field), detail::printable(r.name)),
+                        e, text);
 }
 
 namespace {
@@ -945,8 +950,8 @@ void check_identity(const Reduction& r, const StateLayout& layout, const unsigne
         "combined with (0 for a sum, 1 for a product, INFINITY for a float min, -INFINITY for a "
         "float max); librdx combines it with partial states as often as the device and the plan "
         "make it",
-        quoted(fd.identity), field_label(r, f), r.name, quoted(fd.combine), with, got.to_string(),
-        want.to_string()));
+        quoted(fd.identity), field_label(r, f), detail::printable(r.name), quoted(fd.combine), with,
+        got.to_string(), want.to_string()));
   };
   const std::vector<Scalar> ee = state(1);
   for (std::size_t f = 0; f < r.fields.size(); ++f)

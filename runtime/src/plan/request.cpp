@@ -14,54 +14,56 @@
 namespace rdx::detail {
 namespace {
 
-// The accumulator of a request: the element's computed type (f16, bf16: f32; every other type
-// its own), or Options::acc when it widens. A storage type is never an accumulator. An integer
-// widens into a wider integer or a float, a float into a wider float (or itself). min and max
-// return an element's value, so their accumulator must hold every value of the element type
-// exactly: no signed into unsigned, no 64-bit integer into f64, no 32-bit one into f32.
-Type check_acc(Type type, Op op, const std::optional<Type>& requested) {
+// Why `acc` cannot accumulate `op` over `type` elements, or "" when it can: the one rule of an
+// accumulator (Options::acc), which both the check and the accumulators an error lists come
+// from. The element's computed type (f16, bf16: f32; every other type its own) always can. A
+// storage type never is one. Otherwise an integer widens into a wider integer or a float, a float
+// into a wider float (or itself). min and max return an element's value, so their accumulator must
+// hold every value of the element type exactly: no signed into unsigned, no 64-bit integer into
+// f64, no 32-bit one into f32. argmin and argmax keep the computed type.
+std::string acc_refusal(Type type, Op op, Type acc) {
   const Type computed = computed_type_of(type);
-  if (!requested) return computed;
-  const Type acc = *requested;
+  if (acc == computed) return "";
   if (computed_type_of(acc) != acc)
-    throw ArgumentError(detail::format(
-        "{} is a storage type, not an accumulator: {} elements accumulate in {} (or f64)",
-        name(acc), name(type), name(computed)));
-  if (acc == computed) return acc;
+    return detail::format("{} is a storage type, not an accumulator", name(acc));
   if (is_index_op(op))
-    throw ArgumentError(
-        detail::format("{} returns an element: its accumulator is {}, "
-                       "not {}",
-                       name(op), name(computed), name(acc)));
+    return detail::format("{} returns an element: its accumulator is {}, not {}", name(op),
+                          name(computed), name(acc));
   if (is_float(type) && !is_float(acc))
-    throw ArgumentError(detail::format("accumulator {} cannot hold {} elements (use f32 or f64)",
-                                       name(acc), name(type)));
+    return detail::format("the accumulator {} cannot hold {} elements", name(acc), name(type));
   if (is_bitwise(op) && is_float(acc))
-    throw ArgumentError(
-        detail::format("{} needs an integer accumulator, not {}", name(op), name(acc)));
+    return detail::format("{} needs an integer accumulator, not {}", name(op), name(acc));
   if (size_of(acc) < size_of(type))
-    throw ArgumentError(
-        detail::format("accumulator {} is narrower than the element type {}: --acc "
-                       "widens, it never narrows",
-                       name(acc), name(type)));
+    return detail::format(
+        "the accumulator {} is narrower than the element type {}: an accumulator widens, it "
+        "never narrows",
+        name(acc), name(type));
   if (!is_float(acc) && size_of(acc) == size_of(type))
-    throw ArgumentError(
-        detail::format("accumulator {} is no wider than the element type {}: --acc widens an "
-                       "integer into a wider integer or a float",
-                       name(acc), name(type)));
-  if (op_row(op).returns_element && !holds_every_value(acc, type)) {
-    std::string ok;
-    for (Type t : kAllTypes)
-      if (t != type && size_of(t) > size_of(type) && holds_every_value(t, type)) {
-        if (!ok.empty()) ok += ' ';
-        ok += name(t);
-      }
-    throw ArgumentError(detail::format(
-        "{} returns an element's value, and accumulator {} cannot hold every {} value exactly "
-        "(accumulators that can: {})",
-        name(op), name(acc), name(type), ok.empty() ? "none" : ok));
-  }
-  return acc;
+    return detail::format(
+        "the accumulator {} is no wider than the element type {}: an accumulator widens an "
+        "integer into a wider integer or a float",
+        name(acc), name(type));
+  if (op_row(op).returns_element && !holds_every_value(acc, type))
+    return detail::format(
+        "{} returns an element's value, and the accumulator {} cannot hold every {} value exactly",
+        name(op), name(acc), name(type));
+  return "";
+}
+
+// The accumulator of a request: the computed type, or `requested` where acc_refusal allows it;
+// the ArgumentError names every accumulator that it allows.
+Type check_acc(Type type, Op op, const std::optional<Type>& requested) {
+  if (!requested) return computed_type_of(type);
+  const std::string why = acc_refusal(type, op, *requested);
+  if (why.empty()) return *requested;
+  std::string ok;
+  for (Type t : kAllTypes)
+    if (acc_refusal(type, op, t).empty()) {
+      if (!ok.empty()) ok += ' ';
+      ok += name(t);
+    }
+  throw ArgumentError(detail::format("{} (accumulators of {} over {} that can: {})", why, name(op),
+                                     name(type), ok));
 }
 
 }  // namespace

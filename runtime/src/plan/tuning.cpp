@@ -61,7 +61,8 @@ DeviceKind parse_kind(std::string_view s) {
   for (DeviceKind k :
        {DeviceKind::CPU, DeviceKind::GPU, DeviceKind::Accelerator, DeviceKind::Other})
     if (s == name(k)) return k;
-  throw ArgumentError(detail::format("unknown device kind '{}' (cpu, gpu, accelerator, other)", s));
+  throw ArgumentError(detail::format("unknown device kind '{}' (cpu, gpu, accelerator, other)",
+                                     detail::printable(s)));
 }
 
 // An entry's keys; the others are tunables of the strategies that have them (is_tunable_name).
@@ -78,7 +79,7 @@ TuneEntry entry_from_json(const nlohmann::json& j) {
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string key = it.key();
     if (!is_entry_key(key) && !detail::is_tunable_name(key))
-      throw ArgumentError(detail::format("unknown key '{}'", key));
+      throw ArgumentError(detail::format("unknown key '{}'", detail::printable(key)));
   }
   TuneEntry e;
   auto str = [&](const char* k) { return j.contains(k) ? j.at(k).get<std::string>() : ""; };
@@ -97,11 +98,13 @@ TuneEntry entry_from_json(const nlohmann::json& j) {
   e.strategy = str("strategy");
   e.auto_runs = str("auto");
   if (!e.auto_runs.empty() && e.auto_runs != "fast_strided" && e.auto_runs != "fast_blocked")
-    throw ArgumentError(detail::format("'{}' is not fast_strided or fast_blocked", e.auto_runs));
+    throw ArgumentError(
+        detail::format("'{}' is not fast_strided or fast_blocked", detail::printable(e.auto_runs)));
   if (!e.strategy.empty()) {
     const detail::StrategyFacts* f = detail::find_facts(e.strategy);
     if (!f || !f->tune)
-      throw ArgumentError(detail::format("'{}' is not a strategy with tunables", e.strategy));
+      throw ArgumentError(
+          detail::format("'{}' is not a strategy with tunables", detail::printable(e.strategy)));
   }
   for (auto it = j.begin(); it != j.end(); ++it)
     if (!is_entry_key(it.key())) e.values.set(it.key(), num(it.key().c_str()));
@@ -175,7 +178,8 @@ class LockedFile {
       ::close(fd_);
       fd_ = -1;
     }
-    if (fd_ < 0) throw Error(detail::format("cannot lock {}: {}", lock_path(path), why));
+    if (fd_ < 0)
+      throw Error(detail::format("cannot lock {}: {}", detail::printable(lock_path(path)), why));
   }
   ~LockedFile() { ::close(fd_); }  // closing the descriptor releases the lock
   LockedFile(const LockedFile&) = delete;
@@ -265,6 +269,17 @@ std::string tuning_file() {
   return {};
 }
 
+namespace {
+
+// A tuning file that cannot be used: its path and why.
+ArgumentError malformed(const std::string& path, const std::string& why) {
+  return ArgumentError(detail::format(
+      "tuning file {} is malformed: {} (fix it, remove it, or set RDX_TUNING_FILE=off)",
+      detail::printable(path), why));
+}
+
+}  // namespace
+
 TuningTable load_tuning(const std::string& path) {
   TuningTable t;
   std::error_code ec;
@@ -289,11 +304,10 @@ TuningTable load_tuning(const std::string& path) {
       }
       ++k;
     }
-  } catch (const std::exception& e) {
-    throw ArgumentError(
-        detail::format("tuning file {} is malformed: {} (fix it, remove it, or set "
-                       "RDX_TUNING_FILE=off)",
-                       path, e.what()));
+  } catch (const nlohmann::json::exception& e) {  // its messages may quote the file's bytes
+    throw malformed(path, detail::printable(e.what()));
+  } catch (const std::exception& e) {  // ours: user text already printable
+    throw malformed(path, e.what());
   }
   return t;
 }
@@ -303,7 +317,7 @@ void save_tuning(const std::string& path, const TuningTable& table) {
   for (auto& e : table.entries)
     j["entries"].push_back(entry_to_json(e));
   if (const std::string why = create_folder_of(path); !why.empty())
-    throw Error(detail::format("cannot write {}: {}", path, why));
+    throw Error(detail::format("cannot write {}: {}", detail::printable(path), why));
   detail::write_file_atomically(path, j.dump(2) + "\n");
 }
 
@@ -332,7 +346,8 @@ void check_tuning_file_writable(const std::string& path) {
     const int fd = open_lock_file(path, why);
     if (fd >= 0) ::close(fd);
   }
-  if (!why.empty()) throw ArgumentError(detail::format("cannot write {}: {}", path, why));
+  if (!why.empty())
+    throw ArgumentError(detail::format("cannot write {}: {}", detail::printable(path), why));
 }
 
 TuningFileChange update_tuning_file(const std::string& path, const TuningUpdate& update) {

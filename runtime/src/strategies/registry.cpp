@@ -2,6 +2,7 @@
 // it as it stands.
 #include "strategies/registry.hpp"
 
+#include "core/text.hpp"
 #include "rdx/errors.hpp"
 
 #include <algorithm>
@@ -88,7 +89,7 @@ namespace rdx {
 
 std::string strategy_form(std::string_view name, const DeviceInfo& dev) {
   const detail::StrategyDef* s = detail::find_strategy(name);
-  if (!s) throw ArgumentError("unknown strategy '" + std::string(name) + "'");
+  if (!s) throw ArgumentError("unknown strategy '" + detail::printable(name) + "'");
   return s->form ? s->form(dev) : std::string();
 }
 
