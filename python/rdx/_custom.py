@@ -14,7 +14,7 @@ import numpy as np
 from . import _dtypes, _rdx
 from ._devices import Context, context, queue_context
 from ._inputs import (INTP, DeviceArray, array, axes, check_determinism, contiguous, finish,
-                      type_name)
+                      keepdims_flag, type_name)
 from ._reductions import _context, _inputs, _op
 
 _RUN = "run_to_run"
@@ -121,9 +121,9 @@ def _bitwise(op, a, axis, dtype, keepdims, device, determinism, name):
             a, dt = a.astype(res), res
     if dt.kind == "f":
         raise TypeError(f"rdx.{name}: {op} of {dt}: bitwise operators take integers and bool")
-    ax = axes(axis, a.ndim)
+    ax = axes(axis, a.ndim, scalar_axis=True)
     value = _op(name, op, a, ax, "", device, determinism)[0]
-    return finish(value, dt, a.shape, ax, keepdims, None)
+    return finish(value, dt, a.shape, ax, keepdims_flag(keepdims), None)
 
 
 def reduce(a, op=None, *, map=None, combine=None, identity=None, dtype=None, axis=None,
@@ -151,7 +151,8 @@ def reduce(a, op=None, *, map=None, combine=None, identity=None, dtype=None, axi
         return getattr(r, op)(a, axis=axis, keepdims=keepdims, **kw)
     a, dt = array(a, name)
     res = _user_dtype(op, dt, dtype, name)
-    ax = axes(axis, a.ndim)
+    ax = axes(axis, a.ndim, scalar_axis=True)
+    keepdims = keepdims_flag(keepdims)
     if map is not None and _USES_I.search(literal(map)):
         if ax is not None:
             raise NotImplementedError("rdx.reduce: a map that reads i with axis= (i is the "

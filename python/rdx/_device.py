@@ -65,6 +65,26 @@ class DeviceArray:
         arr = self.arr if self.dtype == self.arr.dtype else self.arr.view(self.dtype)
         return DeviceArray(arr.astype(dtype), None, self._name)
 
+    def bool_bytes(self):
+        """This bool array (read as uint8) as bytes of 0 and 1, as NumPy counts every non-zero
+        byte as True: the bytes the array spans, mapped on the device by PyOpenCL's elementwise
+        `!= 0` into a new buffer, read with the array's own shape and strides. The array's own
+        buffer is not modified."""
+        if self.queue is None:
+            raise ValueError(f"rdx.{self._name}: the PyOpenCL bool array has no queue to map "
+                             "its bytes to 0 and 1 on (make it with one: arr.with_queue(q))")
+        import pyopencl.array as cla
+
+        ends = [(n - 1) * s for n, s in zip(self.shape, self.strides)]
+        lo = self.arr.offset + sum(e for e in ends if e < 0)
+        hi = self.arr.offset + sum(e for e in ends if e > 0)
+        span = cla.Array(self.queue, (hi - lo + 1,), np.uint8, data=self.arr.base_data,
+                         offset=lo)
+        mapped = span != 0  # 0 and 1 bytes (PyOpenCL's comparisons give int8)
+        arr = cla.Array(self.queue, self.shape, np.uint8, data=mapped.base_data,
+                        offset=self.arr.offset - lo, strides=self.strides)
+        return DeviceArray(arr, np.uint8, self._name)
+
     def contiguous(self):
         if not self.flags.c_contiguous:
             raise NotImplementedError(f"rdx.{self._name}: this reduction of a non-contiguous "

@@ -1,9 +1,11 @@
 """Devices and contexts: rdx.devices(), rdx.Context, and the context each function runs on."""
 from __future__ import annotations
 
+import atexit
 import collections
 import sys
 import threading
+import time
 from dataclasses import dataclass
 
 from . import _rdx
@@ -62,8 +64,7 @@ class Context(_rdx.Context):
             raise ValueError("Context.from_pyopencl: the queue executes out of order; librdx "
                              "needs an in-order queue")
         self = cls.__new__(cls)
-        _rdx.Context.__init__(self, queue.context.int_ptr, queue.device.int_ptr, queue.int_ptr,
-                              "pyopencl")
+        _rdx.Context.__init__(self, pyopencl_queue=queue)
         self._pyopencl_queue = queue
         return self
 
@@ -79,6 +80,24 @@ def devices() -> list[Device]:
 
 _contexts: dict[str, Context] = {}
 _lock = threading.Lock()
+
+
+@atexit.register
+def _daemons_at_exit() -> None:
+    """Daemon threads still running at exit are stopped by Python where they next take the GIL,
+    and one that takes it back at the end of an rdx call would unwind through the extension's
+    C++ frames (std::terminate). So, where such threads are alive, the calls now in librdx are
+    waited for, and every thread that enters or leaves one from now on is parked instead
+    (unlocked.hpp). Their contexts and arrays are then never freed, which nanobind would report
+    on stderr as leaked instances at the interpreter's end: the threads' doing, not a leak, so
+    the report is turned off then, and only then (an exit without such threads keeps it)."""
+    main = threading.main_thread()
+    if not any(t.daemon and t.is_alive() for t in threading.enumerate() if t is not main):
+        return
+    _rdx._begin_exit()
+    while _rdx._calls_in_librdx():
+        time.sleep(0.001)
+    _rdx._set_leak_warnings(False)
 
 
 def context(device: str | Context | None = None) -> Context:

@@ -34,20 +34,20 @@ def sum_dtype(dt: np.dtype, dtype, name: str) -> np.dtype:
 
 def sum_accumulator(a: np.ndarray, res: np.dtype):
     """(the array to reduce, librdx's accumulator name or "") for a sum or product whose result
-    is res. librdx widens an integer into a wider integer or a float, and a float into a wider
-    float; an integer of the same width is reinterpreted (the same sum modulo 2^bits); anything
-    else reduces a copy cast to res, as NumPy casts each element to dtype."""
+    is res. librdx widens an integer into a wider integer or a float at least as wide (f32 for
+    integers of up to 32 bits, f64 for any), and a float into a wider float; an integer of the
+    same width is reinterpreted (the same sum modulo 2^bits); anything else (float16, a
+    narrower type) reduces a copy cast to res, as NumPy casts each element to dtype."""
     e = a.dtype
     if res == e:
         return a, ""
-    if res == _F16:  # no 16-bit accumulator: float32 (float64 for float64 elements), rounded
-        return a, "" if e.kind == "f" else "f32"
     if e.kind in "iu" and res.kind in "iu":
         if res.itemsize > e.itemsize:
             return a, type_name(res)
         if res.itemsize == e.itemsize:
             return a.view(res), ""
-    elif res.kind == "f" and (e.kind in "iu" or res.itemsize > e.itemsize):
+    elif res.kind == "f" and res != _F16 and res.itemsize >= e.itemsize and (
+            e.kind in "iu" or res.itemsize > e.itemsize):
         return a, type_name(res)
     return a.astype(res), ""
 
@@ -66,10 +66,14 @@ def mean_dtype(dt: np.dtype, dtype, name: str) -> np.dtype:
 
 def mean_accumulator(a: np.ndarray, res: np.dtype, dtype):
     """(the array, the accumulator name or ""): librdx's default (float64 where the device has
-    it) unless dtype asks for float32 or float64; float32 of float64 elements reduces a copy."""
-    if dtype is None or res == _F16:
+    it) unless dtype asks for float32 or float64; elements wider than dtype (float64 or 64-bit
+    integers for float32), and any elements but float16 for float16, reduce a copy cast to
+    dtype, as NumPy casts each element."""
+    if dtype is None:
         return a, ""
-    if a.dtype.kind == "f" and a.dtype.itemsize > res.itemsize:
+    if res == _F16:  # no 16-bit accumulator: float16 elements compute in float32
+        return (a if a.dtype == _F16 else a.astype(res)), ""
+    if a.dtype.itemsize > res.itemsize:
         return a.astype(res), ""
     return a, type_name(res)
 

@@ -22,9 +22,10 @@ _NAMES = {"i1": "i8", "u1": "u8", "i2": "i16", "u2": "u16", "i4": "i32", "u4": "
 
 def array(a, name: str):
     """(the array the kernels read, its dtype as NumPy's results have it: native byte order).
-    Bool reads as uint8 (a view); a byte-swapped array, or one whose strides are not whole
-    elements, is copied; nothing else is. A PyOpenCL array is a DeviceArray, read in place on
-    the device (an empty one: an empty NumPy array of its shape and dtype)."""
+    Bool reads as uint8 bytes of 0 and 1 (bool_bytes); a byte-swapped array, or one whose
+    strides are not whole elements, is copied; nothing else is. A PyOpenCL array is a
+    DeviceArray, read in place on the device (an empty one: an empty NumPy array of its shape
+    and dtype)."""
     if type(a) is not np.ndarray:
         if pyopencl_array(a):
             return device_array(a, name)
@@ -38,8 +39,19 @@ def array(a, name: str):
     elif dt.itemsize > 1 and any(s % dt.itemsize for s in a.strides):
         a = a.copy()
     if dt.kind == "b":
-        a = a.view(_U8)
+        a = bool_bytes(a)
     return a, dt
+
+
+def bool_bytes(a: np.ndarray) -> np.ndarray:
+    """A bool array as bytes of 0 and 1: NumPy counts every non-zero byte as True, and a bool
+    array made by view(bool) or frombuffer may hold any byte. A view of the caller's bytes
+    where they are all 0 or 1, else a copy of them mapped to 0 and 1 (the caller's array is
+    never modified)."""
+    u = a.view(_U8)
+    if u.size and u.max() > 1:
+        u = np.not_equal(u, 0).view(_U8)
+    return u
 
 
 def device_array(a, name: str):
@@ -49,7 +61,9 @@ def device_array(a, name: str):
         raise TypeError(f"rdx.{name}: arrays of {dt} are not reduced (only {_SUPPORTED})")
     if a.size == 0:  # no buffer to read (PyOpenCL gives none): NumPy's empty array
         return array(np.empty(a.shape, dt), name)
-    return DeviceArray(a, _U8 if dt.kind == "b" else dt, name), dt
+    if dt.kind == "b":
+        return DeviceArray(a, _U8, name).bool_bytes(), dt
+    return DeviceArray(a, dt, name), dt
 
 
 def host_array(a, name: str) -> np.ndarray:
@@ -93,15 +107,30 @@ def check_determinism(determinism, name: str) -> None:
             f"rdx.{name}: determinism {determinism!r} is not one of {', '.join(DETERMINISMS)}")
 
 
-def axes(axis, ndim: int):
+def index(item) -> int:
+    """An axis as NumPy reads it: an integer (operator.index: int, numpy integers, 0-d integer
+    arrays), never a bool (NumPy's TypeError)."""
+    if isinstance(item, (bool, np.bool_)):
+        raise TypeError("an integer is required")
+    return operator.index(item)
+
+
+def axes(axis, ndim: int, scalar_axis: bool = False):
     """axis (None, an int, a tuple of ints; negative ones count from the end) as increasing
-    axes, or None where every axis is reduced."""
+    axes, or None where every axis is reduced. scalar_axis: NumPy's ufunc reductions (sum, min,
+    argmax, any, ...) take one axis 0 or -1 of a 0-d array (not in a tuple) as every axis;
+    mean, var, std and norm do not."""
     if axis is None:
+        return None
+    if ndim == 0 and scalar_axis and not isinstance(axis, tuple):
+        k = index(axis)
+        if k not in (0, -1):
+            raise AxisError(k, ndim)
         return None
     items = axis if isinstance(axis, tuple) else (axis,)
     out = []
     for item in items:
-        k = operator.index(item)
+        k = index(item)
         if not -ndim <= k < ndim:
             raise AxisError(k, ndim)
         if k < 0:
@@ -119,7 +148,14 @@ def one_axis(axis, ndim: int):
     """argmin's and argmax's axis: None or one int (a tuple is a TypeError, as in NumPy)."""
     if axis is None:
         return None
-    return axes(operator.index(axis), ndim)
+    return axes(index(axis), ndim, scalar_axis=True)
+
+
+def keepdims_flag(keepdims) -> bool:
+    """keepdims as NumPy's ufunc reductions (and mean, var, std) take it: anything
+    operator.index takes (a bool, an int); a str or None is a TypeError. (argmin, argmax and
+    norm take any value's truth instead: bool(keepdims).)"""
+    return bool(operator.index(keepdims))
 
 
 def sizes(shape, ax):
@@ -135,14 +171,16 @@ def sizes(shape, ax):
 
 def finish(value, dtype: np.dtype, shape, ax, keepdims: bool, out):
     """A result as NumPy gives it: value (a Python number or a NumPy array of the kept axes)
-    in dtype; a NumPy scalar where no axis is kept, unless keepdims keeps them all as 1."""
+    in dtype; a NumPy scalar where no axis is kept, unless keepdims keeps them all as 1 (a 0-d
+    input's result is a scalar even then, as NumPy's)."""
+    keep = keepdims and len(shape) > 0
     if isinstance(value, np.ndarray):
         r = value.astype(dtype, copy=False)
-        if r.ndim == 0 and not keepdims:
+        if r.ndim == 0 and not keep:
             r = r[()]
     else:
         r = dtype.type(value)
-    if keepdims:
+    if keep:
         r = np.asarray(r).reshape(
             tuple(1 if ax is None or k in ax else n for k, n in enumerate(shape)))
     if out is not None:

@@ -4,15 +4,14 @@ place; this module turns NumPy's rules into its calls."""
 from __future__ import annotations
 
 import builtins
-import operator
 import warnings
 
 import numpy as np
 
 from . import _dtypes, _rdx
 from ._devices import context, queue_context
-from ._inputs import (BOOL, F64, INTP, DeviceArray, array, axes, check_determinism, contiguous,
-                      finish, into, one_axis, sizes, type_name)
+from ._inputs import (BOOL, F64, INTP, AxisError, DeviceArray, array, axes, check_determinism,
+                      contiguous, finish, into, keepdims_flag, one_axis, sizes, type_name)
 
 _RUN = "run_to_run"
 
@@ -61,7 +60,8 @@ def _sum_like(name, op, stat, a, axis, dtype, out, keepdims, device, determinism
     a, dt = array(a, name)
     res = _dtypes.sum_dtype(dt, dtype, name)
     a, acc = _dtypes.sum_accumulator(a, res)
-    ax = axes(axis, a.ndim)
+    ax = axes(axis, a.ndim, scalar_axis=True)
+    keepdims = keepdims_flag(keepdims)
     if (op == "sum" and not stat and ax is None and determinism == "any_device"
             and a.dtype.kind == "f" and not isinstance(a, DeviceArray)):
         a = contiguous(a)  # the fixed bins are a whole-input form: a view sums its copy
@@ -107,7 +107,8 @@ _UFUNC = {"min": "minimum", "max": "maximum", "nanmin": "fmin", "nanmax": "fmax"
 
 def _extreme(name, a, axis, out, keepdims, device, determinism):
     a, dt = array(a, name)
-    ax = axes(axis, a.ndim)
+    ax = axes(axis, a.ndim, scalar_axis=True)
+    keepdims = keepdims_flag(keepdims)
     if sizes(a.shape, ax)[0] == 0:  # NumPy's rule, even where there are no results
         raise ValueError(f"zero-size array to reduction operation {_UFUNC[name]} which has no "
                          "identity")
@@ -139,12 +140,14 @@ def nanmax(a, axis=None, out=None, keepdims=False, *, device=None, determinism=_
 
 
 def _arg(name, a, axis, out, keepdims, device, determinism):
-    a, _ = array(a, name)
+    a, dt = array(a, name)
+    if name.startswith("nan") and dt.kind == "f" and isinstance(axis, tuple):
+        axes(axis, a.ndim)  # np.nanargmin reads the axis in np.all of its NaN mask first
     ax = one_axis(axis, a.ndim)
     if sizes(a.shape, ax)[0] == 0:  # NumPy's rule, even where there are no results
         raise ValueError(f"attempt to get {name.removeprefix('nan')} of an empty sequence")
     index = _op(name, name, a, ax, "", device, determinism)[1]
-    return finish(index, INTP, a.shape, ax, keepdims, out)
+    return finish(index, INTP, a.shape, ax, bool(keepdims), out)
 
 
 def argmin(a, axis=None, out=None, *, keepdims=False, device=None, determinism=_RUN):
@@ -171,7 +174,8 @@ def nanargmax(a, axis=None, out=None, *, keepdims=False, device=None, determinis
 def minmax(a, axis=None, keepdims=False, *, device=None, determinism=_RUN):
     """(nanmin, nanmax) in one pass: NaN ignored (an all-NaN slice gives NaN for both)."""
     a, dt = array(a, "minmax")
-    ax = axes(axis, a.ndim)
+    ax = axes(axis, a.ndim, scalar_axis=True)
+    keepdims = keepdims_flag(keepdims)
     if sizes(a.shape, ax)[0] == 0:  # NumPy's rule, even where there are no results
         raise ValueError("zero-size array to reduction operation minmax which has no identity")
     lo, _, hi, _ = _stat("minmax", "minmax", [a], ax, "", device, determinism)
@@ -191,10 +195,16 @@ def _moment(name, stat, a, axis, dtype, out, ddof, keepdims, device, determinism
     a, dt = array(a, name)
     res = _dtypes.mean_dtype(dt, dtype, name)
     a, acc = _dtypes.mean_accumulator(a, res, dtype)
-    ax = axes(axis, a.ndim)
-    if not isinstance(ddof, (int, float, np.integer, np.floating)) or isinstance(ddof, bool):
-        raise TypeError(f"rdx.{name}: ddof must be a number, not {type(ddof).__name__}")
-    nan_form = stat.startswith("nan") and a.dtype.kind == "f"
+    # np.nanmean and friends of floats are ufunc reductions (a 0-d array's axis 0 is every
+    # axis); of integers they are np.mean, np.var and np.std, which take no axis of a 0-d array
+    nan_form = stat.startswith("nan") and dt.kind == "f"
+    if not nan_form and isinstance(axis, tuple):  # np.mean counts a tuple's items first,
+        for item in axis:                         # reading a bool as an int: out of range is
+            if isinstance(item, (bool, np.bool_)) and int(item) >= a.ndim:  # an AxisError
+                raise AxisError(int(item), a.ndim)
+    ax = axes(axis, a.ndim, scalar_axis=nan_form)
+    keepdims = keepdims_flag(keepdims)
+    ddof = _ddof(ddof, name)
     if not nan_form:
         stat = stat.removeprefix("nan")
     root = stat.endswith("std")
@@ -223,6 +233,17 @@ def _moment(name, stat, a, axis, dtype, out, ddof, keepdims, device, determinism
                 v = np.where(dof <= 0, np.nan, v)
             value = np.sqrt(v) if root else v
     return finish(value, res, a.shape, ax, keepdims, out)
+
+
+def _ddof(ddof, name):
+    """ddof as NumPy takes it: a number (a bool, a numpy scalar or a 0-d array too)."""
+    if isinstance(ddof, np.ndarray) and ddof.ndim == 0:
+        ddof = ddof[()]
+    if isinstance(ddof, (bool, np.bool_)):
+        return int(ddof)
+    if not isinstance(ddof, (int, float, np.integer, np.floating)):
+        raise TypeError(f"rdx.{name}: ddof must be a number, not {type(ddof).__name__}")
+    return ddof
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None,
@@ -266,7 +287,8 @@ def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, device
 def any(a, axis=None, out=None, keepdims=False, *, device=None, determinism=_RUN):
     """np.any: NaN is true, -0.0 false."""
     a, _ = array(a, "any")
-    ax = axes(axis, a.ndim)
+    ax = axes(axis, a.ndim, scalar_axis=True)
+    keepdims = keepdims_flag(keepdims)
     value = _stat("any", "any", [a], ax, "", device, determinism)[0]
     return finish(value, BOOL, a.shape, ax, keepdims, out)
 
@@ -274,7 +296,8 @@ def any(a, axis=None, out=None, keepdims=False, *, device=None, determinism=_RUN
 def all(a, axis=None, out=None, keepdims=False, *, device=None, determinism=_RUN):
     """np.all: true for an empty slice."""
     a, _ = array(a, "all")
-    ax = axes(axis, a.ndim)
+    ax = axes(axis, a.ndim, scalar_axis=True)
+    keepdims = keepdims_flag(keepdims)
     value = _stat("all", "all", [a], ax, "", device, determinism)[0]
     return finish(value, BOOL, a.shape, ax, keepdims, out)
 
@@ -283,9 +306,11 @@ def count_nonzero(a, axis=None, *, keepdims=False, device=None, determinism=_RUN
     """np.count_nonzero: for axis=None a Python int (NumPy 1) or an intp scalar (NumPy 2),
     else an intp array."""
     a, _ = array(a, "count_nonzero")
-    ax = axes(axis, a.ndim)
+    ax = axes(axis, a.ndim, scalar_axis=True)
+    whole = axis is None and not keepdims  # NumPy's own test, before keepdims is read
+    keepdims = False if whole else keepdims_flag(keepdims)
     value = _stat("count_nonzero", "count", [a], ax, "", device, determinism)[0]
-    if axis is None and not keepdims:
+    if whole:
         return _count_type(value)
     return finish(value, INTP, a.shape, ax, keepdims, None)
 
@@ -348,16 +373,16 @@ def norm(x, ord=None, axis=None, keepdims=False, *, device=None, determinism=_RU
     x, dt = array(x, "norm")
     if axis is not None and not isinstance(axis, tuple):
         try:
-            axis = (operator.index(axis),)
-        except TypeError as e:
+            axis = (int(axis),)  # np.linalg.norm's own reading (1.0 and "1" are axis 1)
+        except (TypeError, ValueError) as e:
             raise TypeError("'axis' must be None, an integer or a tuple of integers") from e
     k = x.ndim if axis is None else len(axis)
-    if k > 2 and axis is not None:
+    if axis is not None and k not in (1, 2):
         raise ValueError("Improper number of dimensions to norm.")
     if not (ord is None or (ord == 2 and k == 1) or (ord == "fro" and k == 2)):
         raise NotImplementedError(f"rdx.norm: ord={ord!r} of {k} axes (the 2-norm and the "
                                   "Frobenius norm only)")
     ax = axes(axis, x.ndim)
     value = _stat("norm", "norm2", [x], ax, "", device, determinism)[0]
-    return finish(value, _dtypes.float_dtype(dt), x.shape, ax, keepdims, None)
+    return finish(value, _dtypes.float_dtype(dt), x.shape, ax, bool(keepdims), None)
 

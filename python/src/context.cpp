@@ -11,11 +11,13 @@
 
 #include <cstdint>
 #include <new>
+#include <string>
 #include <tuple>
 #include <vector>
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "unlocked.hpp"
 #include "rdx/device_info.hpp"
 #include "rdx/errors.hpp"
 
@@ -43,6 +45,38 @@ nb::dict facts(const rdx::DeviceInfo& d) {
   return f;
 }
 
+struct Handles {
+  cl_context context = nullptr;
+  cl_device_id device = nullptr;
+  cl_command_queue queue = nullptr;
+};
+
+template <typename T>
+T queue_info(cl_command_queue queue, cl_command_queue_info what, const char* name) {
+  T value{};
+  const cl_int err = clGetCommandQueueInfo(queue, what, sizeof value, &value, nullptr);
+  if (err != CL_SUCCESS)
+    throw rdx::ArgumentError(std::string("Context: clGetCommandQueueInfo(") + name +
+                             ") of the PyOpenCL queue failed (error " + std::to_string(err) +
+                             ")");
+  return value;
+}
+
+// The handles of a pyopencl.CommandQueue: its cl_command_queue (PyOpenCL's int_ptr), and the
+// context and device the queue itself names. Anything but a PyOpenCL queue is a TypeError, so
+// no made-up address reaches OpenCL (which would dereference it).
+Handles pyopencl_handles(nb::handle queue) {
+  nb::object cl = nb::module_::import_("sys").attr("modules").attr("get")("pyopencl");
+  if (cl.is_none() || !PyObject_IsInstance(queue.ptr(), cl.attr("CommandQueue").ptr()))
+    throw nb::type_error("Context: pyopencl_queue must be a pyopencl.CommandQueue");
+  Handles h;
+  h.queue = reinterpret_cast<cl_command_queue>(nb::cast<std::uintptr_t>(queue.attr("int_ptr")));
+  if (!h.queue) throw rdx::ArgumentError("Context: the PyOpenCL queue has no OpenCL queue");
+  h.context = queue_info<cl_context>(h.queue, CL_QUEUE_CONTEXT, "CL_QUEUE_CONTEXT");
+  h.device = queue_info<cl_device_id>(h.queue, CL_QUEUE_DEVICE, "CL_QUEUE_DEVICE");
+  return h;
+}
+
 }  // namespace
 
 void register_context(nb::module_& m) {
@@ -52,7 +86,7 @@ void register_context(nb::module_& m) {
       .def(
           "__init__",
           [](PyContext* self, const std::string& selector) {
-            nb::gil_scoped_release unlocked;
+            Unlocked unlocked;
             new (self) PyContext{selector, rdx::Context(selector)};
           },
           nb::arg("selector") = "",
@@ -60,19 +94,15 @@ void register_context(nb::module_& m) {
           "an index, 'P:D', or part of a device's or platform's name.")
       .def(
           "__init__",
-          [](PyContext* self, std::uintptr_t context, std::uintptr_t device, std::uintptr_t queue,
-             const std::string& label) {
-            if (!context || !device || !queue)
-              throw rdx::ArgumentError("Context: a null OpenCL handle");
-            nb::gil_scoped_release unlocked;
-            new (self)
-                PyContext{label, rdx::Context::wrap(reinterpret_cast<cl_context>(context),
-                                                    reinterpret_cast<cl_device_id>(device),
-                                                    reinterpret_cast<cl_command_queue>(queue))};
+          [](PyContext* self, nb::handle queue) {
+            const Handles h = pyopencl_handles(queue);
+            Unlocked unlocked;
+            new (self) PyContext{"pyopencl", rdx::Context::wrap(h.context, h.device, h.queue)};
           },
-          nb::arg("context"), nb::arg("device"), nb::arg("queue"), nb::arg("label"),
-          "An app's own cl_context, cl_device_id and in-order cl_command_queue (their addresses, "
-          "as PyOpenCL's int_ptr), retained.")
+          nb::kw_only(), nb::arg("pyopencl_queue"),
+          "A pyopencl.CommandQueue's own cl_context, cl_device_id and in-order "
+          "cl_command_queue, retained. Only a PyOpenCL queue is taken, never a raw handle: an "
+          "address that is not a live OpenCL object would crash the process.")
       .def_ro("selector", &PyContext::selector)
       .def(
           "cl_handles",
@@ -103,7 +133,7 @@ void register_context(nb::module_& m) {
   m.def("devices", [] {
     std::vector<rdx::DeviceInfo> all;
     {
-      nb::gil_scoped_release unlocked;
+      Unlocked unlocked;
       all = rdx::list_devices();
     }
     nb::list out;

@@ -13,6 +13,7 @@
 
 #include <nanobind/nanobind.h>
 
+#include <cstring>
 #include <exception>
 #include <initializer_list>
 #include <string>
@@ -55,21 +56,32 @@ PyObject* make_type(nb::module_& m, const char* name, std::initializer_list<PyOb
   return make_type(m, name, t.ptr(), doc);
 }
 
+// Sets the Python error type with librdx's message. The message is read as UTF-8 with any other byte as a
+// \xNN escape (backslashreplace): a message that is not UTF-8 still reaches Python, never a
+// UnicodeDecodeError in its place.
+void set_error(PyObject* type, const char* what) {
+  PyObject* text = PyUnicode_DecodeUTF8(what, static_cast<Py_ssize_t>(std::strlen(what)),
+                                        "backslashreplace");
+  if (!text) return;  // the decoder's own error (out of memory) is raised instead
+  PyErr_SetObject(type, text);
+  Py_DECREF(text);
+}
+
 void translate(const std::exception_ptr& p, void*) {
   try {
     std::rethrow_exception(p);
   } catch (const rdx::BuildError& e) {
-    PyErr_SetString(types.build, e.what());
+    set_error(types.build, e.what());
   } catch (const rdx::ClError& e) {
-    PyErr_SetString(is_out_of_memory(e.code) ? types.memory : types.cl, e.what());
+    set_error(is_out_of_memory(e.code) ? types.memory : types.cl, e.what());
   } catch (const rdx::ArgumentError& e) {
-    PyErr_SetString(types.argument, e.what());
+    set_error(types.argument, e.what());
   } catch (const rdx::UnsupportedError& e) {
-    PyErr_SetString(types.unsupported, e.what());
+    set_error(types.unsupported, e.what());
   } catch (const rdx::DeviceError& e) {
-    PyErr_SetString(types.device, e.what());
+    set_error(types.device, e.what());
   } catch (const rdx::Error& e) {
-    PyErr_SetString(types.error, e.what());
+    set_error(types.error, e.what());
   }
 }
 

@@ -14,6 +14,7 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "unlocked.hpp"
 #include "context.hpp"
 #include "rdx/custom.hpp"
 #include "rdx/segmented_custom.hpp"
@@ -83,7 +84,7 @@ nb::object reduce_custom(PyContext& c, const std::vector<A>& arrays, const Defin
     const auto inputs = firsts(in);
     rdx::StateResult s;
     {
-      nb::gil_scoped_release unlocked;
+      Unlocked unlocked;
       s = rdx::reduce(c.ctx, r, std::span(inputs), in[0].count, opts);
     }
     return scalar_object(s.fields.at(0));
@@ -94,7 +95,7 @@ nb::object reduce_custom(PyContext& c, const std::vector<A>& arrays, const Defin
   const auto inputs = origins(in, view.offset);
   rdx::SegmentedStates s;
   {
-    nb::gil_scoped_release unlocked;
+    Unlocked unlocked;
     s = rdx::reduce_axes(c.ctx, r, std::span(inputs), view, over, opts);
   }
   if (!axes) return scalar_object(s.value(0, 0));
@@ -116,7 +117,7 @@ nb::object reduce_segments_custom(PyContext& c, const std::vector<A>& arrays, Of
   const auto inputs = firsts(in);
   rdx::SegmentedStates s;
   {
-    nb::gil_scoped_release unlocked;
+    Unlocked unlocked;
     s = rdx::reduce_segments(c.ctx, r, std::span(inputs), in[0].count,
                              {offsets.data(), offsets.shape(0)}, opts);
   }

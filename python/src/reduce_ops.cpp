@@ -14,6 +14,7 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "unlocked.hpp"
 #include "context.hpp"
 #include "rdx/reduce.hpp"
 #include "rdx/segmented.hpp"
@@ -69,7 +70,7 @@ nb::tuple reduce_op(PyContext& c, const A& a, const std::string& op_name, const 
   if (!axes && in.c_contiguous) {
     rdx::Result r;
     {
-      nb::gil_scoped_release unlocked;
+      Unlocked unlocked;
       r = whole(c.ctx, in, op, opts);
     }
     return nb::make_tuple(scalar_object(r.value), index_object(r.index));
@@ -77,7 +78,7 @@ nb::tuple reduce_op(PyContext& c, const A& a, const std::string& op_name, const 
   const std::vector<std::int64_t> over = axes_or_every(axes, in.view);
   rdx::SegmentedResult r;
   {
-    nb::gil_scoped_release unlocked;
+    Unlocked unlocked;
     r = over_axes(c.ctx, in, over, op, opts);
   }
   const bool index = rdx::is_index_op(op);
@@ -102,7 +103,7 @@ nb::tuple reduce_segments_op(PyContext& c, const A& a, Offsets offsets, const st
   const rdx::Options opts = options_of(acc, determinism);
   rdx::SegmentedResult r;
   {
-    nb::gil_scoped_release unlocked;
+    Unlocked unlocked;
     r = segments(c.ctx, in, {offsets.data(), offsets.shape(0)}, op, opts);
   }
   const std::vector<std::uint64_t> shape{r.size()};

@@ -12,6 +12,7 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
+#include "unlocked.hpp"
 #include "context.hpp"
 #include "rdx/segmented_custom.hpp"
 #include "rdx/stats.hpp"
@@ -71,7 +72,7 @@ nb::tuple reduce_stat(PyContext& c, const std::vector<A>& arrays, const std::str
   if (!axes && contiguous) {
     rdx::StatResult r;
     {
-      nb::gil_scoped_release unlocked;
+      Unlocked unlocked;
       r = whole(c.ctx, stat, in, opts, map);
     }
     return nb::make_tuple(scalar_object(r.value), index_object(r.index),
@@ -81,7 +82,7 @@ nb::tuple reduce_stat(PyContext& c, const std::vector<A>& arrays, const std::str
   const std::vector<std::int64_t> over = axes_or_every(axes, in[0].view);
   rdx::SegmentedStats r;
   {
-    nb::gil_scoped_release unlocked;
+    Unlocked unlocked;
     r = over_axes(c.ctx, stat, in, over, opts, map);
   }
   const bool minmax = stat == rdx::Stat::MinMax;

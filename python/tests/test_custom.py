@@ -85,6 +85,26 @@ def test_user_reduction_errors():
     check(rdx.reduce(A, map="x", combine="a + b", identity=0), np.sum(A))  # still usable
 
 
+def _escaped(s):
+    """librdx's printable(): printable ASCII as it is, \\, \\n, \\t, \\r, other bytes \\xNN."""
+    named = {"\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
+    return "".join(named.get(c, c if 0x20 <= ord(c) < 0x7f else f"\\x{ord(c):02x}") for c in s)
+
+
+@pytest.mark.parametrize("bad", ["x +\x00 tail_after_nul", "x +\n tail_after_newline",
+                                 "x \x1b[31m tail_after_escape"], ids=["nul", "newline", "esc"])
+def test_control_characters_in_messages(bad):
+    """A message quoting an expression holds all of it, its control characters escaped: a NUL
+    does not cut it, a newline does not split it, an escape does not reach the terminal."""
+    with pytest.raises(rdx.Error) as e:
+        rdx.reduce(A, map=bad, combine="a + b", identity=0)
+    message = str(e.value)
+    assert _escaped(bad) in message, message
+    assert not any(c in message for c in "\x00\x1b\r"), repr(message)
+    if isinstance(e.value, rdx.ArgumentError):  # one line (a BuildError adds the compiler's)
+        assert "\n" not in message, repr(message)
+
+
 def test_reduction_kernel_host():
     x, y = data(np.float32, 1000, seed=1), data(np.float64, 1000, seed=2)
     dot = rdx.ReductionKernel(np.float64, neutral="0", reduce_expr="a+b",
