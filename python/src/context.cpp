@@ -17,9 +17,9 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
-#include "unlocked.hpp"
 #include "rdx/device_info.hpp"
 #include "rdx/errors.hpp"
+#include "unlocked.hpp"
 
 namespace nb = nanobind;
 
@@ -57,8 +57,7 @@ T queue_info(cl_command_queue queue, cl_command_queue_info what, const char* nam
   const cl_int err = clGetCommandQueueInfo(queue, what, sizeof value, &value, nullptr);
   if (err != CL_SUCCESS)
     throw rdx::ArgumentError(std::string("Context: clGetCommandQueueInfo(") + name +
-                             ") of the PyOpenCL queue failed (error " + std::to_string(err) +
-                             ")");
+                             ") of the PyOpenCL queue failed (error " + std::to_string(err) + ")");
   return value;
 }
 

@@ -56,12 +56,12 @@ PyObject* make_type(nb::module_& m, const char* name, std::initializer_list<PyOb
   return make_type(m, name, t.ptr(), doc);
 }
 
-// Sets the Python error type with librdx's message. The message is read as UTF-8 with any other byte as a
-// \xNN escape (backslashreplace): a message that is not UTF-8 still reaches Python, never a
-// UnicodeDecodeError in its place.
+// Sets the Python error type with librdx's message. The message is read as UTF-8 with any other
+// byte as a \xNN escape (backslashreplace): a message that is not UTF-8 still reaches Python, never
+// a UnicodeDecodeError in its place.
 void set_error(PyObject* type, const char* what) {
-  PyObject* text = PyUnicode_DecodeUTF8(what, static_cast<Py_ssize_t>(std::strlen(what)),
-                                        "backslashreplace");
+  PyObject* text =
+      PyUnicode_DecodeUTF8(what, static_cast<Py_ssize_t>(std::strlen(what)), "backslashreplace");
   if (!text) return;  // the decoder's own error (out of memory) is raised instead
   PyErr_SetObject(type, text);
   Py_DECREF(text);

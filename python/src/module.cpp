@@ -6,8 +6,8 @@
 #include <string>
 
 #include "bindings.hpp"
-#include "unlocked.hpp"
 #include "rdx/context.hpp"
+#include "unlocked.hpp"
 
 namespace nb = nanobind;
 
@@ -24,5 +24,6 @@ NB_MODULE(_rdx, m) {
   // freed, as the threads never return) turned off.
   m.def("_begin_exit", &rdxpy::begin_exit);
   m.def("_calls_in_librdx", &rdxpy::calls_in_librdx);
-  m.def("_set_leak_warnings", [](bool on) { nb::set_leak_warnings(on); }, nb::arg("on"));
+  m.def(
+      "_set_leak_warnings", [](bool on) { nb::set_leak_warnings(on); }, nb::arg("on"));
 }

@@ -14,10 +14,10 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
-#include "unlocked.hpp"
 #include "context.hpp"
 #include "rdx/custom.hpp"
 #include "rdx/segmented_custom.hpp"
+#include "unlocked.hpp"
 
 namespace nb = nanobind;
 

@@ -14,10 +14,10 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
-#include "unlocked.hpp"
 #include "context.hpp"
 #include "rdx/reduce.hpp"
 #include "rdx/segmented.hpp"
+#include "unlocked.hpp"
 
 namespace nb = nanobind;
 

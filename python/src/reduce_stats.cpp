@@ -12,10 +12,10 @@
 
 #include "arrays.hpp"
 #include "bindings.hpp"
-#include "unlocked.hpp"
 #include "context.hpp"
 #include "rdx/segmented_custom.hpp"
 #include "rdx/stats.hpp"
+#include "unlocked.hpp"
 
 namespace nb = nanobind;
 

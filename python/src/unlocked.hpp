@@ -24,7 +24,7 @@ class Unlocked {
   PyThreadState* state_ = nullptr;
 };
 
-void begin_exit();                // under the GIL, by the thread that finalizes
+void begin_exit();               // under the GIL, by the thread that finalizes
 std::int64_t calls_in_librdx();  // calls inside an Unlocked region, not parked
 
 }  // namespace rdxpy

@@ -54,13 +54,17 @@ def dev(queue, host):
     return cla.to_device(queue, host)
 
 
-@pytest.fixture()
-def no_host_copy(monkeypatch):
-    """Any read of a PyOpenCL array back to the host fails the test."""
+def refuse_host_copies(monkeypatch):
+    """From here on, any read of a PyOpenCL array back to the host fails the test."""
     def refuse(*args, **kwargs):
         raise AssertionError("rdx copied a PyOpenCL array to the host")
     monkeypatch.setattr(cla.Array, "get", refuse)
     monkeypatch.setattr(cl, "enqueue_copy", refuse)
+
+
+@pytest.fixture()
+def no_host_copy(monkeypatch):
+    refuse_host_copies(monkeypatch)
 
 
 def test_handles_of_two_loaders(queue):
@@ -167,3 +171,21 @@ def test_buffers_and_queues(queue, dev, host):
     check(rdx.sum(b), np.sum(host > 0))
     check(rdx.all(b[:1]), np.all(host[:1] > 0))
     np.testing.assert_array_equal(dev.get(), host)  # never modified
+
+
+def test_bool_bytes_on_the_device(queue, monkeypatch):
+    """A bool array whose bytes are not all 0 and 1: every non-zero byte is True, as NumPy
+    counts it, mapped on the device (no copy to the host); the array's own bytes stay."""
+    raw = np.array([0, 2, 1, 255, 0, 7, 1, 128, 3, 0, 0, 1] * 5, np.uint8)
+    host = raw.view(bool)
+    d = cla.to_device(queue, raw).view(bool)
+    ints = cla.to_device(queue, np.arange(60, dtype=np.int32))
+    refuse_host_copies(monkeypatch)
+    for name in ("sum", "argmax", "argmin", "mean", "count_nonzero", "max"):
+        check(getattr(rdx, name)(d), getattr(np, name)(host), rtol=1e-12, what=name)
+        check(getattr(rdx, name)(d[3::5]), getattr(np, name)(host[3::5]), rtol=1e-12,
+              what=f"{name} of a strided view")
+    check(rdx.sum(d.reshape(5, 12), axis=0), np.sum(host.reshape(5, 12), axis=0))
+    check(rdx.dot(d, ints), np.dot(host, np.arange(60, dtype=np.int32)))
+    monkeypatch.undo()
+    np.testing.assert_array_equal(d.view(np.uint8).get(), raw)  # its bytes as they were
