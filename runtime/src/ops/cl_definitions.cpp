@@ -86,6 +86,9 @@ std::string generate(Type type, Type acc, Op op) {
   s += detail::format("#define IDENTITY_VALUE {}\n", cl_identity(op, acc));
   if (const std::string v = cl_vcombine(op, acc); !v.empty())
     s += detail::format("#define VCOMBINE(a, b) {}\n", v);
+  // argmin/argmax: their value operator on vectors, for a block's extreme value (cl/fast.cl).
+  if (const std::string v = cl_vcombine(value_op(op), acc); o.indexed && !v.empty())
+    s += detail::format("#define VALUE_VCOMBINE(a, b) {}\n", v);
   return s;
 }
 
