@@ -232,7 +232,35 @@ refused "clrdx: --repeat: '-1' $negative" -- "$clrdx" tune --device no-such-devi
 refused "clrdx: --sizes '-1' $negative" -- "$clrdx" tune --device no-such-device --sizes -1
 refused "clrdx: --max-n '-1' $negative" -- "$clrdx" verify --device no-such-device --quick --max-n -1
 refused "clrdx: --seed '-1' $negative" -- "$clrdx" verify --device no-such-device --seed -1
-refused "clrdx: --vw: '0x10' is not a non-negative integer" -- "$clrdx" bench --device no-such-device --vw 0x10
+# Integers are decimal: every integer option goes through one reader (app.cpp's add_integer,
+# options.cpp's parse_integer); no hex or octal, no empty value, nothing clamped.
+for option in "reduce --wg" "reduce --axis" "bench --wg" "bench --repeat" "bench --groups-per-cu" \
+  "bench --vw" "bench --unroll" "bench --rounds" "bench --inputs" "bench --lanes" "bench --parts" \
+  "bench --seg-unroll" "bench --seg-vector" "bench --column-block" "tune --repeat"; do
+  read -r command name <<<"$option"
+  refused "clrdx: $name: '0x1' is not a" -- "$clrdx" $command --device no-such-device $name 0x1
+  refused "clrdx: $name: '' is not a" -- "$clrdx" $command --device no-such-device $name ""
+done
+refused "clrdx: --axis: '99999999999999999999999' is out of range" -- "$clrdx" reduce --device no-such-device --input "$tmp/raw.bin" --op sum --axis 99999999999999999999999
+refused "clrdx: --wg: '1180591620717411303424' is out of range" -- "$clrdx" reduce --device no-such-device "${gen[@]}" --count 5 --wg 1180591620717411303424
+refused "clrdx: --wg: '1180591620717411303424' is out of range" -- "$clrdx" bench --device no-such-device --wg 1180591620717411303424
+refused "clrdx: --repeat: '4294967297' is out of range" -- "$clrdx" bench --device no-such-device --repeat 4294967297
+refused "clrdx: --vw: '18446744073709551616' is out of range" -- "$clrdx" bench --device no-such-device --vw 4,18446744073709551616
+refused "clrdx: --count '18446744073709551616' does not fit 64 bits" -- "$clrdx" reduce --device no-such-device "${gen[@]}" --count 18446744073709551616
+refused "clrdx: --count '17179869184Gi' does not fit 64 bits" -- "$clrdx" reduce --device no-such-device "${gen[@]}" --count 17179869184Gi
+refused "clrdx: --count '2^64' does not fit 64 bits" -- "$clrdx" reduce --device no-such-device "${gen[@]}" --count 2^64
+refused "clrdx: --axis: '' is not a decimal integer (in '0,')" -- "$clrdx" reduce --device no-such-device --input "$tmp/raw.bin" --op sum --axis 0,
+# Leading zeros are decimal: --wg 010 is 10 (not a power of two), where octal would be 8.
+refused "work-group size 10 is not a power of two" -- "$clrdx" reduce --device no-such-device "${gen[@]}" --count 5 --wg 010
+# User text in a message is escaped: no control character reaches the terminal.
+refused "unknown operator 'x\x1b]0;PWNED\x07'" -- "$clrdx" reduce --device no-such-device --type i32 --generate ones --count 5 --op $'x\e]0;PWNED\a'
+refused "unknown strategy 'a\nb'" -- "$clrdx" reduce --device no-such-device "${gen[@]}" --count 5 --strategy $'a\nb'
+refused "--vw: 'a\tb' is not a" -- "$clrdx" bench --device no-such-device --vw $'a\tb'
+# An unknown command is named, with the known ones.
+commands="devices strategies reduce verify bench tune cache"
+refused "clrdx: unknown command 'frobnicate' (expected one of: $commands)" -- "$clrdx" frobnicate
+refused "clrdx: unknown command 'fro\x1bb' (expected one of: $commands)" -- "$clrdx" $'fro\eb'
+refused "clrdx: a command is required (one of: $commands)" -- "$clrdx"
 
 # verify and bench, small (every pair of every strategy: `strategies.covering.*`, full tier)
 expect 0 "verify" -- "$clrdx" verify --device "$dev" --strategy localtree --quick --types i32,f32 --json
@@ -323,6 +351,36 @@ expect 0 "axis --map --acc f64" -- "$clrdx" reduce --device "$dev" --input "$tmp
 same "$sq_want" "axis --map x*x --acc f64: each row's sum in f64"
 expect 0 "segments --combine --acc f64" -- "$clrdx" reduce --device "$dev" --input "$tmp/sq.npy" --segments "$tmp/sq_off.npy" --combine 'a + b' --identity 0 --map 'x*x' --acc f64
 same "$sq_want" "segments --combine --acc f64: each segment's sum in f64"
+# --axis is decimal: 010 is axis 10 of an 11-D array (octal would be 8), -1 is the last; an
+# empty axis is refused.
+npy "$tmp/d11.npy" "<i4" "(1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 3)" False i 0 1 2 3 4 5
+expect 0 "axis 010 of an 11-D array" -- "$clrdx" reduce --device "$dev" --input "$tmp/d11.npy" --axis 010 --op sum
+same "$(printf '3\n12')" "axis 010 is axis 10 (axis 8 would give 3 5 7)"
+expect 0 "axis -1,08 of an 11-D array" -- "$clrdx" reduce --device "$dev" --input "$tmp/d11.npy" --axis -1,08 --op sum
+same 15 "axes -1 and 08 (8): the total"
+expect 2 "axis 0x1" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis 0x1 --op sum
+says "clrdx: --axis: '0x1' is not a decimal integer" "axis 0x1"
+expect 2 "axis ''" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis "" --axis 1 --op sum
+says "clrdx: --axis: '' is not a decimal integer" "axis ''"
+# Standard output: a reader that closes the pipe early ends clrdx by SIGPIPE, quietly (status
+# 141), even where SIGPIPE was ignored by its parent; other failed writes are exit 1 with a
+# message (docs/cli.md, Exit codes). 200000 rows print more than a pipe holds.
+python3 - "$tmp/rows.npy" <<'PY'
+import struct, sys
+n = 200000
+header = "{'descr': '<i4', 'fortran_order': False, 'shape': (%d, 1), }" % n
+header += " " * (63 - (10 + len(header)) % 64) + "\n"
+with open(sys.argv[1], "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+    f.write(struct.pack("<%di" % n, *range(n)))
+PY
+"$clrdx" reduce --device "$dev" --input "$tmp/rows.npy" --axis 1 --op sum 2>"$tmp/err" | head -c1 >/dev/null
+st=${PIPESTATUS[0]}
+[ "$st" = 141 ] && [ ! -s "$tmp/err" ] && ok || bad "a closed pipe: exit $st, want 141 (SIGPIPE); stderr '$(cat "$tmp/err")'"
+st=$(trap '' PIPE; "$clrdx" reduce --device "$dev" --input "$tmp/rows.npy" --axis 1 --op sum 2>"$tmp/err" | head -c1 >/dev/null; echo "${PIPESTATUS[0]}")
+[ "$st" = 141 ] && [ ! -s "$tmp/err" ] && ok || bad "a closed pipe, SIGPIPE ignored by the parent: exit $st, want 141; stderr '$(cat "$tmp/err")'"
+"$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis 1 --op sum >/dev/full 2>"$tmp/err"; rc=$?
+[ "$rc" = 1 ] && [ "$(cat "$tmp/err")" = "clrdx: cannot write to standard output: No space left on device" ] && ok || bad "stdout on /dev/full: exit $rc, want 1; stderr '$(cat "$tmp/err")'"
 expect 2 "axis and segments" -- "$clrdx" reduce --device "$dev" --input "$tmp/m.npy" --axis 0 --segments "$tmp/off.npy" --op sum
 # Reproducible and exact float sums: 1e30 + 1 - 1e30 is 1; the bits in --json's hex
 npy "$tmp/cancel.npy" "<f4" "(3,)" False f 1e30 1 -1e30

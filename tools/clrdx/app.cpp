@@ -6,15 +6,20 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <concepts>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <sstream>
+#include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "core/files.hpp"
+#include "core/text.hpp"
 #include "options.hpp"
 #include "rdx/rdx.hpp"
 #include "rdx/tuning.hpp"
@@ -45,27 +50,72 @@ std::string strategy_names() {
 // reduce's --strategy: a name, auto or "" (auto), in rdx::make_plan's words when unknown.
 void check_reduce_strategy(const std::string& name) {
   if (name.empty() || name == "auto" || known_strategy(name)) return;
-  throw rdx::ArgumentError(
-      rdx::detail::format("unknown strategy '{}' (expected one of: {})", name, strategy_names()));
+  throw rdx::ArgumentError(rdx::detail::format("unknown strategy '{}' (expected one of: {})",
+                                               rdx::detail::printable(name), strategy_names()));
 }
 
 // verify's --strategy: all, auto or one name (as cmd_verify takes it).
 void check_verify_strategy(const std::string& name) {
   if (name == "all" || name == "auto" || known_strategy(name)) return;
-  throw rdx::ArgumentError(
-      rdx::detail::format("unknown strategy '{}' (see `clrdx strategies`, or all)", name));
+  throw rdx::ArgumentError(rdx::detail::format(
+      "unknown strategy '{}' (see `clrdx strategies`, or all)", rdx::detail::printable(name)));
 }
 
-// The integer options (work-group size, grid overrides, repeats) take plain decimal digits: CLI11
-// would read "-1" into an unsigned variable as its largest value, and 0x10 or 1e3 as numbers.
-std::string check_non_negative(std::string& text) {
-  if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) return {};
-  if (text.starts_with('-'))
-    return rdx::detail::format("'{}' is negative; expected a non-negative integer", text);
-  return rdx::detail::format("'{}' is not a non-negative integer", text);
+// Every integer option is added by add_integer or add_integer_list, which read its text with
+// parse_integer (options.hpp), the one reader of integers, within [min, max] (default: the
+// variable's type): CLI11 alone reads 010 as octal, 0x10 as hex, "" as 0 and -1 into an unsigned
+// variable as its largest value, and clamps what does not fit. The validator hands CLI11 the
+// value in plain decimal (010 becomes 10). Its message quotes the text through printable().
+template <std::integral T>
+CLI::Validator integer_validator(T min, T max) {
+  return CLI::Validator(
+      [min, max](std::string& text) -> std::string {
+        try {
+          text = std::to_string(parse_integer<T>(text, {}, min, max));
+          return {};
+        } catch (const rdx::ArgumentError& e) {
+          return e.what();
+        }
+      },
+      "");
 }
 
-const CLI::Validator kNonNegative(check_non_negative, "", "non-negative");
+template <std::integral T>
+CLI::Option* add_integer(CLI::App& sub, const std::string& name, T& value, const std::string& help,
+                         T min = std::numeric_limits<T>::min(),
+                         T max = std::numeric_limits<T>::max()) {
+  return sub.add_option(name, value, help)->transform(integer_validator<T>(min, max));
+}
+
+template <std::integral T>
+CLI::Option* add_integer(CLI::App& sub, const std::string& name, std::optional<T>& value,
+                         const std::string& help) {
+  using L = std::numeric_limits<T>;
+  return sub.add_option(name, value, help)->transform(integer_validator<T>(L::min(), L::max()));
+}
+
+// A list option: comma-separated, or repeated (--axis 0,2 or --axis 0 --axis 2). Split here, not
+// by CLI11, which drops empty items: "" and "0,,2" are refused.
+template <std::integral T>
+CLI::Option* add_integer_list(CLI::App& sub, const std::string& name, std::vector<T>& values,
+                              const std::string& help) {
+  auto read = [&values, name](const std::vector<std::string>& given) {
+    values.clear();
+    for (const std::string& text : given)
+      for (const std::string& item : split_list(text)) {
+        try {
+          values.push_back(parse_integer<T>(item));
+        } catch (const rdx::ArgumentError& e) {
+          throw CLI::ValidationError(name, item == text
+                                               ? std::string(e.what())
+                                               : rdx::detail::format("{} (in '{}')", e.what(),
+                                                                     rdx::detail::printable(text)));
+        }
+      }
+  };
+  return sub.add_option_function<std::vector<std::string>>(name, read, help)
+      ->type_name(std::is_signed_v<T> ? "INT" : "UINT");
+}
 
 void check_work_group_size(std::size_t wg) {
   if (wg != 0 && !is_pow2(wg))
@@ -132,7 +182,7 @@ void check_outputs_apart(const ReduceArgs& a) {
       if (!in.empty() && rdx::detail::same_file(out, in))
         throw rdx::ArgumentError(rdx::detail::format(
             "{} {} is the same file as {} {}: the results would replace it; name another file",
-            out_name, out, in_name, in));
+            out_name, rdx::detail::printable(out), in_name, rdx::detail::printable(in)));
   }
   if (a.output_indices.empty()) return;
   // Where each write lands, links followed to their end: a dangling link and the new file it
@@ -143,8 +193,8 @@ void check_outputs_apart(const ReduceArgs& a) {
       std::filesystem::weakly_canonical(rdx::detail::link_target(a.output_indices), ec2);
   if (rdx::detail::same_file(a.output, a.output_indices) || (!ec1 && !ec2 && out == idx))
     throw rdx::ArgumentError(rdx::detail::format(
-        "--output-indices {} is the same file as --output {}: name another file", a.output_indices,
-        a.output));
+        "--output-indices {} is the same file as --output {}: name another file",
+        rdx::detail::printable(a.output_indices), rdx::detail::printable(a.output)));
 }
 
 // Which of reduce's options that only --generate uses were given (whatever their values).
@@ -199,10 +249,10 @@ void check_input_bindings(const ReduceArgs& a, const ReduceRequest& req) {
   const std::vector<bool> named = inputs_named(a.map.empty() ? "x" : a.map);
   for (int k = 2; k <= last; ++k)
     if (!named[k - 1])
-      throw rdx::ArgumentError(
-          rdx::detail::format("--input{} is x{}, which the map{} does not read", k, k - 1,
-                              a.map.empty() ? " (x, the default with --combine)"
-                                            : rdx::detail::format(" `{}`", a.map)));
+      throw rdx::ArgumentError(rdx::detail::format(
+          "--input{} is x{}, which the map{} does not read", k, k - 1,
+          a.map.empty() ? " (x, the default with --combine)"
+                        : rdx::detail::format(" `{}`", rdx::detail::printable(a.map))));
 }
 
 void validate_reduce(const ReduceArgs& a, GenerateOnly given) {
@@ -274,8 +324,8 @@ void validate_verify(const VerifyArgs& a) {
   const std::uint64_t max_n = parse_count(a.max_n, "--max-n");
   if (!a.quick && max_n > UINT64_MAX / 8)
     throw rdx::ArgumentError(rdx::detail::format(
-        "--max-n {} is too large: {} elements of 8 bytes overflow a 64-bit byte count", a.max_n,
-        max_n));
+        "--max-n {} is too large: {} elements of 8 bytes overflow a 64-bit byte count",
+        rdx::detail::printable(a.max_n), max_n));
   parse_count(a.seed, "--seed");
 }
 
@@ -348,7 +398,8 @@ ReduceRequest reduce_request(const ReduceArgs& a) {
       r.op = rdx::parse_op(a.op);
     } catch (const rdx::ArgumentError&) {
       throw rdx::ArgumentError(rdx::detail::format("unknown operator '{}' (expected one of: {} {})",
-                                                   a.op, names_of(rdx::kAllOps), stat_names()));
+                                                   rdx::detail::printable(a.op),
+                                                   names_of(rdx::kAllOps), stat_names()));
     }
     if (!a.map.empty() && rdx::is_index_op(r.op))
       throw rdx::ArgumentError(rdx::detail::format(
@@ -399,8 +450,7 @@ void options_reduce(CLI::App& sub, App& app) {
                  "Float sums: run_to_run (default), any_device (the same bits on every device, "
                  "grid and order: fixed bins) or exact (correctly rounded; the same bits on every "
                  "device too)");
-  sub.add_option("--wg", rd.wg, "Work-group size (a power of two; default: the plan's)")
-      ->check(kNonNegative);
+  add_integer(sub, "--wg", rd.wg, "Work-group size (a power of two; default: the plan's)");
   auto* input = sub.add_option("--input", rd.input,
                                "Raw little-endian elements of --type, or a NumPy .npy file");
   auto* gen = sub.add_option(
@@ -409,11 +459,10 @@ void options_reduce(CLI::App& sub, App& app) {
       "(floats of random signs and exponents across the range)");
   sub.add_option("--count", rd.count, "Elements to generate (e.g. 1000, 4Ki, 16Mi, 2^20)");
   sub.add_option("--seed", rd.seed, "Seed of --generate random")->capture_default_str();
-  sub.add_option("--axis", rd.axis,
-                 "Reduce over these axes of an N-D .npy --input, as NumPy's axis=(0, 2): one or "
-                 "more, comma-separated or repeated (0: the first, -1: the last); one "
-                 "result per position of the other axes")
-      ->delimiter(',');
+  add_integer_list(sub, "--axis", rd.axis,
+                   "Reduce over these axes of an N-D .npy --input, as NumPy's axis=(0, 2): one or "
+                   "more, comma-separated or repeated (0: the first, -1: the last); one "
+                   "result per position of the other axes");
   sub.add_option("--segments", rd.segments,
                  "One result per segment: a 1-D .npy of 64-bit offsets (segments + 1, from 0, "
                  "never decreasing), or raw u64");
@@ -450,37 +499,29 @@ void options_bench(CLI::App& sub, App& app) {
   sub.add_option("--op", bn.op, "Operator")->capture_default_str();
   sub.add_option("--sizes", bn.sizes, "Comma list of sizes (Ki, Mi, Gi, 2^K)")
       ->capture_default_str();
-  sub.add_option("--repeat", bn.repeat, "Timed calls per row (median reported)")
-      ->capture_default_str()
-      ->check(kNonNegative)
-      ->check(CLI::Range(1, 100000));
+  add_integer(sub, "--repeat", bn.repeat, "Timed calls per row (median reported)", 1, 100000)
+      ->capture_default_str();
   sub.add_option("--peak", bn.peak,
                  "Peak GB/s for the % column (default: a measured read of the same bytes)");
   sub.add_option("--json", bn.json_file, "Also write one JSON object per row to FILE");
   sub.add_option(
       "--plot", bn.plot_file,
       "Also plot to FILE.png (one bar per strategy at one size, GB/s against n across sizes)");
-  sub.add_option("--wg", bn.wg, "Work-group size override")->check(kNonNegative);
-  sub.add_option("--groups-per-cu", bn.groups_per_cu,
-                 "fast_*, any_device and exact sums: work-groups per compute unit (a comma list: "
-                 "each value its own rows, named .../gN)")
-      ->check(kNonNegative)
-      ->delimiter(',');
-  sub.add_option("--vw", bn.vector_width,
-                 "fast_*: elements per vector load (1-16); any_device sums: lanes (2-16) (a comma "
-                 "list: rows .../vwN)")
-      ->check(kNonNegative)
-      ->delimiter(',');
-  sub.add_option("--unroll", bn.unroll,
-                 "fast_strided: loads in flight (1, 2, 4); any_device sums on GPUs: 1, 2, 4, 8 (a "
-                 "comma list: rows .../uN)")
-      ->check(kNonNegative)
-      ->delimiter(',');
-  sub.add_option("--rounds", bn.rounds,
-                 "Time every row this many times, round after round on the same data (rows of "
-                 "round 2 on are named ...#R), for comparisons over alternating rounds")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 100));
+  add_integer(sub, "--wg", bn.wg, "Work-group size override");
+  add_integer_list(sub, "--groups-per-cu", bn.groups_per_cu,
+                   "fast_*, any_device and exact sums: work-groups per compute unit (a comma "
+                   "list: each value its own rows, named .../gN)");
+  add_integer_list(sub, "--vw", bn.vector_width,
+                   "fast_*: elements per vector load (1-16); any_device sums: lanes (2-16) (a "
+                   "comma list: rows .../vwN)");
+  add_integer_list(sub, "--unroll", bn.unroll,
+                   "fast_strided: loads in flight (1, 2, 4); any_device sums on GPUs: 1, 2, 4, 8 "
+                   "(a comma list: rows .../uN)");
+  add_integer(sub, "--rounds", bn.rounds,
+              "Time every row this many times, round after round on the same data (rows of "
+              "round 2 on are named ...#R), for comparisons over alternating rounds",
+              1u, 100u)
+      ->capture_default_str();
   sub.add_option("--label", bn.label, "Name rows by this label instead of the strategy");
   sub.add_option("--map", bn.map, "Time --op over this map of x0..x3 (transform-reduce)");
   sub.add_option("--determinism", bn.determinism,
@@ -491,20 +532,19 @@ void options_bench(CLI::App& sub, App& app) {
                  "Elements: a pattern of reduce --generate (ones, iota, mod:K, random, wide; "
                  "seed 1); mod:7 is the yardsticks' data")
       ->capture_default_str();
-  sub.add_option("--inputs", bn.inputs, "Arrays the map reads (1-4), each its own copy")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 4));
+  add_integer(sub, "--inputs", bn.inputs, "Arrays the map reads (1-4), each its own copy", 1u, 4u)
+      ->capture_default_str();
   sub.add_option("--layouts", bn.layouts,
                  "Segmented reductions instead: a comma list of uniform:L (segments of L by "
                  "offsets), powerlaw, rows:W and columns:W (axes of an n/W x W matrix), apart:W "
                  "(axes 0 and 2 of a W x n/W^2 x W array)");
-  sub.add_option("--lanes", bn.lanes, "Segmented: work-items per segment (a power of two)");
-  sub.add_option("--parts", bn.parts, "Segmented: work-groups per segment");
-  sub.add_option("--seg-unroll", bn.seg_unroll, "Segmented: loads in flight per work-item");
-  sub.add_option("--seg-vector", bn.seg_vector,
-                 "Segmented: elements per load (1, 4, or 16 on CPUs)");
-  sub.add_option("--column-block", bn.column_block,
-                 "Segmented, columns: neighbouring columns per work-item (0: the work-group form)");
+  add_integer(sub, "--lanes", bn.lanes, "Segmented: work-items per segment (a power of two)");
+  add_integer(sub, "--parts", bn.parts, "Segmented: work-groups per segment");
+  add_integer(sub, "--seg-unroll", bn.seg_unroll, "Segmented: loads in flight per work-item");
+  add_integer(sub, "--seg-vector", bn.seg_vector,
+              "Segmented: elements per load (1, 4, or 16 on CPUs)");
+  add_integer(sub, "--column-block", bn.column_block,
+              "Segmented, columns: neighbouring columns per work-item (0: the work-group form)");
 }
 
 void options_tune(CLI::App& sub, App& app) {
@@ -514,10 +554,8 @@ void options_tune(CLI::App& sub, App& app) {
   sub.add_option("--ops", tn.ops, "Comma list of operators")->capture_default_str();
   sub.add_option("--sizes", tn.sizes, "Comma list of sizes timed (Ki, Mi, Gi, 2^K)")
       ->capture_default_str();
-  sub.add_option("--repeat", tn.repeat, "Timed calls per size (median)")
-      ->capture_default_str()
-      ->check(kNonNegative)
-      ->check(CLI::Range(1, 100000));
+  add_integer(sub, "--repeat", tn.repeat, "Timed calls per size (median)", 1, 100000)
+      ->capture_default_str();
   sub.add_option("--margin", tn.margin, "Fraction a candidate must beat the built-in plan by")
       ->capture_default_str();
   sub.add_option("--file", tn.file,
@@ -583,6 +621,30 @@ App::App()
 
 App::~App() = default;
 
+namespace {
+
+// What a command line without a command is told, in place of CLI11's "A subcommand is
+// required": the unknown word given as the command (the first that is not an option: clrdx's own
+// options, --help and --version, take no value), or that a command is needed; with the commands.
+// None where a command was parsed, or where the first word is a known one.
+std::optional<std::string> command_error(const CLI::App& cli, int argc, const char* const* argv) {
+  if (!cli.get_subcommands().empty()) return std::nullopt;
+  std::string names;
+  for (const Command& c : kCommands)
+    names += rdx::detail::format("{}{}", names.empty() ? "" : " ", c.name);
+  for (int k = 1; k < argc; ++k) {
+    const std::string_view word = argv[k];
+    if (word.starts_with('-')) continue;
+    for (const Command& c : kCommands)
+      if (word == c.name) return std::nullopt;
+    return rdx::detail::format("unknown command '{}' (expected one of: {})",
+                               rdx::detail::printable(word), names);
+  }
+  return rdx::detail::format("a command is required (one of: {})", names);
+}
+
+}  // namespace
+
 ParseResult App::parse(int argc, const char* const* argv) {
   ParseResult r;
   try {
@@ -590,7 +652,11 @@ ParseResult App::parse(int argc, const char* const* argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() != 0) {
       r.kind = ParseResult::Kind::Error;
-      r.text = e.what();
+      // CLI11's messages quote the arguments given: printable, as every message (one line),
+      // except a ValidationError's, whose text is an integer option's (add_integer), already so.
+      const bool escaped = dynamic_cast<const CLI::ValidationError*>(&e) != nullptr;
+      r.text = command_error(*cli_, argc, argv)
+                   .value_or(escaped ? std::string(e.what()) : rdx::detail::printable(e.what()));
       return r;
     }
     std::ostringstream out, err;  // --help, --version: what CLI11 would print

@@ -3,6 +3,7 @@
 #include <new>
 #include <stdexcept>
 
+#include "core/text.hpp"
 #include "rdx/errors.hpp"
 
 namespace clrdx {
@@ -16,7 +17,9 @@ Failure failure_of(const std::exception_ptr& e) {
     std::string first = x.messages.substr(0, x.messages.find('\n'));
     if (const auto at = first.find("error: "); at != std::string::npos)
       first = first.substr(at + 7);
-    return {2, "the " + x.expression + " does not compile: `" + x.text + "`: " + first};
+    // The expression and the compiler's line (which may quote it) are the user's text.
+    return {2, "the " + x.expression + " does not compile: `" + rdx::detail::printable(x.text) +
+                   "`: " + rdx::detail::printable(first)};
   } catch (const rdx::UnsupportedError& x) {
     return {2, x.what()};
   } catch (const rdx::DeviceError& x) {

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -131,6 +132,10 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A reader that closes the pipe early (clrdx ... | head -1) ends clrdx quietly by SIGPIPE, as
+  // it ends most Unix tools, whatever disposition clrdx inherited (docs/cli.md, Exit codes).
+  // Every other failed write to standard output is exit 1 with a message (finish_stdout).
+  std::signal(SIGPIPE, SIG_DFL);
   hold_closed_standard_descriptors();
   const CheckedStdout checked;
   return finish_stdout(run(argc, argv));

@@ -11,46 +11,129 @@
 #include <filesystem>
 
 #include "core/files.hpp"
+#include "core/text.hpp"
 #include "rdx/errors.hpp"
 #include "rdx/strategies.hpp"
 
 namespace clrdx {
 
+namespace {
+
+// What a text of digits reads as: its magnitude, or that it is not one or exceeds 64 bits.
+struct Decimal {
+  enum class Kind { Value, NotDecimal, Negative, TooLarge } kind = Kind::NotDecimal;
+  bool negative = false;
+  std::uint64_t magnitude = 0;
+};
+
+Decimal read_decimal(std::string_view text, bool sign_allowed) {
+  Decimal d;
+  std::string_view digits = text;
+  if (digits.starts_with('-')) {
+    d.negative = true;
+    digits.remove_prefix(1);
+  }
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos)
+    return d;  // NotDecimal: "", "-", "0x1", "+1", " 1", "1e3"
+  if (d.negative && !sign_allowed) {
+    d.kind = Decimal::Kind::Negative;
+    return d;
+  }
+  for (char c : digits) {
+    const auto digit = static_cast<std::uint64_t>(c - '0');
+    if (d.magnitude > (UINT64_MAX - digit) / 10) {
+      d.kind = Decimal::Kind::TooLarge;
+      return d;
+    }
+    d.magnitude = d.magnitude * 10 + digit;
+  }
+  d.kind = Decimal::Kind::Value;
+  return d;
+}
+
+// "--axis '0x1'" or, without `what` (CLI11 names the option itself), "'0x1'".
+std::string quoted(std::string_view what, std::string_view text) {
+  return rdx::detail::format("{}{}'{}'", what, what.empty() ? "" : " ",
+                             rdx::detail::printable(text));
+}
+
+}  // namespace
+
+std::int64_t parse_signed(std::string_view text, std::string_view what, std::int64_t min,
+                          std::int64_t max) {
+  const Decimal d = read_decimal(text, min < 0);
+  if (d.kind == Decimal::Kind::Negative)
+    throw rdx::ArgumentError(
+        rdx::detail::format("{} is negative; expected a non-negative integer", quoted(what, text)));
+  if (d.kind == Decimal::Kind::NotDecimal)
+    throw rdx::ArgumentError(
+        rdx::detail::format("{} is not a decimal integer", quoted(what, text)));
+  if (d.kind == Decimal::Kind::Value) {
+    // The value in 64 bits where it has one (C++20: the conversion of 0 - 2^63 is -2^63).
+    const std::uint64_t limit = d.negative ? std::uint64_t{1} << 63 : INT64_MAX;
+    const auto value = static_cast<std::int64_t>(d.negative ? 0 - d.magnitude : d.magnitude);
+    if (d.magnitude <= limit && value >= min && value <= max) return value;
+  }
+  throw rdx::ArgumentError(
+      rdx::detail::format("{} is out of range: expected a decimal integer from {} to {}",
+                          quoted(what, text), min, max));
+}
+
+std::uint64_t parse_unsigned(std::string_view text, std::string_view what, std::uint64_t min,
+                             std::uint64_t max) {
+  const Decimal d = read_decimal(text, false);
+  if (d.kind == Decimal::Kind::Negative)
+    throw rdx::ArgumentError(
+        rdx::detail::format("{} is negative; expected a non-negative integer", quoted(what, text)));
+  if (d.kind == Decimal::Kind::NotDecimal)
+    throw rdx::ArgumentError(
+        rdx::detail::format("{} is not a non-negative decimal integer", quoted(what, text)));
+  if (d.kind == Decimal::Kind::TooLarge || d.magnitude < min || d.magnitude > max)
+    throw rdx::ArgumentError(
+        rdx::detail::format("{} is out of range: expected a decimal integer from {} to {}",
+                            quoted(what, text), min, max));
+  return d.magnitude;
+}
+
 std::uint64_t parse_count(std::string_view s, std::string_view what) {
-  const std::string text(s);
+  constexpr std::string_view kExpected =
+      "expected a non-negative integer, optionally with Ki, Mi or Gi, or 2^K";
   auto bad = [&] {
-    constexpr std::string_view kExpected =
-        "expected a non-negative integer, optionally with Ki, Mi or Gi, or 2^K";
     if (s.starts_with('-'))
       return rdx::ArgumentError(
-          rdx::detail::format("{} '{}' is negative; {}", what, text, kExpected));
-    return rdx::ArgumentError(rdx::detail::format("bad {} '{}': {}", what, text, kExpected));
+          rdx::detail::format("{} is negative; {}", quoted(what, s), kExpected));
+    return rdx::ArgumentError(rdx::detail::format("bad {}: {}", quoted(what, s), kExpected));
   };
-  if (s.starts_with("2^")) {
-    const std::string_view k_text = s.substr(2);  // plain digits: no suffix, no nested 2^
-    if (k_text.empty() || k_text.find_first_not_of("0123456789") != std::string_view::npos)
-      throw bad();
-    const std::uint64_t k = parse_count(k_text);
-    if (k > 63) throw bad();
-    return std::uint64_t{1} << k;
-  }
+  auto too_large = [&] {
+    return rdx::ArgumentError(
+        rdx::detail::format("{} does not fit 64 bits: expected a count up to {} (2^64 - 1)",
+                            quoted(what, s), UINT64_MAX));
+  };
+  std::string_view digits = s;
+  const bool power = digits.starts_with("2^");  // 2^K: plain digits, no suffix, no nested 2^
   std::uint64_t mult = 1;
-  if (s.ends_with("Ki"))
+  if (power)
+    digits.remove_prefix(2);
+  else if (digits.ends_with("Ki"))
     mult = 1ull << 10;
-  else if (s.ends_with("Mi"))
+  else if (digits.ends_with("Mi"))
     mult = 1ull << 20;
-  else if (s.ends_with("Gi"))
+  else if (digits.ends_with("Gi"))
     mult = 1ull << 30;
-  if (mult > 1) s.remove_suffix(2);
-  if (s.empty() || s.size() > 20) throw bad();
+  if (mult > 1) digits.remove_suffix(2);
+  if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos)
+    throw bad();
   std::uint64_t v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') throw bad();
-    const std::uint64_t d = static_cast<std::uint64_t>(c - '0');
-    if (v > (UINT64_MAX - d) / 10) throw bad();
-    v = v * 10 + d;
+  try {
+    v = parse_unsigned(digits, what, 0, UINT64_MAX);
+  } catch (const rdx::ArgumentError&) {
+    throw too_large();  // digits only, so the one refusal left
   }
-  if (v > UINT64_MAX / mult) throw bad();
+  if (power) {
+    if (v > 63) throw too_large();
+    return std::uint64_t{1} << v;
+  }
+  if (v > UINT64_MAX / mult) throw too_large();
   return v * mult;
 }
 
@@ -129,8 +212,8 @@ std::vector<std::string> parse_strategy_list(const std::string& sel) {
     const auto comma = rest.find(',');
     const std::string name(rest.substr(0, comma));
     if (name != "auto" && !known_strategy(name))
-      throw rdx::ArgumentError(
-          rdx::detail::format("unknown strategy '{}' (see `clrdx strategies`)", name));
+      throw rdx::ArgumentError(rdx::detail::format("unknown strategy '{}' (see `clrdx strategies`)",
+                                                   rdx::detail::printable(name)));
     out.push_back(name);
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);
@@ -144,7 +227,8 @@ rdx::Determinism parse_determinism(std::string_view name) {
   for (rdx::Determinism d : rdx::kAllDeterminisms)
     known.push_back(rdx::name(d));
   throw rdx::ArgumentError(rdx::detail::format("unknown --determinism '{}' (expected one of: {})",
-                                               name, fmt::join(known, " ")));
+                                               rdx::detail::printable(name),
+                                               fmt::join(known, " ")));
 }
 
 std::vector<rdx::Determinism> parse_determinism_list(std::string_view list) {
@@ -170,13 +254,16 @@ Layout parse_layout(std::string_view s) {
   if (colon == std::string_view::npos ||
       (kind != "uniform" && kind != "rows" && kind != "columns" && kind != "apart"))
     throw rdx::ArgumentError(rdx::detail::format(
-        "bad layout '{}' (expected uniform:L, rows:L, columns:C, apart:W or powerlaw)", s));
+        "bad layout '{}' (expected uniform:L, rows:L, columns:C, apart:W or powerlaw)",
+        rdx::detail::printable(s)));
   l.kind = kind == "uniform" ? Layout::Kind::Uniform
            : kind == "rows"  ? Layout::Kind::Rows
            : kind == "apart" ? Layout::Kind::Apart
                              : Layout::Kind::Columns;
   l.width = parse_count(s.substr(colon + 1), "a layout's width");
-  if (l.width == 0) throw rdx::ArgumentError(rdx::detail::format("bad layout '{}': width 0", s));
+  if (l.width == 0)
+    throw rdx::ArgumentError(
+        rdx::detail::format("bad layout '{}': width 0", rdx::detail::printable(s)));
   return l;
 }
 

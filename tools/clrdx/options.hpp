@@ -1,10 +1,13 @@
 // clrdx's value parsers: counts with binary suffixes, size lists, strategy and device lists; the
 // library's names of a list.
 #pragma once
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "rdx/device_info.hpp"
@@ -25,8 +28,30 @@ std::string names_of(const E (&all)[N]) {
   return r;
 }
 
+// The one reader of clrdx's integers (every integer option, through app.cpp's add_integer and
+// add_integer_list, and the digits of a count): decimal digits, with one leading '-' where `min`
+// is negative. Leading zeros read as decimal (010 is 10); anything else is refused: a '+', spaces,
+// 0x or 0o, an exponent, an empty text, and a value outside [min, max] (never clamped; a '-'
+// where min >= 0 is "negative"). Throws
+// rdx::ArgumentError naming `what` (left out when empty) and the text as given (printable()).
+std::int64_t parse_signed(std::string_view text, std::string_view what, std::int64_t min,
+                          std::int64_t max);
+std::uint64_t parse_unsigned(std::string_view text, std::string_view what, std::uint64_t min,
+                             std::uint64_t max);
+
+// parse_signed or parse_unsigned over the values of T from min to max (default: all of them).
+template <std::integral T>
+T parse_integer(std::string_view text, std::string_view what = {},
+                T min = std::numeric_limits<T>::min(), T max = std::numeric_limits<T>::max()) {
+  if constexpr (std::is_signed_v<T>)
+    return static_cast<T>(parse_signed(text, what, min, max));
+  else
+    return static_cast<T>(parse_unsigned(text, what, min, max));
+}
+
 // "1000", "4Ki", "16Mi", "1Gi", "2^20". Throws rdx::ArgumentError for anything else (negative,
-// non-numeric, overflowing 64 bits), naming `what` (e.g. "--seed") and the text as given.
+// non-numeric, overflowing 64 bits), naming `what` (e.g. "--seed") and the text as given. The
+// digits are read by parse_unsigned: 010 is 10.
 std::uint64_t parse_count(std::string_view s, std::string_view what = "count");
 
 // A comma-separated list of counts: "1Ki,1Mi,2^24".
