@@ -51,6 +51,58 @@ python3 -c 'import struct, sys; open(sys.argv[1], "wb").write(struct.pack("<2f",
 expect 0 "inf + -inf" -- "$clrdx" reduce --device "$dev" --type f32 --op sum --input "$tmp/infs"
 same nan "inf + -inf prints nan"
 
+# .npy headers NumPy would read otherwise, refused (exit 2): a repeated key (NumPy takes the last
+# value, a first-wins read another order, dtype or shape), a key NumPy refuses, more than 64
+# dimensions. Each file's data fits the first value, so a first-wins read would sum it.
+# hnpy FILE HEADER STRUCTFMT VALUES...: HEADER with Python's escapes (\x1b) read, padded as NumPy pads.
+hnpy() {
+  python3 - "$@" <<'PY'
+import struct, sys
+path, header, fmt = sys.argv[1], sys.argv[2].encode().decode("unicode_escape"), sys.argv[3]
+values = [int(v) for v in sys.argv[4:]]
+header += " " * (63 - (10 + len(header)) % 64) + "\n"
+with open(path, "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin1"))
+    f.write(struct.pack("<%d%s" % (len(values), fmt), *values))
+PY
+}
+hnpy "$tmp/rep_fortran.npy" "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 3), 'fortran_order': True, }" i 1 2 3 4 5 6
+expect 2 "npy with fortran_order twice" -- "$clrdx" reduce --device "$dev" --input "$tmp/rep_fortran.npy" --axis 1 --op sum
+says "header gives 'fortran_order' twice" "npy with fortran_order twice"
+hnpy "$tmp/rep_descr.npy" "{'descr': '<f4', 'fortran_order': False, 'shape': (4,), 'descr': '<i4', }" i 1 2 3 4
+expect 2 "npy with descr twice" -- "$clrdx" reduce --device "$dev" --input "$tmp/rep_descr.npy" --op sum
+says "header gives 'descr' twice" "npy with descr twice"
+hnpy "$tmp/rep_shape.npy" "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 3), \"shape\": (3, 2), }" i 1 2 3 4 5 6
+expect 2 "npy with shape twice" -- "$clrdx" reduce --device "$dev" --input "$tmp/rep_shape.npy" --axis 0 --op sum
+says "header gives 'shape' twice" "npy with shape twice"
+hnpy "$tmp/extra_key.npy" "{'descr': '<i4', 'fortran_order': False, 'shape': (2,), 'extra': 1, }" i 1 2
+expect 2 "npy with an unknown key" -- "$clrdx" reduce --device "$dev" --input "$tmp/extra_key.npy" --op sum
+says "header has the key 'extra'" "npy with an unknown key"
+ones() { python3 -c 'import sys; print("(" + "1, " * int(sys.argv[1]) + ")")' "$1"; }
+hnpy "$tmp/dims64.npy" "{'descr': '<i4', 'fortran_order': False, 'shape': $(ones 64)}" i 7
+expect 0 "npy of 64 dimensions" -- "$clrdx" reduce --device "$dev" --input "$tmp/dims64.npy" --op sum
+same 7 "npy of 64 dimensions"
+hnpy "$tmp/dims65.npy" "{'descr': '<i4', 'fortran_order': False, 'shape': $(ones 65)}" i 7
+expect 2 "npy of 65 dimensions" -- "$clrdx" reduce --device "$dev" --input "$tmp/dims65.npy" --op sum
+says "shape has more than 64 dimensions" "npy of 65 dimensions"
+
+# Control characters from a file reach no message raw: a dtype holding a terminal escape and BEL,
+# a key holding a newline, a file name holding ESC and a newline are shown escaped (\x1b, \n), so
+# stderr is one line with no byte below 0x20 but its final newline.
+no_controls() { LC_ALL=C grep -qP '[\x00-\x09\x0b-\x1f\x7f]' "$tmp/err" && bad "$1: control bytes on stderr: $(od -c "$tmp/err" | head -3)" || ok; }
+hnpy "$tmp/esc.npy" "{'descr': '\x1b]0;PWNED\x07\x1b[31m', 'fortran_order': False, 'shape': (1,), }" i 1
+expect 2 "npy dtype holding ESC and BEL" -- "$clrdx" reduce --device "$dev" --input "$tmp/esc.npy" --op sum
+no_controls "npy dtype holding ESC and BEL"
+says '\x1b]0;PWNED\x07\x1b[31m' "npy dtype holding ESC and BEL is shown escaped"
+hnpy "$tmp/nl_key.npy" "{'descr': '<i4', 'fortran_order': False, 'shape': (1,), 'a\nb\x1b': 1}" i 1
+expect 2 "npy key holding a newline" -- "$clrdx" reduce --device "$dev" --input "$tmp/nl_key.npy" --op sum
+no_controls "npy key holding a newline"
+odd="$tmp/odd"$'\n\x1b[31m'.npy
+cp "$tmp/esc.npy" "$odd"
+expect 2 "npy file name holding a newline and ESC" -- "$clrdx" reduce --device "$dev" --input "$odd" --op sum
+no_controls "npy file name holding a newline and ESC"
+says 'odd\n\x1b[31m.npy' "npy file name is shown escaped"
+
 # Kernels built cold (empty PoCL and librdx caches) print nothing: every strategy's f32 sum,
 # and auto's wide-vector forms (64-bit and widened accumulators) and float products. The
 # sanitizer build (tools/sanitize.sh sets RDX_TEST_NO_COLD=1) leaves this to the release build:

@@ -6,7 +6,8 @@
 //    the header length it declares, and no more than the input; the type is one of the ten; and
 //    where a field of the header can be read unambiguously (its key occurs once), the result
 //    agrees with it: the shape is a tuple of integers (an optional Python 2 'L' after each) whose
-//    product is the count, the dtype's code gives the type, fortran_order is False.
+//    product is the count, the dtype's code gives the type, fortran_order is False; and each of
+//    the three keys occurs exactly once (NumPy reads a repeated key's last value: refused).
 //  - a header in numpy's own form ({'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }
 //    in any key order, either quote, padded with spaces and a newline) with a supported
 //    little-endian dtype, C order and a size numpy can hold must be accepted, and must be
@@ -131,6 +132,8 @@ std::optional<ShapeRead> read_shape(string_view v) {
 }
 
 void check_fields(string_view dict, const clrdx::NpyHeader& h) {
+  for (string_view key : {"descr", "fortran_order", "shape"})
+    if (!value_of(dict, key)) finding("accepted a header whose key is missing or repeated");
   if (auto v = value_of(dict, "shape")) {
     if (auto s = read_shape(*v)) {
       if (s->malformed) finding("accepted a shape with a dimension that is not an integer");

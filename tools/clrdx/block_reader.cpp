@@ -1,6 +1,7 @@
 #include "block_reader.hpp"
 
 #include "core/format.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -95,8 +96,8 @@ void BlockReader::read_all() {
       file_.check_data_size(total);
       if (file_.data_bytes && total != *file_.data_bytes)
         throw rdx::ArgumentError(
-            rdx::detail::format("{} changed while being read: {} bytes, then {}", file_.path,
-                                *file_.data_bytes, total));
+            rdx::detail::format("{} changed while being read: {} bytes, then {}",
+                                rdx::detail::printable(file_.path), *file_.data_bytes, total));
     }
     {
       std::lock_guard<std::mutex> lock(mutex_);

@@ -2,6 +2,7 @@
 // per segment): the results printed one per line, or written to --output as a .npy file.
 #include <fmt/ranges.h>
 #include "core/format.hpp"
+#include "core/text.hpp"
 
 #include <cstring>
 #include <iostream>
@@ -24,17 +25,18 @@ std::vector<std::uint64_t> load_offsets(const std::string& path) {
   if (l.type != rdx::Type::I64 && l.type != rdx::Type::U64)
     throw rdx::ArgumentError(
         rdx::detail::format("--segments {}: offsets are 64-bit integers (int64 or uint64), not {}",
-                            path, rdx::name(l.type)));
+                            rdx::detail::printable(path), rdx::name(l.type)));
   if (l.shape.size() != 1)
     throw rdx::ArgumentError(rdx::detail::format("--segments {}: offsets are a 1-D array, not {}-D",
-                                                 path, l.shape.size()));
+                                                 rdx::detail::printable(path), l.shape.size()));
   std::vector<std::uint64_t> off(l.count());
   if (!off.empty()) std::memcpy(off.data(), l.data(), off.size() * 8);
   if (l.type == rdx::Type::I64)
     for (std::size_t k = 0; k < off.size(); ++k)
       if (static_cast<std::int64_t>(off[k]) < 0)
         throw rdx::ArgumentError(rdx::detail::format("--segments {}: offset {} is negative ({})",
-                                                     path, k, static_cast<std::int64_t>(off[k])));
+                                                     rdx::detail::printable(path), k,
+                                                     static_cast<std::int64_t>(off[k])));
   return off;
 }
 
@@ -44,8 +46,8 @@ void check_axes(const std::vector<std::int64_t>& axes, std::size_t dims, const s
   for (std::int64_t axis : axes)
     if (axis < -d || axis >= d)
       throw rdx::ArgumentError(rdx::detail::format("--axis {}: {} has {} dimension{} (axes {}..{})",
-                                                   axis, path, dims, dims == 1 ? "" : "s", -d,
-                                                   d - 1));
+                                                   axis, rdx::detail::printable(path), dims,
+                                                   dims == 1 ? "" : "s", -d, d - 1));
   try {
     rdx::normalized_axes(axes, dims);
   } catch (const rdx::ArgumentError& e) {
@@ -83,8 +85,9 @@ int cmd_reduce_segmented(const ReduceArgs& a, const ReduceRequest& req) {
   if (!a.segments.empty()) {
     offsets = load_offsets(a.segments);
     if (offsets.empty())
-      throw rdx::ArgumentError(rdx::detail::format(
-          "--segments {}: no offsets (segments + 1 are needed, the first 0)", a.segments));
+      throw rdx::ArgumentError(
+          rdx::detail::format("--segments {}: no offsets (segments + 1 are needed, the first 0)",
+                              rdx::detail::printable(a.segments)));
     out_shape = {offsets.size() - 1};
   } else {
     check_axes(a.axis, in[0].shape.size(), a.input);

@@ -3,6 +3,7 @@
 // --identity), over one to four arrays of the same length. Regular files are mapped, not read
 // into memory (the library copies them to the device chunk by chunk); pipes are read whole.
 #include "core/format.hpp"
+#include "core/text.hpp"
 
 #include <signal.h>
 #include <sys/mman.h>
@@ -39,7 +40,8 @@ std::vector<Loaded> load_inputs(const ReduceArgs& a, const ReduceRequest& req) {
         throw rdx::ArgumentError(rdx::detail::format(
             "--input{} {} holds {} elements but --input {} holds {}: the inputs are "
             "of one type",
-            k + 2, p, rdx::name(in.back().type), a.input, rdx::name(in[0].type)));
+            k + 2, rdx::detail::printable(p), rdx::name(in.back().type),
+            rdx::detail::printable(a.input), rdx::name(in[0].type)));
     }
   } else {
     const rdx::Type t = *req.type;

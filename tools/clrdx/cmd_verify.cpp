@@ -1,5 +1,6 @@
 #include <fmt/ranges.h>
 #include "core/format.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -20,8 +21,8 @@ std::vector<std::string> pick_strategies(const std::string& sel) {
     if (sel == "all" || sel == s.name) names.emplace_back(s.name);
   if (sel == "auto") names.emplace_back("auto");
   if (names.empty())
-    throw rdx::ArgumentError(
-        rdx::detail::format("unknown strategy '{}' (see `clrdx strategies`, or all)", sel));
+    throw rdx::ArgumentError(rdx::detail::format(
+        "unknown strategy '{}' (see `clrdx strategies`, or all)", rdx::detail::printable(sel)));
   return names;
 }
 

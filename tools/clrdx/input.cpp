@@ -1,6 +1,7 @@
 #include "input.hpp"
 
 #include "core/format.hpp"
+#include "core/text.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -63,34 +64,81 @@ std::size_t value_end(std::string_view s) {
   return npos;
 }
 
-// The value text of 'key' among the header dict's own keys (a field named like a key, inside a
-// structured dtype, is not one of them). `dict` starts with '{'.
-std::string_view dict_value(std::string_view dict, std::string_view key) {
+// At most this many bytes of a header's text in a message (printable()).
+constexpr std::size_t kShownBytes = 48;
+
+// Header text as a message shows it: escaped (printable) and cut at kShownBytes.
+std::string shown(std::string_view s) {
+  return rdx::detail::printable(s.substr(0, kShownBytes)) + (s.size() > kShownBytes ? "..." : "");
+}
+
+// NumPy's dimension limit (NPY_MAXDIMS in NumPy 2): it refuses a header with more.
+constexpr std::size_t kMaxDims = 64;
+
+// The header dict's three entries, each value's text.
+struct NpyDict {
+  std::optional<std::string_view> descr, fortran_order, shape;
+};
+
+// The entries of the header dict (`dict` starts with '{'), each key given once: NumPy evaluates
+// the dict as Python does, so a repeated key's last value wins where a first-wins read would
+// disagree (another dtype, order or shape); such a header, and one with a key NumPy neither
+// writes nor reads, is refused. A field named like a key, inside a structured dtype, is no entry.
+NpyDict npy_dict(std::string_view dict) {
+  NpyDict d;
   std::size_t i = 1;
   const auto skip_spaces = [&] {
     while (i < dict.size() && is_space(dict[i]))
       ++i;
   };
+  const auto garbled = [&] {
+    return ArgumentError(rdx::detail::format(
+        ".npy header is not a dictionary of 'key': value entries at '{}'", shown(dict.substr(i))));
+  };
   for (;;) {
     skip_spaces();
-    if (i >= dict.size() || (dict[i] != '\'' && dict[i] != '"')) break;
+    if (i < dict.size() && dict[i] == '}') break;
+    if (i >= dict.size() || (dict[i] != '\'' && dict[i] != '"')) throw garbled();
     const std::size_t key_end = dict.find(dict[i], i + 1);
-    if (key_end == std::string_view::npos) break;
+    if (key_end == std::string_view::npos) throw garbled();
     const std::string_view k = dict.substr(i + 1, key_end - i - 1);
     i = key_end + 1;
     skip_spaces();
-    if (i >= dict.size() || dict[i] != ':') break;
+    if (i >= dict.size() || dict[i] != ':') throw garbled();
     ++i;
     skip_spaces();
     const std::string_view rest = dict.substr(i);
     const std::size_t end = value_end(rest);
-    if (end == std::string_view::npos || end == 0) break;
-    if (k == key) return trim(rest.substr(0, end));
+    if (end == std::string_view::npos || end == 0) throw garbled();
+    std::optional<std::string_view>* entry = k == "descr"           ? &d.descr
+                                             : k == "fortran_order" ? &d.fortran_order
+                                             : k == "shape"         ? &d.shape
+                                                                    : nullptr;
+    if (!entry)
+      throw ArgumentError(rdx::detail::format(
+          ".npy header has the key '{}', which NumPy refuses (its keys: 'descr', "
+          "'fortran_order', 'shape')",
+          shown(k)));
+    if (*entry)
+      throw ArgumentError(rdx::detail::format(
+          ".npy header gives '{}' twice (NumPy would take the last one): it is refused", k));
+    *entry = trim(rest.substr(0, end));
     i += end;
     skip_spaces();
-    if (i < dict.size() && dict[i] == ',') ++i;
+    if (i < dict.size() && dict[i] == ',') {
+      ++i;
+    } else if (i >= dict.size() || dict[i] != '}') {
+      throw garbled();
+    }
   }
-  throw ArgumentError(rdx::detail::format(".npy header has no valid '{}' entry", key));
+  if (const std::string_view after = trim(dict.substr(i + 1)); !after.empty())
+    throw ArgumentError(
+        rdx::detail::format(".npy header has '{}' after its dictionary", shown(after)));
+  for (const auto& [value, key] :
+       {std::pair{&d.descr, "descr"}, {&d.fortran_order, "fortran_order"}, {&d.shape, "shape"}})
+    if (!*value)
+      throw ArgumentError(rdx::detail::format(".npy header has no valid '{}' entry", key));
+  return d;
 }
 
 // The dtype codes librdx reads, without their byte order: "i1 u1 ... f8".
@@ -112,25 +160,26 @@ rdx::Type npy_type(std::string_view descr) {
         npy_codes()));
   if (descr.size() < 4 || (descr.front() != '\'' && descr.front() != '"') ||
       descr.back() != descr.front())
-    throw ArgumentError(rdx::detail::format(".npy dtype {} is not a simple dtype string", descr));
+    throw ArgumentError(
+        rdx::detail::format(".npy dtype {} is not a simple dtype string", shown(descr)));
   descr = descr.substr(1, descr.size() - 2);
   const char order = descr[0];
   const std::string_view code = descr.substr(1);
   // Big-endian: only a one-byte type's code reads (b1 is refused below as not supported).
   if (order == '>' && code != "b1" && !rdx::type_of_npy(descr))
-    throw ArgumentError(
-        rdx::detail::format(".npy dtype '{}' is big-endian; librdx reads little-endian", descr));
+    throw ArgumentError(rdx::detail::format(
+        ".npy dtype '{}' is big-endian; librdx reads little-endian", shown(descr)));
   if (order != '<' && order != '|' && order != '=' && order != '>')
-    throw ArgumentError(rdx::detail::format(".npy dtype '{}' is not understood", descr));
+    throw ArgumentError(rdx::detail::format(".npy dtype '{}' is not understood", shown(descr)));
   if (const std::optional<rdx::Type> t = rdx::type_of_npy(descr)) return *t;
   throw ArgumentError(rdx::detail::format(".npy dtype '{}' is not supported (librdx reads {})",
-                                          descr, npy_codes()));
+                                          shown(descr), npy_codes()));
 }
 
 std::vector<std::uint64_t> npy_shape(std::string_view shape) {
   std::vector<std::uint64_t> dims;
   if (shape.size() < 2 || shape.front() != '(' || shape.back() != ')')
-    throw ArgumentError(rdx::detail::format(".npy shape {} is not a tuple", shape));
+    throw ArgumentError(rdx::detail::format(".npy shape {} is not a tuple", shown(shape)));
   shape = shape.substr(1, shape.size() - 2);
   std::uint64_t count = 1;
   while (!(shape = trim(shape)).empty()) {
@@ -139,7 +188,7 @@ std::vector<std::uint64_t> npy_shape(std::string_view shape) {
     std::string_view digits = dim;
     if (!digits.empty() && digits.back() == 'L') digits.remove_suffix(1);  // Python 2 long: 3L
     if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos)
-      throw ArgumentError(rdx::detail::format(".npy shape has a bad dimension '{}'", dim));
+      throw ArgumentError(rdx::detail::format(".npy shape has a bad dimension '{}'", shown(dim)));
     dim = digits;
     std::uint64_t d = 0;
     for (char c : dim) {
@@ -149,6 +198,9 @@ std::vector<std::uint64_t> npy_shape(std::string_view shape) {
     if (d && count > UINT64_MAX / d) throw ArgumentError(".npy shape overflows 64 bits");
     count *= d;
     dims.push_back(d);
+    if (dims.size() > kMaxDims)
+      throw ArgumentError(rdx::detail::format(
+          ".npy shape has more than {} dimensions, which NumPy refuses", kMaxDims));
     if (comma == std::string_view::npos) break;
     shape.remove_prefix(comma + 1);
   }
@@ -191,8 +243,8 @@ std::size_t read_full(int fd, void* buf, std::size_t n, const std::string& path)
     if (r == 0) break;
     if (r < 0) {
       if (errno == EINTR) continue;
-      throw ArgumentError(
-          rdx::detail::format("error while reading {}: {}", path, std::strerror(errno)));
+      throw ArgumentError(rdx::detail::format("error while reading {}: {}",
+                                              rdx::detail::printable(path), std::strerror(errno)));
     }
     done += static_cast<std::size_t>(r);
   }
@@ -225,23 +277,24 @@ NpyHeader parse_npy_header(std::string_view b) {
   const std::string_view dict = trim(b.substr(start, header_len));
   if (dict.empty() || dict.front() != '{' || dict.find('}') == std::string_view::npos)
     throw ArgumentError(".npy header is not a dictionary");
-  const std::string_view fortran = dict_value(dict, "fortran_order");
+  const NpyDict entries = npy_dict(dict);
+  const std::string_view fortran = *entries.fortran_order;
   if (fortran == "True")
     throw ArgumentError(
         ".npy array is in Fortran order; save it in C order (np.ascontiguousarray)");
   if (fortran != "False")
-    throw ArgumentError(rdx::detail::format(".npy fortran_order {} is not a bool", fortran));
+    throw ArgumentError(rdx::detail::format(".npy fortran_order {} is not a bool", shown(fortran)));
   NpyHeader h;
-  h.type = npy_type(dict_value(dict, "descr"));
-  const std::string_view shape = dict_value(dict, "shape");
+  h.type = npy_type(*entries.descr);
+  const std::string_view shape = *entries.shape;
   h.shape = npy_shape(shape);
   h.count = 1;
   for (std::uint64_t d : h.shape)
     h.count *= d;  // no overflow: npy_shape checks
   if (const std::size_t es = rdx::size_of(h.type); h.count > UINT64_MAX / es)
     throw ArgumentError(rdx::detail::format(
-        ".npy shape {} has {} elements of {} bytes, whose byte count overflows 64 bits", shape,
-        h.count, es));
+        ".npy shape {} has {} elements of {} bytes, whose byte count overflows 64 bits",
+        shown(shape), h.count, es));
   h.data_offset = start + header_len;
   return h;
 }
@@ -281,22 +334,23 @@ void InputFile::check_data_size(std::uint64_t bytes) const {
   const std::size_t es = rdx::size_of(type);
   if (part) {
     if (bytes != *data_bytes)
-      throw ArgumentError(rdx::detail::format("{}: {} bytes of the range of {} could be read", path,
-                                              bytes, *data_bytes));
+      throw ArgumentError(rdx::detail::format("{}: {} bytes of the range of {} could be read",
+                                              rdx::detail::printable(path), bytes, *data_bytes));
   } else if (npy) {
     if (npy_count > UINT64_MAX / es)  // parse_npy_header refuses these
-      throw ArgumentError(rdx::detail::format(
-          "{}: {} elements of {} bytes overflow a 64-bit byte count", path, npy_count, es));
+      throw ArgumentError(
+          rdx::detail::format("{}: {} elements of {} bytes overflow a 64-bit byte count",
+                              rdx::detail::printable(path), npy_count, es));
     const std::uint64_t need = npy_count * es;
     if (bytes != need)
       throw ArgumentError(
           rdx::detail::format("{}: the header promises {} elements ({} bytes) but {} bytes "
                               "of data follow",
-                              path, npy_count, need, bytes));
+                              rdx::detail::printable(path), npy_count, need, bytes));
   } else if (bytes % es != 0) {
     throw ArgumentError(
-        rdx::detail::format("{} has {} bytes, not a multiple of the {}-byte {} element", path,
-                            bytes, es, rdx::name(type)));
+        rdx::detail::format("{} has {} bytes, not a multiple of the {}-byte {} element",
+                            rdx::detail::printable(path), bytes, es, rdx::name(type)));
   }
 }
 
@@ -304,17 +358,21 @@ void keep_range(InputFile& f, std::uint64_t first, std::uint64_t bytes) {
   struct stat st {};
   if (::fstat(f.fd, &st) != 0 || !S_ISREG(st.st_mode) || !f.data_bytes)
     throw ArgumentError(
-        rdx::detail::format("{} is not a regular file: its ranges cannot be read apart", f.path));
+        rdx::detail::format("{} is not a regular file: its ranges cannot be read apart",
+                            rdx::detail::printable(f.path)));
   const std::size_t es = rdx::size_of(f.type);
   if (first % es || bytes % es || first > *f.data_bytes || bytes > *f.data_bytes - first)
     throw ArgumentError(rdx::detail::format("{}: bytes [{}, {}) are not whole elements of its data",
-                                            f.path, first, first + bytes));
+                                            rdx::detail::printable(f.path), first, first + bytes));
   const off_t here = ::lseek(f.fd, 0, SEEK_CUR);
-  if (here < 0) throw ArgumentError(rdx::detail::format("{}: {}", f.path, std::strerror(errno)));
+  if (here < 0)
+    throw ArgumentError(
+        rdx::detail::format("{}: {}", rdx::detail::printable(f.path), std::strerror(errno)));
   // The data starts where open_input's read ended, less the data bytes it read with the header.
   const std::uint64_t start = static_cast<std::uint64_t>(here) - f.head.size() + first;
   if (::lseek(f.fd, static_cast<off_t>(start), SEEK_SET) < 0)
-    throw ArgumentError(rdx::detail::format("{}: {}", f.path, std::strerror(errno)));
+    throw ArgumentError(
+        rdx::detail::format("{}: {}", rdx::detail::printable(f.path), std::strerror(errno)));
   f.head.clear();
   f.data_bytes = bytes;
   f.part = true;
@@ -323,15 +381,18 @@ void keep_range(InputFile& f, std::uint64_t first, std::uint64_t bytes) {
 InputFile open_input(const std::string& path, std::optional<rdx::Type> type, bool raw_default) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
-    throw ArgumentError(rdx::detail::format("{} is a directory, not a file", path));
+    throw ArgumentError(
+        rdx::detail::format("{} is a directory, not a file", rdx::detail::printable(path)));
   InputFile f;
   f.path = path;
   f.fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (f.fd < 0)
-    throw ArgumentError(rdx::detail::format("cannot read {}: {}", path, std::strerror(errno)));
+    throw ArgumentError(rdx::detail::format("cannot read {}: {}", rdx::detail::printable(path),
+                                            std::strerror(errno)));
   struct stat st {};
   if (::fstat(f.fd, &st) != 0)
-    throw ArgumentError(rdx::detail::format("cannot read {}: {}", path, std::strerror(errno)));
+    throw ArgumentError(rdx::detail::format("cannot read {}: {}", rdx::detail::printable(path),
+                                            std::strerror(errno)));
   const bool regular = S_ISREG(st.st_mode);
   ::posix_fadvise(f.fd, 0, 0, POSIX_FADV_SEQUENTIAL);  // a hint: larger read-ahead
 
@@ -343,11 +404,12 @@ InputFile open_input(const std::string& path, std::optional<rdx::Type> type, boo
     try {
       h = parse_npy_header(head);
     } catch (const ArgumentError& e) {
-      throw ArgumentError(rdx::detail::format("{}: {}", path, e.what()));
+      throw ArgumentError(rdx::detail::format("{}: {}", rdx::detail::printable(path), e.what()));
     }
     if (type && *type != h.type && !raw_default)
-      throw ArgumentError(rdx::detail::format("{} holds {} elements but --type is {}", path,
-                                              rdx::name(h.type), rdx::name(*type)));
+      throw ArgumentError(rdx::detail::format("{} holds {} elements but --type is {}",
+                                              rdx::detail::printable(path), rdx::name(h.type),
+                                              rdx::name(*type)));
     f.type = h.type;
     f.npy = true;
     f.npy_count = h.count;
@@ -361,7 +423,9 @@ InputFile open_input(const std::string& path, std::optional<rdx::Type> type, boo
     }
     return f;
   }
-  if (!type) throw ArgumentError(rdx::detail::format("{} is a raw file: --type is required", path));
+  if (!type)
+    throw ArgumentError(
+        rdx::detail::format("{} is a raw file: --type is required", rdx::detail::printable(path)));
   f.type = *type;
   f.head = std::move(head);
   if (regular) {

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "core/format.hpp"
+#include "core/text.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -34,15 +35,17 @@ class Mapping {
     // The data starts where the file's read position is, less what the format check read.
     const off_t pos = ::lseek(f.fd, 0, SEEK_CUR);
     if (pos < 0)
-      throw rdx::Error(rdx::detail::format("cannot read {}: {}", f.path, std::strerror(errno)));
+      throw rdx::Error(rdx::detail::format("cannot read {}: {}", rdx::detail::printable(f.path),
+                                           std::strerror(errno)));
     if (static_cast<std::uint64_t>(pos) < f.head.size())
-      throw rdx::Error(
-          rdx::detail::format("cannot read {}: its position is before its data", f.path));
+      throw rdx::Error(rdx::detail::format("cannot read {}: its position is before its data",
+                                           rdx::detail::printable(f.path)));
     const std::uint64_t offset = static_cast<std::uint64_t>(pos) - f.head.size();
     size_ = offset + data_bytes;
     void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, f.fd, 0);
     if (p == MAP_FAILED)
-      throw rdx::Error(rdx::detail::format("cannot map {}: {}", f.path, std::strerror(errno)));
+      throw rdx::Error(rdx::detail::format("cannot map {}: {}", rdx::detail::printable(f.path),
+                                           std::strerror(errno)));
     base_ = static_cast<unsigned char*>(p);
     struct sigaction sa {};
     sa.sa_handler = on_sigbus;
