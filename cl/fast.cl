@@ -21,7 +21,8 @@
  * plan's GROUPS; `counter` is one uint that is 0 before the launch (the last group resets it, so
  * the host zeroes it once; HOST_FINISH never touches it); part_v/part_i hold GROUPS + 1 states:
  * the partials, then the result at index GROUPS (not with HOST_FINISH). BLOCKED ranges: work-item g
- * covers [g*chunk, (g+1)*chunk), chunk a multiple of VW. argmin/argmax need VW = 1.
+ * covers [g*chunk, (g+1)*chunk), chunk a multiple of VW. argmin/argmax: VW = 1 when BLOCKED (their
+ * blocks load vectors themselves, indexed_block_state); strided, any VW.
  *
  * A user's reduction (USER_STATE, cl/common.h) runs the same layouts: each element's state is the
  * user's map over every input, into VW (strided: UNROLL * VW) independent states combined with the
@@ -91,7 +92,7 @@ typedef ulong sidx_t;
  * semantics (fmin/fmax ignore NaN). A macro, not a function: a function taking or returning a
  * 64-byte vector by value changes its ABI with the CPU's vector extensions, which LLVM warns
  * about (-Wpsabi) on every compile. */
-#if !defined(VCOMBINE) && !defined(USER_STATE)
+#if !defined(VCOMBINE) && !defined(USER_STATE) && !defined(INDEXED)
 #error "VW > 1: this operator's lanes cannot combine (the host plans VW = 1 for it)"
 #endif
 
@@ -211,7 +212,7 @@ inline state_t range_state(global const T* in, ulong b, ulong e USER_INPUT_PARAM
   for (ulong i = ve * VW; i < e; ++i)
     s = combine_values(s, USER_MAP_AT(i));
   return s;
-#elif VW > 1
+#elif VW > 1 && !defined(INDEXED)
   /* Two vectors of states, so that two combines are in flight (one chain of float adds waits
    * on each add's latency: on PoCL that, not memory, bounded a sum). */
   VACC v = (VACC)(st_identity()), v1 = v;
@@ -298,6 +299,31 @@ kernel void fast_reduce(global const T* restrict in, ulong n, ulong chunk, globa
   /* The last n % VW elements: a loop, for a grid of fewer work-items than that. */
   for (ulong i = (ulong)nv * VW + gid; i < n; i += stride)
     s = combine_values(s, USER_MAP_AT(i));
+#elif VW > 1 && defined(INDEXED)
+  /* argmin/argmax (GPUs): vector loads, UNROLL of them in flight, then each lane's element
+   * combined with its index; one element a load left each work-item one 4-byte load at a time. */
+  const sidx_t nv = (sidx_t)(n / VW);
+  sidx_t k = (sidx_t)gid;
+  ACC lane[UNROLL * VW];
+  for (; k + (UNROLL - 1) * stride < nv; k += UNROLL * stride) {
+#pragma unroll
+    for (uint u = 0; u < UNROLL; ++u)
+      CAT(vstore, VW)(TO_VACC(VLOAD_T(k + u * stride, in)), u, lane);
+#pragma unroll
+    for (uint u = 0; u < UNROLL; ++u)
+#pragma unroll
+      for (uint j = 0; j < VW; ++j)
+        s = st_combine(s, st_make(lane[u * VW + j], ((ulong)k + u * stride) * VW + j));
+  }
+  for (; k < nv; k += stride) {
+    CAT(vstore, VW)(TO_VACC(VLOAD_T(k, in)), 0, lane);
+#pragma unroll
+    for (uint j = 0; j < VW; ++j)
+      s = st_combine(s, st_make(lane[j], (ulong)k * VW + j));
+  }
+  /* The last n % VW elements: a loop, for a grid of fewer work-items than that. */
+  for (ulong i = (ulong)nv * VW + gid; i < n; i += stride)
+    s = st_combine(s, ELEM(in, i));
 #elif VW > 1
   VACC v = (VACC)(st_identity());
   const sidx_t nv = (sidx_t)(n / VW);

@@ -121,8 +121,12 @@ void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTab
                    p.strategy);
   const std::uint64_t es = size_of(p.type);
   const std::uint64_t cus = std::max<std::uint32_t>(dev.compute_units, 1);
-  std::uint64_t vw = 1;  // one element at a time where lanes cannot combine (ops/operators.hpp)
-  if (lanes_combine(p.op, p.acc)) vw = clamp_u(t("vector_bytes") / es, 1, 16);
+  // Vector loads where lanes combine (ops/operators.hpp), and for argmin/argmax on the strided
+  // layout, whose kernel combines a vector's elements one by one with their indices (cl/fast.cl);
+  // else one element at a time.
+  const bool lanes = lanes_combine(p.op, p.acc);
+  std::uint64_t vw = 1;
+  if (lanes || (!blocked && op_row(p.op).indexed)) vw = clamp_u(t("vector_bytes") / es, 1, 16);
   // On a CPU a vector, of elements or of accumulators, is at most one SIMD register: a wider
   // one is split anyway, and its type has no defined calling convention there (LLVM warns,
   // -Wpsabi, on every compile).
@@ -132,7 +136,7 @@ void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTab
   }
   // A built-in operator's vector loads over a large input (kLargeWg above); not for users'
   // reductions (host_may_finish is false for them), nor where a grid is asked for.
-  const bool large = !blocked && vw > 1 && host_may_finish && t("large_bytes") &&
+  const bool large = !blocked && lanes && vw > 1 && host_may_finish && t("large_bytes") &&
                      p.n * es >= t("large_bytes") && !o.work_group_size && !t.set("wg") &&
                      !t.set("groups_per_cu") && dev.max_work_group >= kLargeWg;
   if (large)
