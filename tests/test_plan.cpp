@@ -620,11 +620,23 @@ TEST_CASE("fast_*: a grid of at most one partial per work-item of a group finish
     CHECK_FALSE(param(past, "host_finish"));
   }
   CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 2048 + 1, {}), "groups") == 256);
-  // At most 4 rounds of vector loads a work-item (f64: 2 loads of 2 elements a round), of loads
-  // of one element 2 (argmax: 2 a round).
+  // At most 4 rounds of vector loads a work-item (f64: 2 loads of 2 elements a round).
   CHECK(param(make_plan(gpu, Type::F64, Op::Sum, 256 * 256 * 16, {}), "groups") == 256);
-  CHECK(param(make_plan(gpu, Type::F32, Op::ArgMax, 256 * 256 * 4, {}), "groups") == 256);
-  CHECK(param(make_plan(gpu, Type::F32, Op::ArgMax, 256 * 256 * 4 + 1, {}), "groups") == 513);
+  // argmin/argmax load vectors as the sums do (cl/fast.cl combines each lane with its index):
+  // the same vector width and grid as an f32 sum of the same n, on either side of the cap.
+  for (const Op op : {Op::ArgMin, Op::ArgMax, Op::NanArgMax})
+    for (const std::uint64_t n :
+         {std::uint64_t{256} * 256 * 16, std::uint64_t{256} * 256 * 16 + 1}) {
+      CAPTURE(op);
+      CAPTURE(n);
+      const Plan a = make_plan(gpu, Type::F32, op, n, {}),
+                 s = make_plan(gpu, Type::F32, Op::Sum, n, {});
+      CHECK(param(a, "vector_width") == 4);
+      CHECK(param(a, "groups") == param(s, "groups"));
+      CHECK(param(a, "host_finish") == param(s, "host_finish"));
+    }
+  // On a CPU (blocked) they read one element at a time: their blocks load vectors themselves.
+  CHECK(param(make_plan(cpu, Type::F32, Op::ArgMax, 1 << 20, {}), "vector_width") == 1);
   // The tunable moves the cap; its smallest value leaves one round of loads a work-item.
   Options eight;
   eight.tuning.set("host_finish_items", 8);
