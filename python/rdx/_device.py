@@ -36,10 +36,10 @@ class DeviceArray:
     def __init__(self, arr, dtype=None, name="reduce"):
         self.arr = arr
         self.dtype = np.dtype(arr.dtype if dtype is None else dtype)
-        self.shape = tuple(int(n) for n in arr.shape)
+        self.shape = tuple(map(int, arr.shape))
         self.ndim = len(self.shape)
         self.size = math.prod(self.shape)  # Python ints: np.prod costs microseconds a call
-        self.strides = tuple(int(s) for s in arr.strides)
+        self.strides = tuple(map(int, arr.strides))
         self.queue = arr.queue
         self.context = arr.context
         item = self.dtype.itemsize
@@ -98,8 +98,9 @@ class DeviceArray:
     def handle(self, type_name: str):
         """The extension's rdx._rdx.DeviceArray (the buffer retained)."""
         item = self.dtype.itemsize
+        strides = [s // item for s in self.strides] if item > 1 else list(self.strides)
         return _rdx.DeviceArray(self.arr.base_data.int_ptr, type_name, self.offset,
-                                list(self.shape), [s // item for s in self.strides])
+                                list(self.shape), strides)
 
 
 def from_buffer(buffer, dtype, count=-1, offset=0, *, queue):

@@ -78,7 +78,7 @@ def devices() -> list[Device]:
     return [Device(**facts) for facts in _rdx.devices()]
 
 
-_contexts: dict[str, Context] = {}
+_contexts: dict[str | None, Context] = {}
 _lock = threading.Lock()
 
 
@@ -103,15 +103,15 @@ def _daemons_at_exit() -> None:
 def context(device: str | Context | None = None) -> Context:
     """The context a function given `device=` runs on: one Context per selector string, made on
     first use and kept; a Context is used as it is; None is the default device ("")."""
-    if device is None:
-        device = ""
-    if type(device) is str:
-        ctx = _contexts.get(device)
+    if device is None or type(device) is str:
+        ctx = _contexts.get(device)  # None's is ""'s
         if ctx is None:
+            selector = "" if device is None else device
             with _lock:
-                ctx = _contexts.get(device)
+                ctx = _contexts.get(selector)
                 if ctx is None:
-                    ctx = _contexts[device] = Context(device)
+                    ctx = _contexts[selector] = Context(selector)
+                _contexts[device] = ctx
         return ctx
     if isinstance(device, _rdx.Context):
         return device

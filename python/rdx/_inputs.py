@@ -1,6 +1,7 @@
 """Arrays and axes as NumPy takes them, made ready for the extension, and results made NumPy's."""
 from __future__ import annotations
 
+import math
 import operator
 
 import numpy as np
@@ -18,6 +19,8 @@ _U8 = np.dtype(np.uint8)
 _SUPPORTED = "bool, int8 .. int64, uint8 .. uint64, float16, float32 and float64"
 _NAMES = {"i1": "i8", "u1": "u8", "i2": "i16", "u2": "u16", "i4": "i32", "u4": "u32",
           "i8": "i64", "u8": "u64", "f2": "f16", "f4": "f32", "f8": "f64"}
+# Native dtypes other than bool, by item size: array() reads them in place.
+_READY = {np.dtype(k).newbyteorder("="): np.dtype(k).itemsize for k in _NAMES}
 
 
 def array(a, name: str):
@@ -31,15 +34,20 @@ def array(a, name: str):
             return device_array(a, name)
         a = host_array(a, name)
     dt = a.dtype
-    if dt.kind not in "biuf" or dt.itemsize > 8:
-        raise TypeError(f"rdx.{name}: arrays of {dt} are not reduced (only {_SUPPORTED})")
-    if not dt.isnative:
-        dt = dt.newbyteorder("=")
-        a = a.astype(dt)
-    elif dt.itemsize > 1 and any(s % dt.itemsize for s in a.strides):
-        a = a.copy()
-    if dt.kind == "b":
-        a = bool_bytes(a)
+    item = _READY.get(dt)  # the native dtypes read as they are (a dict: no per-call tests)
+    if item is None:
+        if dt.kind not in "biuf" or dt.itemsize > 8:
+            raise TypeError(f"rdx.{name}: arrays of {dt} are not reduced (only {_SUPPORTED})")
+        if not dt.isnative:
+            dt = dt.newbyteorder("=")
+            a = a.astype(dt)
+        if dt.kind == "b":
+            a = bool_bytes(a)
+        return a, dt
+    if item > 1:
+        for s in a.strides:
+            if s % item:
+                return a.copy(), dt
     return a, dt
 
 
@@ -160,6 +168,8 @@ def keepdims_flag(keepdims) -> bool:
 
 def sizes(shape, ax):
     """(elements reduced into each result, results)."""
+    if ax is None:
+        return math.prod(shape), 1
     reduced = kept = 1
     for k, n in enumerate(shape):
         if ax is None or k in ax:
@@ -173,6 +183,8 @@ def finish(value, dtype: np.dtype, shape, ax, keepdims: bool, out):
     """A result as NumPy gives it: value (a Python number or a NumPy array of the kept axes)
     in dtype; a NumPy scalar where no axis is kept, unless keepdims keeps them all as 1 (a 0-d
     input's result is a scalar even then, as NumPy's)."""
+    if not keepdims and out is None and type(value) is not np.ndarray:
+        return dtype.type(value)  # a whole reduction's scalar, at its cost
     keep = keepdims and len(shape) > 0
     if isinstance(value, np.ndarray):
         r = value.astype(dtype, copy=False)

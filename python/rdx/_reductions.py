@@ -20,6 +20,8 @@ def _context(name, device, arrays):
     """The context a call runs on: device= as rdx.context takes it; without it, PyOpenCL
     arrays run on their queue's context (Context.from_pyopencl, one per queue), host arrays on
     the default device. Host and device arrays in one call are a TypeError."""
+    if type(arrays[0]) is np.ndarray and len(arrays) == 1:  # the common call, at its cost
+        return context(device)
     on_device = [isinstance(x, DeviceArray) for x in arrays]
     if not builtins.any(on_device):
         return context(device)
@@ -35,16 +37,23 @@ def _context(name, device, arrays):
     return queue_context(queue)
 
 
+def _input(x):
+    """What the extension reads: a NumPy array as it is (a read-only one through a memoryview:
+    NumPy 1 refuses DLPack for it, an exception on every call), a DeviceArray as its handle."""
+    if type(x) is np.ndarray:
+        return x if x.flags.writeable else memoryview(x)
+    return x.handle(type_name(x.dtype)) if isinstance(x, DeviceArray) else x
+
+
 def _inputs(arrays):
-    """What the extension reads: NumPy arrays as they are, DeviceArrays as their handles."""
-    return [x.handle(type_name(x.dtype)) if isinstance(x, DeviceArray) else x for x in arrays]
+    return [_input(x) for x in arrays]
 
 
 def _op(name, op, a, ax, acc, device, determinism):
     """The built-in operator op: (value, index) as the extension gives them."""
     check_determinism(determinism, name)
-    ctx = _context(name, device, [a])
-    return _rdx.reduce_op(ctx, _inputs([a])[0], op, ax, acc, determinism)
+    ctx = _context(name, device, (a,))
+    return _rdx.reduce_op(ctx, _input(a), op, ax, acc, determinism)
 
 
 def _stat(name, stat, arrays, ax, acc, device, determinism, map=""):
@@ -114,7 +123,7 @@ def _extreme(name, a, axis, out, keepdims, device, determinism):
                          "identity")
     value = _op(name, name, a, ax, "", device, determinism)[0]
     r = finish(value, dt, a.shape, ax, keepdims, out)
-    if name.startswith("nan") and dt.kind == "f" and np.isnan(r).any():
+    if name.startswith("nan") and dt.kind == "f" and _has_nan(r):
         warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
     return r
 
@@ -214,14 +223,14 @@ def _moment(name, stat, a, axis, dtype, out, ddof, keepdims, device, determinism
     value = _stat(name, base, [a], ax, acc, device, determinism)[0]
     reduced, kept = sizes(a.shape, ax)
     n = None
-    if nan_form and (ddof != 0 or np.isnan(value).any()):
+    if nan_form and (ddof != 0 or _has_nan(value)):
         n = _counts(a, ax, device, determinism)
     if stat.endswith("mean"):
         if kept and (reduced == 0 if n is None else np.any(np.asarray(n) == 0)):
             warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
         return finish(value, res, a.shape, ax, keepdims, out)
     count = reduced if n is None else np.asarray(n, F64)
-    if kept and np.any(np.asarray(count) - ddof <= 0):
+    if kept and (reduced - ddof <= 0 if n is None else np.any(count - ddof <= 0)):
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
     if ddof != 0:
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -235,8 +244,17 @@ def _moment(name, stat, a, axis, dtype, out, ddof, keepdims, device, determinism
     return finish(value, res, a.shape, ax, keepdims, out)
 
 
+def _has_nan(value) -> bool:
+    """Whether a result (a number, or an array of them) holds a NaN."""
+    if isinstance(value, (float, np.floating)):
+        return bool(value != value)
+    return bool(np.isnan(value).any())
+
+
 def _ddof(ddof, name):
     """ddof as NumPy takes it: a number (a bool, a numpy scalar or a 0-d array too)."""
+    if type(ddof) is int:
+        return ddof
     if isinstance(ddof, np.ndarray) and ddof.ndim == 0:
         ddof = ddof[()]
     if isinstance(ddof, (bool, np.bool_)):

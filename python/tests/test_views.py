@@ -72,6 +72,26 @@ def test_read_only_and_memory_mapped(tmp_path):
     check(rdx.argmax(m, axis=1), np.argmax(ref, axis=1))
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.float16, np.float64, np.bool_], ids=str)
+def test_read_only_views(dtype):
+    """Read-only arrays reach the extension through a memoryview (rdx/_reductions.py, _input):
+    reversed, strided and 0-d ones, each family of calls."""
+    a = data(dtype, (6, 9), seed=6)
+    r = a.view()
+    r.flags.writeable = False
+    for v in (r, r[::-1, ::2], r.T, r[2, 3]):
+        check(rdx.sum(v), np.sum(v))
+        check(rdx.max(v, axis=-1), np.max(v, axis=-1))
+        check(rdx.argmin(v), np.argmin(v))
+        check(rdx.count_nonzero(v), np.count_nonzero(v))
+        rtol = 0.0 if dtype == np.bool_ else tolerance(dtype, np.mean(v).dtype)
+        check(rdx.mean(v, axis=0 if v.ndim else None), np.mean(v, axis=0 if v.ndim else None),
+              rtol)
+    check(rdx.dot(r[0], r[1]), np.dot(r[0], r[1]))
+    check(rdx.reduce(r, "max"), np.max(r))
+    check(rdx.reduceat(r.reshape(-1), [0, 5, 20]), np.add.reduceat(r.reshape(-1), [0, 5, 20]))
+
+
 def test_byte_order_and_odd_strides():
     a = data(np.float64, 31, seed=5)
     be = a.astype(">f8")
