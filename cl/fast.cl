@@ -180,6 +180,23 @@ inline state_t indexed_block_state(global const T* in, ulong b, ulong e) {
 }
 #endif
 
+#if VW > 1 && defined(INDEXED) && !BLOCKED
+/* argmin/argmax, strided: s combined with the VW elements of `lane`, whose indices (from `first`)
+ * all follow s's. Their extreme value first: only where it would replace s (a better value, or
+ * NaN where NaN propagates) are the lanes combined one by one, in index order. */
+inline state_t vector_state(state_t s, const ACC* lane, ulong first) {
+  ACC m = lane[0];
+#pragma unroll
+  for (uint j = 1; j < VW; ++j)
+    m = combine_values(m, lane[j]);
+  if (st_combine(s, st_make(m, NO_INDEX - 1)).i == s.i) return s;
+#pragma unroll
+  for (uint j = 0; j < VW; ++j)
+    s = st_combine(s, st_make(lane[j], first + j));
+  return s;
+}
+#endif
+
 /* Combines elements [b, e) of the input, b a multiple of VW when VW > 1. */
 inline state_t range_state(global const T* in, ulong b, ulong e USER_INPUT_PARAMS) {
 #if VW > 1 && defined(USER_STATE)
@@ -311,15 +328,11 @@ kernel void fast_reduce(global const T* restrict in, ulong n, ulong chunk, globa
       CAT(vstore, VW)(TO_VACC(VLOAD_T(k + u * stride, in)), u, lane);
 #pragma unroll
     for (uint u = 0; u < UNROLL; ++u)
-#pragma unroll
-      for (uint j = 0; j < VW; ++j)
-        s = st_combine(s, st_make(lane[u * VW + j], ((ulong)k + u * stride) * VW + j));
+      s = vector_state(s, lane + u * VW, ((ulong)k + u * stride) * VW);
   }
   for (; k < nv; k += stride) {
     CAT(vstore, VW)(TO_VACC(VLOAD_T(k, in)), 0, lane);
-#pragma unroll
-    for (uint j = 0; j < VW; ++j)
-      s = st_combine(s, st_make(lane[j], (ulong)k * VW + j));
+    s = vector_state(s, lane, (ulong)k * VW);
   }
   /* The last n % VW elements: a loop, for a grid of fewer work-items than that. */
   for (ulong i = (ulong)nv * VW + gid; i < n; i += stride)
