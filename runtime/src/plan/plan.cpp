@@ -1,6 +1,7 @@
 // Plan selection: validates a request against the device's facts and picks strategy and sizes.
 // Pure: no OpenCL calls, so it is unit-tested without a device.
 #include "core/format.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
 #include <initializer_list>
@@ -67,7 +68,7 @@ Plan sum_grid_plan(const DeviceInfo& dev, Plan p, const Options& opts, const Sum
   if (!opts.strategy.empty() && opts.strategy != "auto")
     throw ArgumentError(detail::format(
         "determinism {}: float sums run the {} accumulator (strategy auto), not '{}'",
-        name(opts.determinism), g.accumulator, opts.strategy));
+        name(opts.determinism), g.accumulator, detail::printable(opts.strategy)));
   std::string names = "groups, blocked";
   for (const char* o : g.own)
     names += detail::format(", {}", o);
@@ -76,7 +77,7 @@ Plan sum_grid_plan(const DeviceInfo& dev, Plan p, const Options& opts, const Sum
     if (k != "groups" && k != "blocked" && k != "chunk" &&
         std::none_of(g.own.begin(), g.own.end(), [&](const char* o) { return k == o; }))
       throw ArgumentError(detail::format("the {} sum has the tunables {} and chunk, not '{}'",
-                                         g.accumulator, names, k));
+                                         g.accumulator, names, detail::printable(k)));
   }
   const bool cpu = dev.kind == DeviceKind::CPU;
   const std::uint64_t cus = std::max<std::uint32_t>(dev.compute_units, 1);
@@ -197,8 +198,8 @@ Plan make_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n, const O
                    : opts.strategy;
   const detail::StrategyFacts* s = detail::find_facts(p.strategy);
   if (!s)
-    throw ArgumentError(detail::format("unknown strategy '{}' (expected one of: {})", opts.strategy,
-                                       strategy_names()));
+    throw ArgumentError(detail::format("unknown strategy '{}' (expected one of: {})",
+                                       detail::printable(opts.strategy), strategy_names()));
   if (s->unsupported)
     if (std::string why = s->unsupported(dev, type, p.acc, op); !why.empty())
       throw UnsupportedError(detail::format("strategy {} cannot reduce {} {} on '{}': {}",

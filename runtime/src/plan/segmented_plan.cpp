@@ -1,6 +1,7 @@
 // Segmented plans (rdx/segmented.hpp): how many work-items reduce each segment, and over how many
 // work-groups it is split, from the device and the mean segment length. Pure: no OpenCL calls.
 #include "core/format.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -85,7 +86,7 @@ std::uint64_t tunable(const Options& opts, std::string_view name, std::uint64_t 
       throw ArgumentError(
           detail::format("segmented reductions have the tunables lanes, parts, unroll, vector, "
                          "column_block, fold (exact sums) and chunk, not '{}'",
-                         k));
+                         detail::printable(k)));
   return opts.tuning.get(name).value_or(dflt);
 }
 
@@ -293,8 +294,9 @@ void choose_chunk(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts,
 SegmentedPlan base_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n,
                         const Options& opts) {
   if (!opts.strategy.empty() && opts.strategy != "auto")
-    throw ArgumentError(detail::format(
-        "segmented reductions choose their own form (strategy auto), not '{}'", opts.strategy));
+    throw ArgumentError(
+        detail::format("segmented reductions choose their own form (strategy auto), not '{}'",
+                       detail::printable(opts.strategy)));
   SegmentedPlan p;
   p.type = type;
   p.op = op;
@@ -320,8 +322,8 @@ SegmentedPlan user_base_plan(const DeviceInfo& dev, const Reduction& r,
   for (const Field& f : r.fields)
     if (f.type == Type::F64 && !dev.fp64)
       throw UnsupportedError(detail::format(
-          "the field '{}' is f64, which needs cl_khr_fp64; device '{}' does not have it", f.name,
-          dev.name));
+          "the field '{}' is f64, which needs cl_khr_fp64; device '{}' does not have it",
+          detail::printable(f.name), dev.name));
   if (opts.acc)
     throw ArgumentError("a user's reduction takes no accumulator type: its fields have theirs");
   Options plain = opts;  // the fields decide the form, not the first input's type
@@ -338,7 +340,7 @@ SegmentedPlan user_base_plan(const DeviceInfo& dev, const Reduction& r,
         throw UnsupportedError(detail::format(
             "determinism {}: the segmented reduction '{}' has float fields that are not sums "
             "(a + b); only float sums and integer fields are reproducible",
-            name(opts.determinism), r.name));
+            name(opts.determinism), detail::printable(r.name)));
     }
   }
   p.acc = r.fields[0].type;

@@ -3,6 +3,7 @@
 #include "strategies/fast_tuning.hpp"
 
 #include "core/format.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -85,7 +86,7 @@ class Tunables {
           names += s.name;
         }
         throw ArgumentError(detail::format("strategy {} has no tunable '{}' (its tunables: {})",
-                                           strategy, name, names));
+                                           strategy, printable(name), names));
       }
   }
   // 0 in Options or in the table leaves the value to the next level. (value_or, not `v && *v`:

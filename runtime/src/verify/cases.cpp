@@ -9,6 +9,7 @@
 #include <limits>
 #include <set>
 
+#include "core/text.hpp"
 #include "ops/operators.hpp"
 #include "rdx/errors.hpp"
 #include "rdx/verify.hpp"
@@ -68,7 +69,8 @@ std::vector<unsigned char> generate(Type type, std::string_view pattern, std::ui
     const auto digits = pattern.substr(4);
     auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), k);
     if (ec != std::errc() || p != digits.data() + digits.size() || k == 0)
-      throw ArgumentError(fmt::format("bad pattern '{}': mod:K needs an integer K >= 1", pattern));
+      throw ArgumentError(fmt::format("bad pattern '{}': mod:K needs an integer K >= 1",
+                                      detail::printable(pattern)));
     return fill(type, n, [k](auto z, std::uint64_t i) { return decltype(z)(i % k); });
   }
   if (pattern == "random") {
@@ -112,7 +114,8 @@ std::vector<unsigned char> generate(Type type, std::string_view pattern, std::ui
     });
   }
   throw ArgumentError(
-      fmt::format("unknown pattern '{}' (expected ones, iota, mod:K, random or wide)", pattern));
+      fmt::format("unknown pattern '{}' (expected ones, iota, mod:K, random or wide)",
+                  detail::printable(pattern)));
 }
 
 std::string_view name(Pattern p) {
