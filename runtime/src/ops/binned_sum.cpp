@@ -275,9 +275,19 @@ decltype(auto) on_bins(Type bin, Fn&& f) {
       return f(float{});
     case Type::F64:
       return f(double{});
-    default:
-      throw std::logic_error(detail::format("binned sum: bins of {}", name(bin)));
+    case Type::I8:
+    case Type::U8:
+    case Type::I16:
+    case Type::U16:
+    case Type::I32:
+    case Type::U32:
+    case Type::I64:
+    case Type::U64:
+    case Type::F16:
+    case Type::BF16:  // no bin type (binned_bin_type)
+      break;
   }
+  throw std::logic_error(detail::format("binned sum: bins of {}", name(bin)));
 }
 
 }  // namespace
