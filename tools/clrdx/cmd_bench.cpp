@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "core/format.hpp"
 #include "core/text.hpp"
+#include "ops/operators.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -396,7 +397,8 @@ int cmd_bench(const BenchArgs& a) {
           opts.tuning = bench_tuning(t, type);
           // A float sum under AnyDevice or Exact: the fixed bins or the exact sum, whose grid is
           // "groups".
-          if (level != rdx::Determinism::RunToRun && rdx::is_float(type) && op == rdx::Op::Sum) {
+          if (level != rdx::Determinism::RunToRun && rdx::is_float(type) &&
+              rdx::detail::exact_sum_policy(op)) {
             opts.tuning = {};
             if (t.groups_per_cu)
               opts.tuning.set("groups", std::uint64_t{t.groups_per_cu} * dev.compute_units);

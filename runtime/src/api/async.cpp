@@ -12,6 +12,7 @@
 #include "dispatch/run_sum.hpp"
 #include "dispatch/run_user.hpp"
 #include "exec/exec.hpp"
+#include "ops/operators.hpp"
 #include "ops/user_reduction.hpp"
 
 namespace rdx {
@@ -66,7 +67,7 @@ cl::Event enqueue_reduce(Context& ctx, Type type, const BufferAt& data, std::uin
         "enqueue_reduce: {} gives a value and an index: use minmax, or the synchronous form",
         name(op)));
   const Plan plan = make_plan(ctx.device_info(), type, op, n, opts, ctx.tuning());
-  if (op == Op::Prod && is_float(plan.acc))
+  if (detail::marked_states(op, plan.acc))
     throw UnsupportedError("enqueue_reduce: float products run in the synchronous form only");
   const std::size_t bytes = size_of(plan.acc);
   check_out(ctx, out, offset, bytes, bytes);

@@ -133,8 +133,9 @@ Partial Partial::from_bytes(std::span<const unsigned char> in) {
   } catch (const ArgumentError& e) {
     throw malformed(e.what());
   }
-  if (p.op_ == Op::Prod && is_float(p.acc_)) throw malformed("a float product");
-  if ((p.exact_ || p.binned_) && !(p.op_ == Op::Sum && is_float(p.type_) && is_float(p.acc_)))
+  if (detail::marked_states(p.op_, p.acc_)) throw malformed("a float product");
+  if ((p.exact_ || p.binned_) &&
+      !(detail::exact_sum_policy(p.op_) && is_float(p.type_) && is_float(p.acc_)))
     throw malformed("an exact or binned state of something other than a float sum");
   const std::size_t want = p.exact_    ? detail::exact_layout(p.type_).digits
                            : p.binned_ ? std::size_t{2 * detail::kBinnedFold}

@@ -160,7 +160,7 @@ Result PartialAccess::finished(const Partial& p) {
 }
 
 void check_partial_op(const Plan& plan) {
-  if (plan.op == Op::Prod && is_float(plan.acc))
+  if (marked_states(plan.op, plan.acc))
     throw UnsupportedError(
         "a partial state of a float product is not kept (its parts' zeros and infinities do not "
         "combine after rounding): reduce it on one device");

@@ -1,9 +1,9 @@
 // Internal: the operators librdx reduces with, one row each (kOpRows), and the single home of what
 // an operator is: its names, the operator on values, its identity, how two states combine on the
-// host and in OpenCL C (scalars and vectors), an optional input map, the hardware atomic that
-// combines it, and what the exact determinism levels do with it. The functions below read the
-// row; the few that switch, switch over a rule (Combine, Identity, ...) with no default branch,
-// and the build treats a missing case as an error (-Werror=switch).
+// host and in OpenCL C (scalars and vectors), the hardware atomic that combines it, and what the
+// exact determinism levels do with it. The functions below read the row; the few that switch,
+// switch over a rule (Combine, Identity, ...) with no default branch, and the build treats a
+// missing case as an error (-Werror=switch).
 //
 // Semantics (docs/semantics.md): integer sum and product wrap modulo 2^bits of the accumulator; NaN
 // propagates through sum, product, min, max, argmin and argmax (argmin/argmax: the first NaN's
@@ -144,17 +144,13 @@ struct OpRow {
   Combine combine;    // on values
   Identity identity;  // of a value
   ClCombine cl_int, cl_float;
-  // OpenCL C over `x`, the element as an accumulator value, applied before it combines; empty:
-  // the element itself.
-  std::string_view input_map;
   Atomic atomic_int, atomic_float;  // argmin/argmax: of their value pass
   ExactPolicy exact;
 
   constexpr OpRow(Op op_, std::uint8_t wire_, std::string_view name_, std::string_view alias_,
                   Op value_op_, bool indexed_, bool returns_element_, bool integer_only_,
                   Combine combine_, Identity identity_, ClCombine cl_int_, ClCombine cl_float_,
-                  std::string_view input_map_, Atomic atomic_int_, Atomic atomic_float_,
-                  ExactPolicy exact_)
+                  Atomic atomic_int_, Atomic atomic_float_, ExactPolicy exact_)
       : op(op_),
         wire(wire_),
         name(name_),
@@ -167,7 +163,6 @@ struct OpRow {
         identity(identity_),
         cl_int(cl_int_),
         cl_float(cl_float_),
-        input_map(input_map_),
         atomic_int(atomic_int_),
         atomic_float(atomic_float_),
         exact(exact_) {}
@@ -206,43 +201,41 @@ constexpr ClCombine scalar_only(ClCombine c) {
 }  // namespace cl_text
 
 // One row per rdx::Op, in enum order. Columns: op, wire, name, alias, value_op, indexed,
-// returns_element, integer_only, combine, identity, cl_int, cl_float, input_map, atomic_int,
-// atomic_float, exact.
+// returns_element, integer_only, combine, identity, cl_int, cl_float, atomic_int, atomic_float,
+// exact.
 inline constexpr OpRow kOpRows[] = {
     {Op::Sum, 0, "sum", "", Op::Sum, false, false, false, Combine::Add, Identity::Zero,
-     cl_text::kAddInt, cl_text::kAddFloat, "", Atomic::Add, Atomic::Add, ExactPolicy::ExactSum},
+     cl_text::kAddInt, cl_text::kAddFloat, Atomic::Add, Atomic::Add, ExactPolicy::ExactSum},
     {Op::Prod, 1, "prod", "product", Op::Prod, false, false, false, Combine::Mul, Identity::One,
-     cl_text::kMulInt, cl_text::kMulFloat, "", Atomic::None, Atomic::None, ExactPolicy::Refused},
+     cl_text::kMulInt, cl_text::kMulFloat, Atomic::None, Atomic::None, ExactPolicy::Refused},
     {Op::Min, 9, "min", "", Op::Min, false, true, false, Combine::Min, Identity::Highest,
-     cl_text::kMinInt, cl_text::kMinFloat, "", Atomic::Min, Atomic::None, ExactPolicy::OrderFree},
+     cl_text::kMinInt, cl_text::kMinFloat, Atomic::Min, Atomic::None, ExactPolicy::OrderFree},
     {Op::Max, 10, "max", "", Op::Max, false, true, false, Combine::Max, Identity::Lowest,
-     cl_text::kMaxInt, cl_text::kMaxFloat, "", Atomic::Max, Atomic::None, ExactPolicy::OrderFree},
+     cl_text::kMaxInt, cl_text::kMaxFloat, Atomic::Max, Atomic::None, ExactPolicy::OrderFree},
     {Op::And, 4, "and", "", Op::And, false, false, true, Combine::And, Identity::AllBits,
-     cl_text::kAnd, cl_text::kNone, "", Atomic::And, Atomic::None, ExactPolicy::OrderFree},
+     cl_text::kAnd, cl_text::kNone, Atomic::And, Atomic::None, ExactPolicy::OrderFree},
     {Op::Or, 5, "or", "", Op::Or, false, false, true, Combine::Or, Identity::Zero, cl_text::kOr,
-     cl_text::kNone, "", Atomic::Or, Atomic::None, ExactPolicy::OrderFree},
+     cl_text::kNone, Atomic::Or, Atomic::None, ExactPolicy::OrderFree},
     {Op::Xor, 6, "xor", "", Op::Xor, false, false, true, Combine::Xor, Identity::Zero,
-     cl_text::kXor, cl_text::kNone, "", Atomic::Xor, Atomic::None, ExactPolicy::OrderFree},
+     cl_text::kXor, cl_text::kNone, Atomic::Xor, Atomic::None, ExactPolicy::OrderFree},
     {Op::ArgMin, 11, "argmin", "", Op::Min, true, true, false, Combine::Min, Identity::Highest,
-     cl_text::scalar_only(cl_text::kMinInt), cl_text::scalar_only(cl_text::kMinFloat), "",
-     Atomic::Min, Atomic::None, ExactPolicy::OrderFree},
+     cl_text::scalar_only(cl_text::kMinInt), cl_text::scalar_only(cl_text::kMinFloat), Atomic::Min,
+     Atomic::None, ExactPolicy::OrderFree},
     {Op::ArgMax, 12, "argmax", "", Op::Max, true, true, false, Combine::Max, Identity::Lowest,
-     cl_text::scalar_only(cl_text::kMaxInt), cl_text::scalar_only(cl_text::kMaxFloat), "",
-     Atomic::Max, Atomic::None, ExactPolicy::OrderFree},
+     cl_text::scalar_only(cl_text::kMaxInt), cl_text::scalar_only(cl_text::kMaxFloat), Atomic::Max,
+     Atomic::None, ExactPolicy::OrderFree},
     {Op::NanMin, 2, "nanmin", "", Op::NanMin, false, true, false, Combine::MinNum,
-     Identity::HighestNaN, cl_text::kMinInt, cl_text::kNanMinFloat, "", Atomic::Min, Atomic::Min,
+     Identity::HighestNaN, cl_text::kMinInt, cl_text::kNanMinFloat, Atomic::Min, Atomic::Min,
      ExactPolicy::OrderFree},
     {Op::NanMax, 3, "nanmax", "", Op::NanMax, false, true, false, Combine::MaxNum,
-     Identity::LowestNaN, cl_text::kMaxInt, cl_text::kNanMaxFloat, "", Atomic::Max, Atomic::Max,
+     Identity::LowestNaN, cl_text::kMaxInt, cl_text::kNanMaxFloat, Atomic::Max, Atomic::Max,
      ExactPolicy::OrderFree},
     {Op::NanArgMin, 7, "nanargmin", "", Op::NanMin, true, true, false, Combine::MinNum,
      Identity::HighestNaN, cl_text::scalar_only(cl_text::kMinInt),
-     cl_text::scalar_only(cl_text::kNanMinFloat), "", Atomic::Min, Atomic::Min,
-     ExactPolicy::OrderFree},
+     cl_text::scalar_only(cl_text::kNanMinFloat), Atomic::Min, Atomic::Min, ExactPolicy::OrderFree},
     {Op::NanArgMax, 8, "nanargmax", "", Op::NanMax, true, true, false, Combine::MaxNum,
      Identity::LowestNaN, cl_text::scalar_only(cl_text::kMaxInt),
-     cl_text::scalar_only(cl_text::kNanMaxFloat), "", Atomic::Max, Atomic::Max,
-     ExactPolicy::OrderFree},
+     cl_text::scalar_only(cl_text::kNanMaxFloat), Atomic::Max, Atomic::Max, ExactPolicy::OrderFree},
 };
 
 constexpr const OpRow& op_row(Op op) {
@@ -286,11 +279,9 @@ constexpr bool op_row_consistent(const OpRow& r) {
   return r.value_op == r.op;
 }
 
-// The kernels and the host do not apply an input map yet (cl/common.h's to_acc, input_value
-// below): an operator that has one would compute without it.
 constexpr bool op_rows_check() {
   for (const OpRow& r : kOpRows)
-    if (!op_row_consistent(r) || !r.input_map.empty()) return false;
+    if (!op_row_consistent(r)) return false;
   return true;
 }
 static_assert(op_rows_check(), "kOpRows: a row's facts disagree (op_row_consistent)");
@@ -308,6 +299,23 @@ inline const ClCombine& cl_form(Op op, Type acc) {
 // The native atomic that combines an `acc` value with `op` (argmin/argmax: their value pass).
 inline Atomic atomic_of(Op op, Type acc) {
   return is_float(acc) ? op_row(op).atomic_float : op_row(op).atomic_int;
+}
+
+// Whether op's states on accumulator `acc` carry float_prod.hpp's marks (input infinities marked
+// one element at a time): a float product's, which combine only as such (prod_combine).
+inline bool marked_states(Op op, Type acc) {
+  return is_float(acc) && op_row(op).combine == Combine::Mul;
+}
+
+// Whether op combines by addition (a sum: float sums may be compensated, or summed exactly).
+constexpr bool adds(Op op) {
+  return op_row(op).combine == Combine::Add;
+}
+
+// Whether the request's float sums take the reproducible sum states (ops/sum_state.hpp) under
+// Determinism any_device and exact (plan/request.cpp's exact_form).
+constexpr bool exact_sum_policy(Op op) {
+  return op_row(op).exact == ExactPolicy::ExactSum;
 }
 
 // Whether the lanes of a vector of accumulators combine lane by lane (VCOMBINE): not for

@@ -36,7 +36,7 @@ Reduction Reduction::transform(Op op, Type type, std::string map) {
                                        rdx::name(op), rdx::name(acc)));
   const detail::TypeRow& t = detail::type_row(acc);
   std::string combine;
-  if (op == Op::Prod && t.is_float) {
+  if (detail::marked_states(op, acc)) {
     combine = "a * b";  // the mapped values' product (the input-infinity mark is the built-in's)
   } else {
     // The built-in operator's OpenCL C (operators.hpp), its macro names spelled out.

@@ -234,7 +234,8 @@ std::uint64_t fast_depth(const Plan& p, const DeviceInfo&) {
   const std::uint64_t items = std::max<std::uint64_t>(g.groups, 1) * wg;
   const std::uint64_t per_item = (p.n + items - 1) / items;
   std::uint64_t lane;  // sequential combines in one vector lane of one work-item
-  // Kahan over the block totals of a built-in float sum (a user's reduction has none).
+  // Kahan over the block totals of a built-in float sum (a user's reduction has none). Op::Sum
+  // itself, not the row's combine: the kernel's own test is `OP == OP_SUM` (cl/fast.cl).
   if (g.blocked && p.reduction.empty() && p.op == Op::Sum && is_float(p.acc))
     lane = std::min<std::uint64_t>(per_item, kFastBlock) / vw + 3;
   else

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "exec/exec.hpp"
+#include "ops/operators.hpp"
 #include "rdx/rdx.hpp"
 
 namespace rdx::detail {
@@ -19,7 +20,7 @@ class ChunkCombiner {
   void add(const Result& r, std::uint64_t start) {
     Outcome o{r.value, r.index};
     if (o.index && *o.index != kNoIndex) *o.index += start;
-    const bool float_sum = r.plan.op == Op::Sum && is_float(r.plan.acc);
+    const bool float_sum = adds(r.plan.op) && is_float(r.plan.acc);
     if (float_sum) add_float(r.value.as<long double>());
     acc_ = acc_ && !float_sum ? combine_outcomes(r.plan, *acc_, o) : o;
     max_depth_ = chunks_ ? std::max(max_depth_, r.plan.depth) : r.plan.depth;
@@ -35,7 +36,7 @@ class ChunkCombiner {
     Result r{acc_->value, acc_->index, last_, seconds_};
     r.plan.n = n;
     if (chunks_ == 1) return r;
-    if (last_.op == Op::Sum && is_float(last_.acc)) {
+    if (adds(last_.op) && is_float(last_.acc)) {
       r.value = visit_acc(last_.acc, [&](auto z) {
         using A = decltype(z);
         // inf and NaN follow the plain sum (+inf + -inf is NaN); compensation would turn any
