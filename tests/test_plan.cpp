@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 #include "core/format.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -16,8 +17,10 @@
 
 #include "core/plan_memo.hpp"
 #include "coverage.hpp"
+#include "ops/operators.hpp"
 #include "rdx/rdx.hpp"
 #include "rdx/verify.hpp"
+#include "strategies/fast_tuning.hpp"
 
 using namespace rdx;
 using rdx::test::Coverage;
@@ -27,6 +30,10 @@ namespace {
 // A tunable the plan chose (Plan::params), 0 when it has none.
 std::uint64_t param(const Plan& p, const char* name) {
   return p.params.get(name).value_or(0);
+}
+// fast_strided's default of a tunable (strategies/fast_tuning.cpp's table).
+std::uint64_t strided_default(const char* name) {
+  return detail::fast_default(false, name);
 }
 }  // namespace
 
@@ -424,11 +431,18 @@ TEST_CASE("generators and the case table") {
 TEST_CASE("the covering test matrix still runs every pair, every type and every operator") {
   const auto all = strategies();
   std::map<std::pair<Type, Op>, int> runs;  // pair -> strategies that run it
-  std::size_t every = 0;                    // the pairs there are: 144
+  std::size_t every = 0;                    // the pairs there are
   for (Type t : kAllTypes)
     for (Op op : kAllOps)
       every += op_allows(op, t);
-  CHECK(every == 144);  // 8 integer types x 13 operators, 4 float types x 10
+  // From the tables: every type with every operator, but a float type with no integer-only one.
+  const auto float_types =
+      std::count_if(std::begin(kAllTypes), std::end(kAllTypes), [](Type t) { return is_float(t); });
+  const auto integer_only = std::count_if(std::begin(detail::kOpRows), std::end(detail::kOpRows),
+                                          [](const detail::OpRow& r) { return r.integer_only; });
+  CHECK(every == std::size(kAllTypes) * std::size(kAllOps) -
+                     static_cast<std::size_t>(float_types * integer_only));
+  CHECK(every > 0);
   for (std::size_t pos = 0; pos < all.size(); ++pos) {
     const std::string_view s = all[pos].name;
     CAPTURE(s);
@@ -480,8 +494,10 @@ TEST_CASE("tuning table: defaults at every level, the most specific entry wins p
   CHECK(make_plan(cpu, Type::F32, Op::Sum, 1 << 24, {}).strategy == "fast_blocked");
   CHECK(make_plan(h200, Type::F32, Op::Sum, 1 << 24, {}).strategy == "fast_strided");
   const Plan base = make_plan(h200, Type::F32, Op::Sum, 1 << 24, {});
-  CHECK(param(base, "groups") == 8 * h200.compute_units);
-  CHECK(param(base, "vector_width") == 4);  // 16-byte loads of f32
+  CHECK(param(base, "groups") == strided_default("groups_per_cu") * h200.compute_units);
+  CHECK(param(base, "vector_width") == strided_default("vector_bytes") / sizeof(float));
+  REQUIRE(strided_default("groups_per_cu") != 4);  // the entries below change what they set
+  REQUIRE(strided_default("unroll") != 4);
 
   TuningTable t = builtin_tuning();
   TuneEntry vendor;  // a vendor level: 4 groups per CU for NVIDIA
@@ -503,8 +519,8 @@ TEST_CASE("tuning table: defaults at every level, the most specific entry wins p
   t.entries.push_back(other_driver);
 
   const Plan f32 = make_plan(h200, Type::F32, Op::Sum, 1 << 24, {}, t);
-  CHECK(param(f32, "groups") == 4 * h200.compute_units);  // vendor level
-  CHECK(param(f32, "unroll") == 2);                       // built-in
+  CHECK(param(f32, "groups") == 4 * h200.compute_units);     // vendor level
+  CHECK(param(f32, "unroll") == strided_default("unroll"));  // built-in
   const Plan f64 = make_plan(h200, Type::F64, Op::Sum, 1 << 24, {}, t);
   CHECK(param(f64, "groups") == 4 * h200.compute_units);
   CHECK(param(f64, "unroll") == 4);  // device level, for f64
@@ -537,17 +553,22 @@ TEST_CASE("tuning table: defaults at every level, the most specific entry wins p
 TEST_CASE("fast_strided spreads a small input: one round of loads per work-item") {
   const auto gpu = fake_device(DeviceKind::GPU, "NVIDIA H200");
   const auto cpu = fake_device(DeviceKind::CPU, "pthread-skylake Xeon");
-  // f32: 4-wide vectors, unroll 2, 256 work-items: 2048 elements a group.
+  // f32: the default vectors (vector_bytes / 4 elements), unroll and work-group size: one round
+  // of loads per work-item, `group` elements a group (2048).
+  const std::uint64_t wg = strided_default("wg");
+  const std::uint64_t group =
+      strided_default("vector_bytes") / sizeof(float) * strided_default("unroll") * wg;
   const Plan p = make_plan(gpu, Type::F32, Op::Sum, 65536, {});
-  REQUIRE(param(p, "vector_width") * param(p, "unroll") * p.work_group_size == 2048);
-  CHECK(param(p, "groups") == 65536 / 2048);
-  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 65537, {}), "groups") == 65536 / 2048 + 1);
+  REQUIRE(param(p, "vector_width") * param(p, "unroll") * p.work_group_size == group);
+  CHECK(param(p, "groups") == 65536 / group);
+  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 65537, {}), "groups") == 65536 / group + 1);
   CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 1, {}), "groups") == 1);
   // The grid's cap still holds; an explicit minimum per work-item wins over the default.
-  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 1 << 24, {}), "groups") == 8 * gpu.compute_units);
+  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 1 << 24, {}), "groups") ==
+        strided_default("groups_per_cu") * gpu.compute_units);
   Options o;
   o.tuning.set("min_per_item", 64);
-  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 65536, o), "groups") == 65536 / (64 * 256));
+  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 65536, o), "groups") == 65536 / (64 * wg));
   // The host polls for a GPU's result and makes a blocking read on a CPU, for every strategy.
   CHECK(p.poll_result);
   Options tree;
@@ -562,37 +583,38 @@ TEST_CASE("fast_strided: NVIDIA GPUs run inputs of 4 GiB or more in groups of 51
   h200.vendor = "NVIDIA Corporation";
   h200.compute_units = 132;
   const std::uint64_t gib4 = std::uint64_t{1} << 32;
+  const std::uint64_t default_wg = strided_default("wg");
   for (const Type type : {Type::F32, Type::I32, Type::F64}) {
     CAPTURE(type);
     const std::uint64_t from = gib4 / size_of(type);
     const Plan large = make_plan(h200, type, Op::Sum, from, {});
-    CHECK(large.work_group_size == 512);
-    CHECK(param(large, "groups") == 32 * 132);
+    CHECK(large.work_group_size == detail::kLargeWg);
+    CHECK(param(large, "groups") == detail::kLargeGroupsPerCu * 132);
     CHECK_FALSE(param(large, "host_finish"));
     const Plan below = make_plan(h200, type, Op::Sum, from - 1, {});
-    CHECK(below.work_group_size == 256);
-    CHECK(param(below, "groups") == 8 * 132);
+    CHECK(below.work_group_size == default_wg);
+    CHECK(param(below, "groups") == strided_default("groups_per_cu") * 132);
   }
-  CHECK(make_plan(h200, Type::F32, Op::Max, gib4 / 4, {}).work_group_size == 512);
+  CHECK(make_plan(h200, Type::F32, Op::Max, gib4 / 4, {}).work_group_size == detail::kLargeWg);
   // Loads of one element (argmax), an asked-for grid and other vendors keep the default grid.
-  CHECK(make_plan(h200, Type::F32, Op::ArgMax, gib4 / 4, {}).work_group_size == 256);
+  CHECK(make_plan(h200, Type::F32, Op::ArgMax, gib4 / 4, {}).work_group_size == default_wg);
   Options wg;
   wg.work_group_size = 128;
   CHECK(make_plan(h200, Type::F32, Op::Sum, gib4 / 4, wg).work_group_size == 128);
   Options gpc;
   gpc.tuning.set("groups_per_cu", 4);
   const Plan asked = make_plan(h200, Type::F32, Op::Sum, gib4 / 4, gpc);
-  CHECK(asked.work_group_size == 256);
+  CHECK(asked.work_group_size == default_wg);
   CHECK(param(asked, "groups") == 4 * 132);
   Options never;
   never.tuning.set("large_bytes", ~std::uint64_t{0});
-  CHECK(make_plan(h200, Type::F32, Op::Sum, gib4 / 4, never).work_group_size == 256);
+  CHECK(make_plan(h200, Type::F32, Op::Sum, gib4 / 4, never).work_group_size == default_wg);
   auto other = h200;
   other.vendor = "Advanced Micro Devices, Inc.";
-  CHECK(make_plan(other, Type::F32, Op::Sum, gib4 / 4, {}).work_group_size == 256);
+  CHECK(make_plan(other, Type::F32, Op::Sum, gib4 / 4, {}).work_group_size == default_wg);
   Options any;
   any.tuning.set("large_bytes", 1 << 20);
-  CHECK(make_plan(other, Type::F32, Op::Sum, 1 << 18, any).work_group_size == 512);
+  CHECK(make_plan(other, Type::F32, Op::Sum, 1 << 18, any).work_group_size == detail::kLargeWg);
 }
 
 TEST_CASE("fast_*: a grid of at most one partial per work-item of a group finishes on the host") {

@@ -56,13 +56,6 @@ constexpr std::uint64_t kMostHostPartials = 256;
 constexpr std::uint64_t kMostCappedRounds = 4;
 constexpr std::uint64_t kMostCappedRoundsScalar = 2;
 
-// The grid of an input of large_bytes or more (NVIDIA: 4 GiB, plan/tuning.cpp): several waves of
-// groups, as CUB's grid is (its subscription factor), so that a multiprocessor that runs ahead
-// takes more of them: 4-byte sums and max of 2^30 elements 1.012-1.029x the default grid's speed
-// on the H200, at CUB's call; smaller inputs did not gain (1bfd0b7).
-constexpr std::uint64_t kLargeWg = 512;
-constexpr std::uint64_t kLargeGroupsPerCu = 32;
-
 std::uint64_t clamp_u(std::uint64_t v, std::uint64_t lo, std::uint64_t hi) {
   return std::max(lo, std::min(v, hi));
 }
@@ -186,6 +179,13 @@ void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTab
 }
 
 }  // namespace
+
+std::uint64_t fast_default(bool blocked, std::string_view name) {
+  for (const ParamSpec& s : blocked ? std::span<const ParamSpec>(kFastBlockedParams)
+                                    : std::span<const ParamSpec>(kFastStridedParams))
+    if (s.name == name) return s.default_value;
+  throw std::logic_error(detail::format("fast_default: no tunable {}", detail::printable(name)));
+}
 
 void tune_fast_strided(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTable& t) {
   tune_fast(dev, p, o, t, kFastStridedParams, false, true);

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "plan/strategy_facts.hpp"
 
@@ -11,6 +12,16 @@ namespace rdx::detail {
 
 extern const std::array<ParamSpec, 8> kFastStridedParams;
 extern const std::array<ParamSpec, 6> kFastBlockedParams;
+// The default of fast_blocked's (blocked) or fast_strided's tunable `name`; std::logic_error for
+// a name it does not have.
+std::uint64_t fast_default(bool blocked, std::string_view name);
+
+// The grid of an input of large_bytes or more (NVIDIA: 4 GiB, plan/tuning.cpp): several waves of
+// groups, as CUB's grid is (its subscription factor), so that a multiprocessor that runs ahead
+// takes more of them: 4-byte sums and max of 2^30 elements 1.012-1.029x the default grid's speed
+// on the H200, at CUB's call; smaller inputs did not gain (1bfd0b7).
+inline constexpr std::uint64_t kLargeWg = 512;
+inline constexpr std::uint64_t kLargeGroupsPerCu = 32;
 
 // StrategyFacts::tune of each: the grid into Plan::params and Plan::work_group_size.
 void tune_fast_strided(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTable& t);
