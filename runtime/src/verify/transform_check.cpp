@@ -3,6 +3,7 @@
 // OpenCL C comes from one descriptor (ops/operators.hpp) for both paths.
 #include <fmt/format.h>
 
+#include "ops/operators.hpp"
 #include "rdx/rdx.hpp"
 #include "rdx/verify.hpp"
 
@@ -11,7 +12,7 @@ namespace rdx {
 bool transform_matches_builtin(Op op, Type type) {
   // A float product's transform multiplies (a * b); the built-in also keeps input infinities
   // apart from overflows. argmin and argmax have no transform (their state has an index).
-  return op_allows(op, type) && !is_index_op(op) && !(op == Op::Prod && is_float(type));
+  return op_allows(op, type) && !is_index_op(op) && !detail::marked_states(op, type);
 }
 
 std::string check_transform(Context& ctx, Op op, Type type, std::uint64_t n, std::uint64_t seed,
