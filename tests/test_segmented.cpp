@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <utility>
@@ -439,4 +440,74 @@ TEST_CASE("segmented: as<A>() converts each value as Scalar::as does") {
   const float low = -0x1p63f;
   CHECK(rdx::Scalar::from_bytes(rdx::Type::F32, &low).as<std::int64_t>() ==
         std::numeric_limits<std::int64_t>::min());
+}
+
+TEST_CASE("segmented: host inputs at any element's address, read in place, stay unchanged") {
+  // f64 and f32 data from 0 to 3 elements past a 128-byte boundary: a CPU device reads host
+  // inputs in place, and the 4-element loads count their alignment from the buffer's start. Every
+  // host path: axes, offsets, a strided view, passes (the tunable chunk), a composite and a
+  // user's reduction, each against the host reference, the caller's bytes unchanged after each.
+  const std::vector<std::uint64_t> shape = {37, 53};
+  const std::uint64_t n = 37 * 53;
+  const std::vector<std::uint64_t> off = {0, 5, 5, 700, n};
+  const rdx::View rows2{{19, 53}, {106, 1}, 0};  // every other row
+  const std::vector<std::int64_t> axis1 = {1};
+  rdx::Options vec4 = forms()[1], passes;  // lanes 4, loads of 4; passes of 300 elements
+  passes.tuning.set("chunk", 300).set("parts", 1);
+  for (rdx::Type type : {rdx::Type::F64, rdx::Type::F32}) {
+    if (!device_allows(type)) continue;
+    const auto ref = rdx::make_case_data(type, rdx::Op::ArgMax, rdx::Pattern::Random, n, 5);
+    const std::size_t size = rdx::size_of(type);
+    std::vector<unsigned char> storage(ref.size() + 256);
+    for (std::size_t shift = 0; shift < 4; ++shift) {
+      const auto base = reinterpret_cast<std::uintptr_t>(storage.data());
+      unsigned char* at = storage.data() + (128 - base % 128) + shift * size;
+      std::memcpy(at, ref.data(), ref.size());
+      const void* x = at;
+      INFO(rdx::name(type), " data ", shift, " elements past 128 bytes");
+      const auto unchanged = [&] { return std::memcmp(at, ref.data(), ref.size()) == 0; };
+      for (rdx::Op op : {rdx::Op::Sum, rdx::Op::ArgMax}) {
+        for (const rdx::Options& o : {rdx::Options{}, vec4, passes}) {
+          const auto r = rdx::reduce_segments(ctx(), type, x, n, off, op, o);
+          INFO(r.plan.describe());
+          CHECK(rdx::check_segments(r, ref.data(), off) == "");
+          CHECK(rdx::check_axis(rdx::reduce_axis(ctx(), type, x, shape, 1, op, o), ref.data(),
+                                shape, 1) == "");
+          CHECK(unchanged());
+        }
+        for (const rdx::Options& o : {rdx::Options{}, passes})
+          CHECK(rdx::check_axis(rdx::reduce_axis(ctx(), type, x, shape, 0, op, o), ref.data(),
+                                shape, 0) == "");
+        CHECK(rdx::check_axes(rdx::reduce_axes(ctx(), type, x, rows2, axis1, op), ref.data(), rows2,
+                              axis1) == "");
+        CHECK(unchanged());
+      }
+      // Column means (a composite) and each row's largest element (a user's reduction), in one
+      // pass and in passes, against the host's.
+      const rdx::Array in[] = {{type, x}};
+      const auto elem = [&](std::uint64_t k) {
+        return rdx::Scalar::from_bytes(type, ref.data() + k * size).as<double>();
+      };
+      const auto peak = rdx::Reduction::simple(type, "fmax(a, b)", "-INFINITY");
+      for (const rdx::Options& o : {rdx::Options{}, passes}) {
+        const auto mean = rdx::reduce_axis(ctx(), rdx::Stat::Mean, in, shape, 0, o);
+        const auto rows = rdx::reduce_axis(ctx(), peak, in, shape, 1, o);
+        REQUIRE(mean.size() == shape[1]);
+        REQUIRE(rows.plan.segments == shape[0]);
+        for (std::uint64_t j = 0; j < shape[1]; ++j) {
+          double sum = 0;
+          for (std::uint64_t i = 0; i < shape[0]; ++i)
+            sum += elem(i * shape[1] + j);
+          CHECK(mean.value(j).as<double>() == doctest::Approx(sum / 37).epsilon(1e-5));
+        }
+        for (std::uint64_t i = 0; i < shape[0]; ++i) {
+          double most = elem(i * shape[1]);
+          for (std::uint64_t j = 1; j < shape[1]; ++j)
+            most = std::max(most, elem(i * shape[1] + j));
+          CHECK(rows.value(0, i).as<double>() == most);
+        }
+        CHECK(unchanged());
+      }
+    }
+  }
 }

@@ -1,5 +1,6 @@
-// The segmented entry points (rdx/segmented.hpp): check the request, move host data to the
-// device, run the plan (exec/run_segmented.cpp), read the results back.
+// The segmented entry points (rdx/segmented.hpp): check the request, hand host data to the
+// device (core/host_input.hpp: read in place on a CPU device), run the plan
+// (exec/run_segmented.cpp), read the results back.
 #include "core/format.hpp"
 
 #include <cstring>
@@ -8,6 +9,7 @@
 #include "api/segmented_host.hpp"
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
+#include "core/host_input.hpp"
 #include "dispatch/run_plan.hpp"
 #include "exec/run_segmented.hpp"
 #include "ops/operators.hpp"
@@ -17,14 +19,19 @@
 namespace rdx {
 namespace detail {
 
-cl::Buffer device_buffer(Context::Impl& impl, std::uint64_t bytes, const void* init,
-                         const char* what) {
+cl::Buffer device_buffer(Context::Impl& impl, std::uint64_t bytes, const char* what) {
   cl_int err = CL_SUCCESS;
-  cl::Buffer b(impl.context, init ? CL_MEM_READ_ONLY : CL_MEM_READ_WRITE, bytes ? bytes : 1,
-               nullptr, &err);
+  cl::Buffer b(impl.context, CL_MEM_READ_WRITE, bytes ? bytes : 1, nullptr, &err);
   RDX_CHECK_OUT(err, detail::format("clCreateBuffer({} bytes of {})", bytes, what));
-  if (init && bytes) RDX_CHECK(impl.queue.enqueueWriteBuffer(b, CL_TRUE, 0, bytes, init));
   return b;
+}
+
+BufferAt host_buffer(Context::Impl& impl, Type type, const void* host, std::uint64_t elements) {
+  return host_input_at(impl, host, byte_size(type, elements), size_of(type));
+}
+
+cl::Buffer host_offsets(Context::Impl& impl, std::span<const std::uint64_t> offsets) {
+  return host_input(impl, offsets.data(), offsets.size() * 8, 8);
 }
 
 // Runs p on device data (offsets, when by offsets, already on the device and checked) and
@@ -38,9 +45,9 @@ SegmentedResult run_to_host(Context& ctx, const SegmentedPlan& p, const BufferAt
   r.values.resize(p.segments * size_of(p.acc));
   if (is_index_op(p.op)) r.indices.resize(p.segments);
   if (p.segments == 0) return r;  // host offsets: checked before
-  const cl::Buffer values = device_buffer(impl, r.values.size(), nullptr, "results");
+  const cl::Buffer values = device_buffer(impl, r.values.size(), "results");
   const cl::Buffer indices =
-      is_index_op(p.op) ? device_buffer(impl, p.segments * 8, nullptr, "result indices") : values;
+      is_index_op(p.op) ? device_buffer(impl, p.segments * 8, "result indices") : values;
   r.plan = detail::run_segmented(impl, p, data, offsets, values, &indices);
   RDX_CHECK(impl.queue.enqueueReadBuffer(values, CL_TRUE, 0, r.values.size(), r.values.data()));
   if (is_index_op(p.op))
@@ -121,7 +128,6 @@ namespace {
 using detail::byte_size;
 using detail::check_fits;
 using detail::check_one_pass;
-using detail::device_buffer;
 using detail::finished_segments;
 using detail::run_to_host;
 
@@ -156,8 +162,8 @@ SegmentedResult reduce_segments(Context& ctx, Type type, const void* data, std::
   const std::uint64_t used = offsets.back();
   if (used > p.chunk) return finished_segments(detail::in_passes(ctx, p, data, offsets));
   auto& impl = detail::impl_of(ctx);
-  const cl::Buffer in = device_buffer(impl, byte_size(type, used), data, "input");
-  const cl::Buffer off = device_buffer(impl, offsets.size() * 8, offsets.data(), "offsets");
+  const BufferAt in = detail::host_buffer(impl, type, data, used);
+  const cl::Buffer off = detail::host_offsets(impl, offsets);
   return finished_segments(run_to_host(ctx, p, in, &off));
 }
 
@@ -168,7 +174,7 @@ SegmentedResult reduce_segments(Context& ctx, Type type, const BufferAt& data, s
   detail::check_device_input(ctx, data, type, n, "reduce_segments");
   check_one_pass(p, "reduce_segments");
   auto& impl = detail::impl_of(ctx);
-  const cl::Buffer off = device_buffer(impl, offsets.size() * 8, offsets.data(), "offsets");
+  const cl::Buffer off = detail::host_offsets(impl, offsets);
   return finished_segments(run_to_host(ctx, p, data, &off));
 }
 
@@ -195,7 +201,7 @@ SegmentedResult reduce_axis(Context& ctx, Type type, const void* data,
   if (p.n && !data) throw ArgumentError("reduce_axis: data is null but the shape has elements");
   if (p.in_passes()) return finished_segments(detail::in_passes(ctx, p, data));
   auto& impl = detail::impl_of(ctx);
-  const cl::Buffer in = device_buffer(impl, byte_size(type, p.n), data, "input");
+  const BufferAt in = detail::host_buffer(impl, type, data, p.n);
   return finished_segments(run_to_host(ctx, p, in, nullptr));
 }
 
@@ -237,7 +243,7 @@ SegmentedResult reduce_axes(Context& ctx, Type type, const void* data, const Vie
   detail::check_view_pass(p, h.elements, who);
   if (!p.by_view && p.in_passes()) return finished_segments(detail::in_passes(ctx, p, h.first));
   auto& impl = detail::impl_of(ctx);
-  const cl::Buffer in = device_buffer(impl, byte_size(type, h.elements), h.first, "input");
+  const BufferAt in = detail::host_buffer(impl, type, h.first, h.elements);
   return finished_segments(run_to_host(ctx, p, in, nullptr));
 }
 

@@ -1,8 +1,8 @@
 // The segmented entry points of users' reductions and the composites (rdx/segmented_custom.hpp):
-// check the request, move host inputs to the device (in passes beyond one allocation, the pieces
-// of a segment combined on the device: seg_merge), run the plan with the reduction's definitions
-// (exec/run_segmented.cpp), and split the states into fields; the composites' final step per
-// segment is ops/stats.hpp's.
+// check the request, hand host inputs to the device (core/host_input.hpp; in passes beyond one
+// allocation, the pieces of a segment combined on the device: seg_merge), run the plan with the
+// reduction's definitions (exec/run_segmented.cpp), and split the states into fields; the
+// composites' final step per segment is ops/stats.hpp's.
 #include "core/format.hpp"
 
 #include <cstring>
@@ -33,8 +33,7 @@ struct Job {
   UserInputs in;
   std::shared_ptr<const detail::Prepared> prep;
 
-  // further: the inputs after the first; offsets: every input's element offset (device inputs)
-  // or none (host inputs' staged chunks).
+  // further: the inputs after the first; offsets: every input's element offset, or none (all 0).
   detail::UserRun run(std::uint64_t base, std::vector<cl::Buffer> further,
                       std::span<const std::uint64_t> offsets = {}) const {
     std::vector<std::uint64_t> rest;
@@ -58,8 +57,9 @@ Job device_job(Context& ctx, const Reduction& r, std::span<const DeviceArray> in
   return job;
 }
 
-// p over device inputs `in` (their elements from flat index `base`; the caller's device inputs
-// from their element offsets, `in_offsets`), states into `out`; returns the plan that ran (its
+// p over device inputs `in` (their elements from flat index `base`; each from its element offset,
+// `in_offsets`: the caller's device inputs', host inputs read in place from an aligned start),
+// states into `out`; returns the plan that ran (its
 // work-group size may be below p's). check_offsets: device offsets of the caller's, checked on
 // the device first (run_segmented).
 SegmentedPlan run_states(const Job& job, const SegmentedPlan& p, const std::vector<cl::Buffer>& in,
@@ -103,10 +103,22 @@ SegmentedStates to_fields(const Job& job, const SegmentedPlan& p, const cl::Buff
 
 cl::Buffer states_buffer(const Job& job, const SegmentedPlan& p) {
   return detail::device_buffer(detail::impl_of(job.ctx), p.segments * job.prep->layout.bytes,
-                               nullptr, "result states");
+                               "result states");
 }
 
-// Host inputs: copied to the device in one pass (the elements the segments cover), or in passes.
+// Host inputs' buffers and their element offsets (read in place: from an aligned start), as
+// run_states takes them.
+struct HostBuffers {
+  std::vector<cl::Buffer> buffers;
+  std::vector<std::uint64_t> offsets;
+  void add(const BufferAt& b) {
+    buffers.push_back(b.buffer);
+    offsets.push_back(b.offset);
+  }
+};
+
+// Host inputs: handed to the device in one pass (the elements the segments cover; read in place on
+// a CPU device, core/host_input.hpp), or in passes.
 SegmentedStates run_host(const Job& job, const SegmentedPlan& p,
                          std::span<const std::uint64_t> offsets) {
   auto& impl = detail::impl_of(job.ctx);
@@ -116,15 +128,13 @@ SegmentedStates run_host(const Job& job, const SegmentedPlan& p,
                                           : p.n;
   detail::check_view_pass(p, used, "reduce_axes");
   if (used <= p.chunk) {
-    std::vector<cl::Buffer> in;
+    HostBuffers in;
     for (std::size_t j = 0; j < job.in.types.size(); ++j)
-      in.push_back(detail::device_buffer(impl, detail::byte_size(job.in.types[j], used),
-                                         job.in.host[j], "input"));
+      in.add(detail::host_buffer(impl, job.in.types[j], job.in.host[j], used));
     std::optional<cl::Buffer> off;
-    if (p.by_offsets)
-      off = detail::device_buffer(impl, offsets.size() * 8, offsets.data(), "offsets");
+    if (p.by_offsets) off = detail::host_offsets(impl, offsets);
     const SegmentedPlan ran =
-        p.segments ? run_states(job, p, in, {}, 0, off ? &*off : nullptr, out) : p;
+        p.segments ? run_states(job, p, in.buffers, in.offsets, 0, off ? &*off : nullptr, out) : p;
     return to_fields(job, ran, &out);
   }
   // Passes: every segment starts from the identity, and each pass's pieces are combined into it.
@@ -134,15 +144,13 @@ SegmentedStates run_host(const Job& job, const SegmentedPlan& p,
   for (std::size_t j = 0; j < job.in.types.size(); ++j)
     inputs.emplace_back(job.ctx, job.in.types[j], p.chunk, p.n, job.in.host[j]);
   detail::for_each_pass(p, offsets, [&](const detail::Pass& pass) {
-    std::vector<cl::Buffer> in;
+    HostBuffers in;
     for (detail::PassInput& input : inputs)
-      in.push_back(input.load(pass.first, pass.q.n));
+      in.add(input.load(pass.first, pass.q.n));
     std::optional<cl::Buffer> off;
-    if (p.by_offsets)
-      off =
-          detail::device_buffer(impl, pass.offsets.size() * 8, pass.offsets.data(), "pass offsets");
+    if (p.by_offsets) off = detail::host_offsets(impl, pass.offsets);
     const cl::Buffer piece = states_buffer(job, pass.q);
-    run_states(job, pass.q, in, {}, pass.first, off ? &*off : nullptr, piece);
+    run_states(job, pass.q, in.buffers, in.offsets, pass.first, off ? &*off : nullptr, piece);
     detail::merge_states(impl, p, merge_run, out, pass.segment, piece, pass.q.segments);
   });
   return to_fields(job, p, &out);
@@ -153,9 +161,7 @@ SegmentedStates run_device(const Job& job, const SegmentedPlan& p,
   detail::check_one_pass(p, who);
   const cl::Buffer out = states_buffer(job, p);
   std::optional<cl::Buffer> off;
-  if (p.by_offsets)
-    off = detail::device_buffer(detail::impl_of(job.ctx), offsets.size() * 8, offsets.data(),
-                                "offsets");
+  if (p.by_offsets) off = detail::host_offsets(detail::impl_of(job.ctx), offsets);
   const SegmentedPlan ran =
       p.segments ? run_states(job, p, job.in.device, job.in.offsets, 0, off ? &*off : nullptr, out)
                  : p;

@@ -10,9 +10,16 @@
 
 namespace rdx::detail {
 
-// A device buffer of `bytes` bytes (at least 1), read-only and holding a copy of `init` when given.
-cl::Buffer device_buffer(Context::Impl& impl, std::uint64_t bytes, const void* init,
-                         const char* what);
+// A new device buffer of `bytes` bytes (at least 1) for the kernels to write (results, states).
+// Host inputs and host offsets reach the device through core/host_input.hpp instead.
+cl::Buffer device_buffer(Context::Impl& impl, std::uint64_t bytes, const char* what);
+
+// The caller's host elements or offsets as a read-only buffer: core/host_input.hpp's (read in
+// place on a CPU device, the elements then at an element offset from an aligned start:
+// host_input_at; else written into a new buffer). Every run over them waits for its kernels
+// (run_segmented, merge_states), so the caller's memory outlives the reads.
+BufferAt host_buffer(Context::Impl& impl, Type type, const void* host, std::uint64_t elements);
+cl::Buffer host_offsets(Context::Impl& impl, std::span<const std::uint64_t> offsets);
 
 // Data already on the device runs in one pass: ArgumentError when p.in_passes() (the tunable
 // chunk splits host inputs only).
@@ -60,17 +67,21 @@ struct Pass {
 void for_each_pass(const SegmentedPlan& p, std::span<const std::uint64_t> offsets,
                    const std::function<void(const Pass&)>& visit);
 
-// One device buffer for every pass's elements of one host input, written before each pass.
+// Every pass's elements of one host input: on a device that reads the host in place, a buffer
+// over the pass's elements where they are (host_buffer); elsewhere one device buffer, written
+// before each pass as host_input writes (core/host_input.hpp: staged through pinned memory from
+// 32 MiB on).
 class PassInput {
  public:
   PassInput(Context& ctx, Type type, std::uint64_t chunk, std::uint64_t n, const void* data);
-  // Elements first .. first + count - 1 of the input (count <= chunk).
-  const cl::Buffer& load(std::uint64_t first, std::uint64_t count);
+  // Elements first .. first + count - 1 of the input (count <= chunk), valid until the next load.
+  BufferAt load(std::uint64_t first, std::uint64_t count);
 
  private:
   Context::Impl& impl_;
+  Type type_;
   const unsigned char* base_;
-  std::size_t size_;
+  bool in_place_;
   cl::Buffer buf_;
 };
 

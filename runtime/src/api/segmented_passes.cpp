@@ -1,5 +1,6 @@
 // Host inputs larger than one pass (SegmentedPlan::chunk, the device's largest allocation): the
-// input reduced in passes of at most `chunk` elements through one device buffer, in order
+// input reduced in passes of at most `chunk` elements, in order, each pass's elements read in
+// place on a CPU device or written into one device buffer elsewhere (PassInput)
 // (for_each_pass, which users' reductions share: api/segmented_custom.cpp). A pass reduces the
 // pieces of the segments it holds with the plan's own form; for a built-in operator, a segment
 // that spans passes has its pieces combined on the host (ops/operators.hpp's combine_states,
@@ -13,6 +14,7 @@
 
 #include "api/segmented_host.hpp"
 #include "core/cl_check.hpp"
+#include "core/host_input.hpp"
 #include "dispatch/run_plan.hpp"
 #include "exec/chunks.hpp"
 #include "ops/operators.hpp"
@@ -77,14 +79,17 @@ class PassResults {
 PassInput::PassInput(Context& ctx, Type type, std::uint64_t chunk, std::uint64_t n,
                      const void* data)
     : impl_(impl_of(ctx)),
+      type_(type),
       base_(static_cast<const unsigned char*>(data)),
-      size_(size_of(type)),
-      buf_(device_buffer(impl_, byte_size(type, std::min(chunk, n)), nullptr, "input pass")) {}
+      in_place_(reads_host_in_place(impl_.info)) {
+  if (!in_place_) buf_ = device_buffer(impl_, byte_size(type, std::min(chunk, n)), "input pass");
+}
 
-const cl::Buffer& PassInput::load(std::uint64_t first, std::uint64_t count) {
-  if (count)
-    RDX_CHECK(
-        impl_.queue.enqueueWriteBuffer(buf_, CL_TRUE, 0, count * size_, base_ + first * size_));
+BufferAt PassInput::load(std::uint64_t first, std::uint64_t count) {
+  const unsigned char* at = base_ ? base_ + byte_size(type_, first) : nullptr;
+  // In place: the previous pass's buffer goes (its run waited for its kernels).
+  if (in_place_) return host_buffer(impl_, type_, at, count);
+  write_host_input(impl_, buf_, at, byte_size(type_, count));
   return buf_;
 }
 
@@ -166,10 +171,9 @@ SegmentedResult in_passes(Context& ctx, const SegmentedPlan& p, const void* data
   PassInput input(ctx, p.type, p.chunk, p.n, data);
   auto& impl = impl_of(ctx);
   for_each_pass(p, offsets, [&](const Pass& pass) {
-    const cl::Buffer& in = input.load(pass.first, pass.q.n);
+    const BufferAt in = input.load(pass.first, pass.q.n);
     std::optional<cl::Buffer> off;
-    if (p.by_offsets)
-      off = device_buffer(impl, pass.offsets.size() * 8, pass.offsets.data(), "pass offsets");
+    if (p.by_offsets) off = host_offsets(impl, pass.offsets);
     const SegmentedResult r = run_to_host(ctx, pass.q, in, off ? &*off : nullptr);
     for (std::uint64_t j = 0; j < pass.q.segments; ++j)
       if (!p.by_offsets || pass.offsets[j] != pass.offsets[j + 1])  // else empty: as it was

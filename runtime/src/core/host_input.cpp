@@ -97,22 +97,54 @@ bool reads_host_in_place(const DeviceInfo& dev) {
   return dev.kind == DeviceKind::CPU;
 }
 
-cl::Buffer host_input(Context::Impl& ctx, const void* host, std::uint64_t bytes,
-                      std::size_t element_size) {
-  const bool aligned = element_size && reinterpret_cast<std::uintptr_t>(host) % element_size == 0;
-  const bool in_place = host && bytes && aligned && reads_host_in_place(ctx.info);
+namespace {
+
+// A read-only buffer of `bytes`: over host in place (CL_MEM_USE_HOST_PTR), else a new one that
+// the bytes are written into.
+cl::Buffer input_buffer(Context::Impl& ctx, const void* host, std::uint64_t bytes, bool in_place) {
   cl_int err = CL_SUCCESS;
   // OpenCL's host_ptr is not const; CL_MEM_READ_ONLY: no kernel writes the buffer.
   cl::Buffer b(ctx.context, CL_MEM_READ_ONLY | (in_place ? CL_MEM_USE_HOST_PTR : 0),
                bytes ? bytes : 1, in_place ? const_cast<void*>(host) : nullptr, &err);
   RDX_CHECK_OUT(err, detail::format("clCreateBuffer({} bytes of input{})", bytes,
                                     in_place ? ", in place" : ""));
-  if (in_place || !bytes) return b;
+  if (!in_place) write_host_input(ctx, b, host, bytes);
+  return b;
+}
+
+}  // namespace
+
+cl::Buffer host_input(Context::Impl& ctx, const void* host, std::uint64_t bytes,
+                      std::size_t element_size) {
+  const bool aligned = element_size && reinterpret_cast<std::uintptr_t>(host) % element_size == 0;
+  return input_buffer(ctx, host, bytes, host && bytes && aligned && reads_host_in_place(ctx.info));
+}
+
+BufferAt host_input_at(Context::Impl& ctx, const void* host, std::uint64_t bytes,
+                       std::size_t element_size) {
+  // The smallest page size of the hosts librdx runs on: rounding down to at most this stays in
+  // host's page.
+  constexpr std::uintptr_t kPage = 4096;
+  const auto at = reinterpret_cast<std::uintptr_t>(host);
+  if (!host || !bytes || !element_size || at % element_size || !reads_host_in_place(ctx.info))
+    return host_input(ctx, host, bytes, element_size);
+  const std::uintptr_t align =
+      std::max<std::uintptr_t>(1, ctx.device.getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8);
+  const std::uintptr_t skip = at % align;
+  if (skip == 0) return input_buffer(ctx, host, bytes, true);
+  if (align <= kPage && skip % element_size == 0 && bytes + skip <= ctx.info.max_alloc)
+    return {input_buffer(ctx, reinterpret_cast<const void*>(at - skip), bytes + skip, true),
+            skip / element_size};
+  return input_buffer(ctx, host, bytes, false);  // in place, its loads would be misaligned
+}
+
+void write_host_input(Context::Impl& ctx, const cl::Buffer& b, const void* host,
+                      std::uint64_t bytes) {
+  if (!bytes) return;
   if (bytes >= kStageMin)
     staged_write(ctx, b, static_cast<const unsigned char*>(host), bytes);
   else
     RDX_CHECK(ctx.queue.enqueueWriteBuffer(b, CL_TRUE, 0, bytes, host));
-  return b;
 }
 
 }  // namespace rdx::detail
