@@ -8,6 +8,17 @@ DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32,
           np.uint64, np.float16, np.float32, np.float64]
 FLOATS = [np.float16, np.float32, np.float64]
 IDS = [np.dtype(d).name for d in DTYPES]
+# rdx's functions by name, beside NumPy's own; INEXACT: those whose results may differ from
+# NumPy's by rounding (compared within a tolerance).
+NUMPY = {
+    "sum": np.sum, "prod": np.prod, "nansum": np.nansum, "nanprod": np.nanprod,
+    "min": np.min, "max": np.max, "nanmin": np.nanmin, "nanmax": np.nanmax,
+    "argmin": np.argmin, "argmax": np.argmax, "nanargmin": np.nanargmin,
+    "nanargmax": np.nanargmax, "mean": np.mean, "var": np.var, "std": np.std,
+    "nanmean": np.nanmean, "nanvar": np.nanvar, "nanstd": np.nanstd, "any": np.any,
+    "all": np.all, "count_nonzero": np.count_nonzero, "norm": np.linalg.norm,
+}
+INEXACT = {"mean", "var", "std", "nanmean", "nanvar", "nanstd", "norm"}
 
 
 def data(dtype, shape, seed=0):

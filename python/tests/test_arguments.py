@@ -6,18 +6,9 @@ import numpy as np
 import pytest
 
 import rdx
-from helpers import check, numpy_result, rdx_result, tolerance
+from helpers import INEXACT, NUMPY, check, numpy_result, rdx_result, tolerance
 
 AxisError = getattr(np, "exceptions", np).AxisError
-NUMPY = {
-    "sum": np.sum, "prod": np.prod, "nansum": np.nansum, "nanprod": np.nanprod,
-    "min": np.min, "max": np.max, "nanmin": np.nanmin, "nanmax": np.nanmax,
-    "argmin": np.argmin, "argmax": np.argmax, "nanargmin": np.nanargmin,
-    "nanargmax": np.nanargmax, "mean": np.mean, "var": np.var, "std": np.std,
-    "nanmean": np.nanmean, "nanvar": np.nanvar, "nanstd": np.nanstd, "any": np.any,
-    "all": np.all, "count_nonzero": np.count_nonzero, "norm": np.linalg.norm,
-}
-INEXACT = {"mean", "var", "std", "nanmean", "nanvar", "nanstd", "norm"}
 ARRAYS = {"0-d float": np.array(5.0), "0-d int": np.array(3, np.int16),
           "1-D": np.arange(1.0, 4.0), "2-D": np.arange(1, 7, dtype=np.int32).reshape(2, 3)}
 AXES = [0, -1, 1, 2, True, np.True_, 1.0, "0", np.int64(0), np.array(1), None, (), (0,),

@@ -5,20 +5,11 @@ import numpy as np
 import pytest
 
 import rdx
-from helpers import check, numpy_result, rdx_result, tolerance
+from helpers import INEXACT, NUMPY, check, numpy_result, rdx_result, tolerance
 
 BYTES = bytes([0, 2, 1, 255, 0, 7, 1, 128, 3, 0, 0, 1])
 INTS = np.arange(12, dtype=np.int32)
 
-NUMPY = {
-    "sum": np.sum, "prod": np.prod, "nansum": np.nansum, "nanprod": np.nanprod,
-    "min": np.min, "max": np.max, "nanmin": np.nanmin, "nanmax": np.nanmax,
-    "argmin": np.argmin, "argmax": np.argmax, "nanargmin": np.nanargmin,
-    "nanargmax": np.nanargmax, "mean": np.mean, "var": np.var, "std": np.std,
-    "nanmean": np.nanmean, "nanvar": np.nanvar, "nanstd": np.nanstd, "any": np.any,
-    "all": np.all, "count_nonzero": np.count_nonzero, "norm": np.linalg.norm,
-}
-INEXACT = {"mean", "var", "std", "nanmean", "nanvar", "nanstd", "norm"}
 
 
 def bools():

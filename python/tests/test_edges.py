@@ -5,16 +5,8 @@ import numpy as np
 import pytest
 
 import rdx
-from helpers import FLOATS, check, numpy_result, rdx_result, tolerance
+from helpers import FLOATS, NUMPY, check, numpy_result, rdx_result, tolerance
 
-NUMPY = {
-    "sum": np.sum, "prod": np.prod, "nansum": np.nansum, "nanprod": np.nanprod,
-    "min": np.min, "max": np.max, "nanmin": np.nanmin, "nanmax": np.nanmax,
-    "argmin": np.argmin, "argmax": np.argmax, "nanargmin": np.nanargmin,
-    "nanargmax": np.nanargmax, "mean": np.mean, "var": np.var, "std": np.std,
-    "nanmean": np.nanmean, "nanvar": np.nanvar, "nanstd": np.nanstd, "any": np.any,
-    "all": np.all, "count_nonzero": np.count_nonzero, "norm": np.linalg.norm,
-}
 # Float products (and sums beyond exact values) round in the order of their combines, which is
 # the device's: within the tolerance of NumPy's sequential order.
 INEXACT = {"prod", "nanprod", "mean", "var", "std", "nanmean", "nanvar", "nanstd", "norm"}
