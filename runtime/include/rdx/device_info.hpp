@@ -19,9 +19,10 @@ struct DeviceInfo {
   std::size_t max_work_group = 1;
   std::uint64_t local_mem = 0, global_mem = 0, max_alloc = 0;
   std::uint32_t native_vector_bytes = 0;  // the widest CL_DEVICE_NATIVE_VECTOR_WIDTH_*, in bytes
-  bool fp64 = false;                      // cl_khr_fp64 or a non-zero double config
-  bool int64_atomics = false;             // cl_khr_int64_base_atomics
-  bool subgroups = false;                 // cl_khr_subgroups or OpenCL 3.0 sub-groups
+  std::uint32_t base_align_bytes = 1;  // CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes: a buffer's start
+  bool fp64 = false;                   // cl_khr_fp64 or a non-zero double config
+  bool int64_atomics = false;          // cl_khr_int64_base_atomics
+  bool subgroups = false;              // cl_khr_subgroups or OpenCL 3.0 sub-groups
   std::string extensions;
 
   bool has_extension(const std::string& ext) const;

@@ -58,6 +58,8 @@ DeviceInfo describe(const cl::Platform& p, const cl::Device& d) {
   i.local_mem = RDX_INFO(cl_ulong, d, CL_DEVICE_LOCAL_MEM_SIZE);
   i.global_mem = RDX_INFO(cl_ulong, d, CL_DEVICE_GLOBAL_MEM_SIZE);
   i.max_alloc = RDX_INFO(cl_ulong, d, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+  i.base_align_bytes =
+      std::max<cl_uint>(RDX_INFO(cl_uint, d, CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8, 1);
   i.fp64 = i.has_extension("cl_khr_fp64") ||
            RDX_INFO(cl_device_fp_config, d, CL_DEVICE_DOUBLE_FP_CONFIG) != 0;
   // A SIMD register: the widest native vector of any type, in bytes (PoCL on an AVX2 CPU reports

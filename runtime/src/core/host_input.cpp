@@ -128,8 +128,7 @@ BufferAt host_input_at(Context::Impl& ctx, const void* host, std::uint64_t bytes
   const auto at = reinterpret_cast<std::uintptr_t>(host);
   if (!host || !bytes || !element_size || at % element_size || !reads_host_in_place(ctx.info))
     return host_input(ctx, host, bytes, element_size);
-  const std::uintptr_t align =
-      std::max<std::uintptr_t>(1, ctx.device.getInfo<CL_DEVICE_MEM_BASE_ADDR_ALIGN>() / 8);
+  const std::uintptr_t align = ctx.info.base_align_bytes;
   const std::uintptr_t skip = at % align;
   if (skip == 0) return input_buffer(ctx, host, bytes, true);
   if (align <= kPage && skip % element_size == 0 && bytes + skip <= ctx.info.max_alloc)
