@@ -16,17 +16,17 @@ from ._devices import Context, Device, context, devices
 from ._rdx import (ArgumentError, BuildError, ClError, DeviceError, DeviceMemoryError, Error,
                    UnsupportedError)
 from ._rdx import __version__
-from ._reductions import (all, any, argmax, argmin, count_nonzero, dot, max, mean, min, minmax,
-                          nanargmax, nanargmin, nanmax, nanmean, nanmin, nanprod, nanstd, nansum,
-                          nanvar, norm, prod, std, sum, var, vdot)
+from ._reductions import FUNCTIONS as _FUNCTIONS
+from ._table import NAMES as _NAMES
+
+# NumPy's functions, one per row of rdx/_table.py (made there at import by _reductions.make).
+globals().update(_FUNCTIONS)
 
 __all__ = [
     "__version__",
     "Context", "Device", "context", "devices",
     "Error", "ArgumentError", "UnsupportedError", "DeviceError", "ClError", "DeviceMemoryError",
     "BuildError",
-    "sum", "prod", "min", "max", "argmin", "argmax", "mean", "var", "std", "any", "all",
-    "count_nonzero", "nansum", "nanprod", "nanmin", "nanmax", "nanargmin", "nanargmax",
-    "nanmean", "nanvar", "nanstd", "dot", "vdot", "minmax", "norm",
+    *_NAMES,
     "reduce", "ReductionKernel", "reduce_segments", "reduceat", "from_buffer",
 ]

@@ -143,12 +143,12 @@ def reduce(a, op=None, *, map=None, combine=None, identity=None, dtype=None, axi
             raise ValueError("rdx.reduce: op, or map, combine and identity")
         kw = {"device": device, "determinism": determinism}
         if op in ("sum", "prod"):
-            return getattr(r, op)(a, axis=axis, dtype=dtype, keepdims=keepdims, **kw)
+            return r.FUNCTIONS[op](a, axis=axis, dtype=dtype, keepdims=keepdims, **kw)
         if op in _BITWISE:
             return _bitwise(op, a, axis, dtype, keepdims, device, determinism, name)
         if dtype is not None:  # NumPy's dtype= of an extreme: the elements cast to it
             a = a.astype(dtype) if hasattr(a, "astype") else np.asarray(a).astype(dtype)
-        return getattr(r, op)(a, axis=axis, keepdims=keepdims, **kw)
+        return r.FUNCTIONS[op](a, axis=axis, keepdims=keepdims, **kw)
     a, dt = array(a, name)
     res = _user_dtype(op, dt, dtype, name)
     ax = axes(axis, a.ndim, scalar_axis=True)

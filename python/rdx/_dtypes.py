@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._inputs import F64, type_name
+from ._inputs import BOOL, F64, INTP, reduced, type_name
 
 _INT = np.dtype(np.int_)  # NumPy's sum of a smaller signed integer (and of bool)
 _UINT = np.dtype(np.uint)  # ... of a smaller unsigned integer
@@ -13,7 +13,7 @@ _F32 = np.dtype(np.float32)
 
 def requested(dtype, name: str) -> np.dtype:
     res = np.dtype(dtype)
-    if res.kind not in "iuf" or res.itemsize > 8:
+    if res.kind == "b" or not reduced(res):
         raise NotImplementedError(
             f"rdx.{name}: dtype {res}: the accumulator is an integer or float type of at most "
             "64 bits")
@@ -81,3 +81,17 @@ def mean_accumulator(a: np.ndarray, res: np.dtype, dtype):
 def float_dtype(dt: np.dtype) -> np.dtype:
     """np.linalg.norm's result: float64 for integers and bool, the element type for floats."""
     return dt if dt.kind == "f" else F64
+
+
+# The result dtype rules of rdx/_table.py's rows: rule(element dtype, dtype=, function name).
+# dot's and vdot's "result_type", np.result_type(a, b) of both arrays, is _inner's own
+# (rdx/_reductions.py).
+RESULT = {
+    "sum": sum_dtype,
+    "mean": mean_dtype,
+    "element": lambda dt, dtype, name: dt,
+    "intp": lambda dt, dtype, name: INTP,
+    "bool": lambda dt, dtype, name: BOOL,
+    "float": lambda dt, dtype, name: float_dtype(dt),
+    "result_type": None,
+}

@@ -16,11 +16,38 @@ INTP = np.dtype(np.intp)
 F64 = np.dtype(np.float64)
 BOOL = np.dtype(np.bool_)
 _U8 = np.dtype(np.uint8)
-_SUPPORTED = "bool, int8 .. int64, uint8 .. uint64, float16, float32 and float64"
-_NAMES = {"i1": "i8", "u1": "u8", "i2": "i16", "u2": "u16", "i4": "i32", "u4": "u32",
-          "i8": "i64", "u8": "u64", "f2": "f16", "f4": "f32", "f8": "f64"}
+
+
+def _type_map():
+    """librdx's element types as the extension lists them (python/src/arrays.cpp, types(): one
+    row per rdx::Type, the one map of dtypes): {NumPy's dtype code without its byte order
+    ("f4"): librdx's name ("f32")}. Types NumPy has no dtype for (bf16) are not in it."""
+    return {npy[1:]: name for name, npy, _ in _rdx.types() if npy}
+
+
+def _supported(names) -> str:
+    """The dtypes rdx reduces, for messages: "bool, int8 .. int64, uint8 .. uint64, float16,
+    float32 and float64"."""
+    dts = [np.dtype(code) for code in names]
+    parts = ["bool"]
+    for kind in "iuf":
+        of = sorted((d for d in dts if d.kind == kind), key=lambda d: d.itemsize)
+        if kind in "iu" and len(of) > 2:
+            parts.append(f"{of[0].name} .. {of[-1].name}")
+        else:
+            parts.extend(d.name for d in of)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+_NAMES = _type_map()
+_SUPPORTED = _supported(_NAMES)
 # Native dtypes other than bool, by item size: array() reads them in place.
 _READY = {np.dtype(k).newbyteorder("="): np.dtype(k).itemsize for k in _NAMES}
+
+
+def reduced(dt: np.dtype) -> bool:
+    """Whether rdx reduces arrays of dt (any byte order): bool and librdx's types."""
+    return dt.kind == "b" or dt.str[1:] in _NAMES
 
 
 def array(a, name: str):
@@ -36,7 +63,7 @@ def array(a, name: str):
     dt = a.dtype
     item = _READY.get(dt)  # the native dtypes read as they are (a dict: no per-call tests)
     if item is None:
-        if dt.kind not in "biuf" or dt.itemsize > 8:
+        if not reduced(dt):
             raise TypeError(f"rdx.{name}: arrays of {dt} are not reduced (only {_SUPPORTED})")
         if not dt.isnative:
             dt = dt.newbyteorder("=")
@@ -65,7 +92,7 @@ def bool_bytes(a: np.ndarray) -> np.ndarray:
 def device_array(a, name: str):
     """array() of a pyopencl.array.Array."""
     dt = np.dtype(a.dtype)
-    if dt.kind not in "biuf" or dt.itemsize > 8:
+    if not reduced(dt):
         raise TypeError(f"rdx.{name}: arrays of {dt} are not reduced (only {_SUPPORTED})")
     if a.size == 0:  # no buffer to read (PyOpenCL gives none): NumPy's empty array
         return array(np.empty(a.shape, dt), name)

@@ -1,14 +1,20 @@
 """NumPy's reductions on librdx: the same names, arguments, result dtypes, NaN rules, empty-input
 rules and errors, plus device= and determinism= on each. The extension (rdx._rdx) reduces in
-place; this module turns NumPy's rules into its calls."""
+place; this module turns NumPy's rules into its calls.
+
+The public functions are made at import from their rows in rdx/_table.py (make, below): each
+is a plain function with NumPy's signature whose body calls its family's implementation here,
+`_<family>(row, <its parameters>, device, determinism)`."""
 from __future__ import annotations
 
 import builtins
+import inspect
+import textwrap
 import warnings
 
 import numpy as np
 
-from . import _dtypes, _rdx
+from . import _dtypes, _rdx, _table
 from ._devices import context, queue_context
 from ._inputs import (BOOL, F64, INTP, AxisError, DeviceArray, array, axes, check_determinism,
                       contiguous, finish, into, keepdims_flag, one_axis, sizes, type_name)
@@ -65,48 +71,25 @@ def _stat(name, stat, arrays, ax, acc, device, determinism, map=""):
 
 # Sums and products --------------------------------------------------------------------------
 
-def _sum_like(name, op, stat, a, axis, dtype, out, keepdims, device, determinism):
+def _sum_like(row, a, axis=None, dtype=None, out=None, keepdims=False, device=None,
+              determinism=_RUN):
+    """sum, prod and their nan* forms: row.ops[0] (sum, prod); row.stat (nansum, nanprod) for
+    floats."""
+    name = row.name
     a, dt = array(a, name)
-    res = _dtypes.sum_dtype(dt, dtype, name)
+    res = _dtypes.RESULT[row.result](dt, dtype, name)
     a, acc = _dtypes.sum_accumulator(a, res)
     ax = axes(axis, a.ndim, scalar_axis=True)
     keepdims = keepdims_flag(keepdims)
-    if (op == "sum" and not stat and ax is None and determinism == "any_device"
+    op = row.ops[0]
+    if (op == "sum" and not row.stat and ax is None and determinism == "any_device"
             and a.dtype.kind == "f" and not isinstance(a, DeviceArray)):
         a = contiguous(a)  # the fixed bins are a whole-input form: a view sums its copy
-    if stat and a.dtype.kind == "f":  # nansum, nanprod of floats
-        value = _stat(name, stat, [a], ax, acc, device, determinism)[0]
+    if row.stat and a.dtype.kind == "f":  # nansum, nanprod of floats
+        value = _stat(name, row.stat, [a], ax, acc, device, determinism)[0]
     else:
         value = _op(name, op, a, ax, acc, device, determinism)[0]
     return finish(value, res, a.shape, ax, keepdims, out)
-
-
-def sum(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None,
-        determinism=_RUN):
-    """np.sum: integers wrap in the result dtype; determinism="exact" gives float32 and float64
-    sums correctly rounded, and "any_device" the same bits on every device from fixed bins
-    (within a stated bound of the exact sum; per axis: the exact sum)."""
-    return _sum_like("sum", "sum", None, a, axis, dtype, out, keepdims, device, determinism)
-
-
-def prod(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None,
-         determinism=_RUN):
-    """np.prod."""
-    return _sum_like("prod", "prod", None, a, axis, dtype, out, keepdims, device, determinism)
-
-
-def nansum(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None,
-           determinism=_RUN):
-    """np.nansum: NaN counts as 0."""
-    return _sum_like("nansum", "sum", "nansum", a, axis, dtype, out, keepdims, device,
-                     determinism)
-
-
-def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None,
-            determinism=_RUN):
-    """np.nanprod: NaN counts as 1."""
-    return _sum_like("nanprod", "prod", "nanprod", a, axis, dtype, out, keepdims, device,
-                     determinism)
 
 
 # Extremes and their indexes -----------------------------------------------------------------
@@ -114,80 +97,45 @@ def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None,
 _UFUNC = {"min": "minimum", "max": "maximum", "nanmin": "fmin", "nanmax": "fmax"}
 
 
-def _extreme(name, a, axis, out, keepdims, device, determinism):
+def _extreme(row, a, axis=None, out=None, keepdims=False, device=None, determinism=_RUN):
+    """min, max, nanmin, nanmax: the operator row.ops[0]."""
+    name = row.name
     a, dt = array(a, name)
     ax = axes(axis, a.ndim, scalar_axis=True)
     keepdims = keepdims_flag(keepdims)
+    op = row.ops[0]
     if sizes(a.shape, ax)[0] == 0:  # NumPy's rule, even where there are no results
-        raise ValueError(f"zero-size array to reduction operation {_UFUNC[name]} which has no "
+        raise ValueError(f"zero-size array to reduction operation {_UFUNC[op]} which has no "
                          "identity")
-    value = _op(name, name, a, ax, "", device, determinism)[0]
+    value = _op(name, op, a, ax, "", device, determinism)[0]
     r = finish(value, dt, a.shape, ax, keepdims, out)
-    if name.startswith("nan") and dt.kind == "f" and _has_nan(r):
+    if row.nan == "ignore" and dt.kind == "f" and _has_nan(r):
         warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
     return r
 
 
-def min(a, axis=None, out=None, keepdims=False, *, device=None, determinism=_RUN):
-    """np.min (np.amin): NaN propagates."""
-    return _extreme("min", a, axis, out, keepdims, device, determinism)
-
-
-def max(a, axis=None, out=None, keepdims=False, *, device=None, determinism=_RUN):
-    """np.max (np.amax): NaN propagates."""
-    return _extreme("max", a, axis, out, keepdims, device, determinism)
-
-
-def nanmin(a, axis=None, out=None, keepdims=False, *, device=None, determinism=_RUN):
-    """np.nanmin: NaN ignored; an all-NaN slice gives NaN and a RuntimeWarning."""
-    return _extreme("nanmin", a, axis, out, keepdims, device, determinism)
-
-
-def nanmax(a, axis=None, out=None, keepdims=False, *, device=None, determinism=_RUN):
-    """np.nanmax: NaN ignored; an all-NaN slice gives NaN and a RuntimeWarning."""
-    return _extreme("nanmax", a, axis, out, keepdims, device, determinism)
-
-
-def _arg(name, a, axis, out, keepdims, device, determinism):
+def _arg(row, a, axis=None, out=None, keepdims=False, device=None, determinism=_RUN):
+    """argmin, argmax, nanargmin, nanargmax: the index of the operator row.ops[0]."""
+    name = row.name
     a, dt = array(a, name)
-    if name.startswith("nan") and dt.kind == "f" and isinstance(axis, tuple):
+    if row.nan == "ignore" and dt.kind == "f" and isinstance(axis, tuple):
         axes(axis, a.ndim)  # np.nanargmin reads the axis in np.all of its NaN mask first
     ax = one_axis(axis, a.ndim)
     if sizes(a.shape, ax)[0] == 0:  # NumPy's rule, even where there are no results
         raise ValueError(f"attempt to get {name.removeprefix('nan')} of an empty sequence")
-    index = _op(name, name, a, ax, "", device, determinism)[1]
+    index = _op(name, row.ops[0], a, ax, "", device, determinism)[1]
     return finish(index, INTP, a.shape, ax, bool(keepdims), out)
 
 
-def argmin(a, axis=None, out=None, *, keepdims=False, device=None, determinism=_RUN):
-    """np.argmin: the first minimum's index (the first NaN's, where there is one); axis None
-    counts in the flattened (C order) array."""
-    return _arg("argmin", a, axis, out, keepdims, device, determinism)
-
-
-def argmax(a, axis=None, out=None, *, keepdims=False, device=None, determinism=_RUN):
-    """np.argmax: the first maximum's index (the first NaN's, where there is one)."""
-    return _arg("argmax", a, axis, out, keepdims, device, determinism)
-
-
-def nanargmin(a, axis=None, out=None, *, keepdims=False, device=None, determinism=_RUN):
-    """np.nanargmin: NaN ignored; an all-NaN slice is a ValueError."""
-    return _arg("nanargmin", a, axis, out, keepdims, device, determinism)
-
-
-def nanargmax(a, axis=None, out=None, *, keepdims=False, device=None, determinism=_RUN):
-    """np.nanargmax: NaN ignored; an all-NaN slice is a ValueError."""
-    return _arg("nanargmax", a, axis, out, keepdims, device, determinism)
-
-
-def minmax(a, axis=None, keepdims=False, *, device=None, determinism=_RUN):
-    """(nanmin, nanmax) in one pass: NaN ignored (an all-NaN slice gives NaN for both)."""
-    a, dt = array(a, "minmax")
+def _minmax(row, a, axis=None, keepdims=False, device=None, determinism=_RUN):
+    """minmax: the composite row.stat, (nanmin, nanmax) in one pass."""
+    name = row.name
+    a, dt = array(a, name)
     ax = axes(axis, a.ndim, scalar_axis=True)
     keepdims = keepdims_flag(keepdims)
     if sizes(a.shape, ax)[0] == 0:  # NumPy's rule, even where there are no results
         raise ValueError("zero-size array to reduction operation minmax which has no identity")
-    lo, _, hi, _ = _stat("minmax", "minmax", [a], ax, "", device, determinism)
+    lo, _, hi, _ = _stat(name, row.stat, [a], ax, "", device, determinism)
     return (finish(lo, dt, a.shape, ax, keepdims, None),
             finish(hi, dt, a.shape, ax, keepdims, None))
 
@@ -199,14 +147,17 @@ def _counts(a, ax, device, determinism):
     return _stat("count", "count", [a], ax, "", device, determinism, "x == x")[0]
 
 
-def _moment(name, stat, a, axis, dtype, out, ddof, keepdims, device, determinism):
-    """mean, var, std and their nan* forms; var and std with ddof: var * n / (n - ddof)."""
+def _moment(row, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, device=None,
+            determinism=_RUN):
+    """mean, var, std and their nan* forms (the composite row.stat; a mean along axes: the
+    operator row.ops[0], the sum); var and std with ddof: var * n / (n - ddof)."""
+    name, stat = row.name, row.stat
     a, dt = array(a, name)
-    res = _dtypes.mean_dtype(dt, dtype, name)
+    res = _dtypes.RESULT[row.result](dt, dtype, name)
     a, acc = _dtypes.mean_accumulator(a, res, dtype)
     # np.nanmean and friends of floats are ufunc reductions (a 0-d array's axis 0 is every
     # axis); of integers they are np.mean, np.var and np.std, which take no axis of a 0-d array
-    nan_form = stat.startswith("nan") and dt.kind == "f"
+    nan_form = row.nan == "ignore" and dt.kind == "f"
     if not nan_form and isinstance(axis, tuple):  # np.mean counts a tuple's items first,
         for item in axis:                         # reading a bool as an int: out of range is
             if isinstance(item, (bool, np.bool_)) and int(item) >= a.ndim:  # an AxisError
@@ -228,7 +179,7 @@ def _moment(name, stat, a, axis, dtype, out, ddof, keepdims, device, determinism
         if not acc:
             ctx = _context(name, device, [a])
             acc = "f64" if ctx.device_facts()["fp64"] else "f32"
-        value = _op(name, "sum", a, ax, acc, device, determinism)[0]
+        value = _op(name, row.ops[0], a, ax, acc, device, determinism)[0]
         return finish(value / value.dtype.type(reduced), res, a.shape, ax, keepdims, out)
     value = _stat(name, base, [a], ax, acc, device, determinism)[0]
     n = None
@@ -273,70 +224,24 @@ def _ddof(ddof, name):
     return ddof
 
 
-def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None,
-         determinism=_RUN):
-    """np.mean: integers and bool give float64; computed in float64 where the device has it."""
-    return _moment("mean", "mean", a, axis, dtype, out, 0, keepdims, device, determinism)
-
-
-def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, device=None,
-        determinism=_RUN):
-    """np.var: var * n / (n - ddof) of the population variance (inf or NaN where n <= ddof)."""
-    return _moment("var", "var", a, axis, dtype, out, ddof, keepdims, device, determinism)
-
-
-def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, device=None,
-        determinism=_RUN):
-    """np.std: the square root of var."""
-    return _moment("std", "std", a, axis, dtype, out, ddof, keepdims, device, determinism)
-
-
-def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, device=None,
-            determinism=_RUN):
-    """np.nanmean: the mean of the elements that are not NaN."""
-    return _moment("nanmean", "nanmean", a, axis, dtype, out, 0, keepdims, device, determinism)
-
-
-def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, device=None,
-           determinism=_RUN):
-    """np.nanvar: NaN where the elements that are not NaN number ddof or fewer."""
-    return _moment("nanvar", "nanvar", a, axis, dtype, out, ddof, keepdims, device, determinism)
-
-
-def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, device=None,
-           determinism=_RUN):
-    """np.nanstd."""
-    return _moment("nanstd", "nanstd", a, axis, dtype, out, ddof, keepdims, device, determinism)
-
-
 # Logical reductions and counts --------------------------------------------------------------
 
-def any(a, axis=None, out=None, keepdims=False, *, device=None, determinism=_RUN):
-    """np.any: NaN is true, -0.0 false."""
-    a, _ = array(a, "any")
+def _logical(row, a, axis=None, out=None, keepdims=False, device=None, determinism=_RUN):
+    """any, all: the composite row.stat."""
+    a, _ = array(a, row.name)
     ax = axes(axis, a.ndim, scalar_axis=True)
     keepdims = keepdims_flag(keepdims)
-    value = _stat("any", "any", [a], ax, "", device, determinism)[0]
+    value = _stat(row.name, row.stat, [a], ax, "", device, determinism)[0]
     return finish(value, BOOL, a.shape, ax, keepdims, out)
 
 
-def all(a, axis=None, out=None, keepdims=False, *, device=None, determinism=_RUN):
-    """np.all: true for an empty slice."""
-    a, _ = array(a, "all")
-    ax = axes(axis, a.ndim, scalar_axis=True)
-    keepdims = keepdims_flag(keepdims)
-    value = _stat("all", "all", [a], ax, "", device, determinism)[0]
-    return finish(value, BOOL, a.shape, ax, keepdims, out)
-
-
-def count_nonzero(a, axis=None, *, keepdims=False, device=None, determinism=_RUN):
-    """np.count_nonzero: for axis=None a Python int (NumPy 1) or an intp scalar (NumPy 2),
-    else an intp array."""
-    a, _ = array(a, "count_nonzero")
+def _count_nonzero(row, a, axis=None, keepdims=False, device=None, determinism=_RUN):
+    """count_nonzero: the composite row.stat (count)."""
+    a, _ = array(a, row.name)
     ax = axes(axis, a.ndim, scalar_axis=True)
     whole = axis is None and not keepdims  # NumPy's own test, before keepdims is read
     keepdims = False if whole else keepdims_flag(keepdims)
-    value = _stat("count_nonzero", "count", [a], ax, "", device, determinism)[0]
+    value = _stat(row.name, row.stat, [a], ax, "", device, determinism)[0]
     if whole:
         return _count_type(value)
     return finish(value, INTP, a.shape, ax, keepdims, None)
@@ -348,8 +253,9 @@ _count_type = type(np.count_nonzero(np.zeros(1)))
 
 # Products of two arrays, and norms ----------------------------------------------------------
 
-def _inner(name, a, b, da, db, device, determinism):
-    """The sum of a * b over arrays of one shape, in np.result_type's dtype."""
+def _inner(row, a, b, da, db, device, determinism):
+    """The sum of a * b (the composite row.stat) over arrays of one shape, in np.result_type's
+    dtype."""
     res = np.result_type(da, db)
     if res.kind == "b":  # NumPy's bool dot: whether some pair is both true
         kind, acc = np.dtype(np.uint8), "u64"
@@ -361,43 +267,40 @@ def _inner(name, a, b, da, db, device, determinism):
         b = b.astype(kind)
     if not (a.flags.c_contiguous and b.flags.c_contiguous) and a.strides != b.strides:
         a, b = contiguous(a), contiguous(b)
-    value = _stat(name, "dot", [a, b], None, acc, device, determinism)[0]
+    value = _stat(row.name, row.stat, [a, b], None, acc, device, determinism)[0]
     if res.kind == "b":
         return np.bool_(value != 0)
     return res.type(value)
 
 
-def dot(a, b, out=None, *, device=None, determinism=_RUN):
-    """np.dot of two 1-D arrays (the inner product), in np.result_type(a, b): int32 stays int32
-    and wraps, as NumPy's. Matrix products are not reductions: NotImplementedError."""
-    a, da = array(a, "dot")
-    b, db = array(b, "dot")
+def _dot(row, a, b, out=None, device=None, determinism=_RUN):
+    """dot of two 1-D arrays."""
+    a, da = array(a, row.name)
+    b, db = array(b, row.name)
     if a.ndim != 1 or b.ndim != 1:
         raise NotImplementedError("rdx.dot: the inner product of two 1-D arrays only (not "
                                   f"{a.ndim}-D and {b.ndim}-D)")
     if a.shape != b.shape:
         raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: {a.shape[0]} (dim 0) != "
                          f"{b.shape[0]} (dim 0)")
-    r = _inner("dot", a, b, da, db, device, determinism)
+    r = _inner(row, a, b, da, db, device, determinism)
     return r if out is None else into(out, r)
 
 
-def vdot(a, b, *, device=None, determinism=_RUN):
-    """np.vdot (real arrays): the sum of a * b over both arrays flattened in C order."""
-    a, da = array(a, "vdot")
-    b, db = array(b, "vdot")
+def _vdot(row, a, b, device=None, determinism=_RUN):
+    """vdot of real arrays."""
+    a, da = array(a, row.name)
+    b, db = array(b, row.name)
     if a.size != b.size:
         raise ValueError(f"cannot reshape array of size {b.size} into shape ({a.size},)")
     if a.shape != b.shape:
         a, b = a.reshape(-1), b.reshape(-1)
-    return _inner("vdot", a, b, da, db, device, determinism)
+    return _inner(row, a, b, da, db, device, determinism)
 
 
-def norm(x, ord=None, axis=None, keepdims=False, *, device=None, determinism=_RUN):
-    """np.linalg.norm's 2-norm: of the flattened array (axis None: the Frobenius norm of a
-    matrix), along one axis, or over two (Frobenius); float64 for integers. Other ords:
-    NotImplementedError."""
-    x, dt = array(x, "norm")
+def _norm(row, x, ord=None, axis=None, keepdims=False, device=None, determinism=_RUN):
+    """np.linalg.norm's 2-norm and Frobenius norm: the composite row.stat (norm2)."""
+    x, dt = array(x, row.name)
     if axis is not None and not isinstance(axis, tuple):
         try:
             axis = (int(axis),)  # np.linalg.norm's own reading (1.0 and "1" are axis 1)
@@ -410,6 +313,49 @@ def norm(x, ord=None, axis=None, keepdims=False, *, device=None, determinism=_RU
         raise NotImplementedError(f"rdx.norm: ord={ord!r} of {k} axes (the 2-norm and the "
                                   "Frobenius norm only)")
     ax = axes(axis, x.ndim)
-    value = _stat("norm", "norm2", [x], ax, "", device, determinism)[0]
-    return finish(value, _dtypes.float_dtype(dt), x.shape, ax, bool(keepdims), None)
+    value = _stat(row.name, row.stat, [x], ax, "", device, determinism)[0]
+    return finish(value, _dtypes.RESULT[row.result](dt, None, row.name), x.shape, ax,
+                  bool(keepdims), None)
 
+
+# The public functions, made from the table --------------------------------------------------
+
+def docstring(row: _table.Row) -> str:
+    """What the function computes (the row's doc), and how it differs from NumPy."""
+    head = f"np.{row.numpy}: {row.doc}." if row.numpy else f"rdx.{row.name}: {row.doc}."
+    lines = [head]
+    if row.omits:
+        taken = ", ".join(f"{p}=" for p in row.omits)
+        why = "; ".join(f"{p}: {reason}" for p, reason in row.omits.items())
+        lines.append(f"NumPy's {taken} not taken ({why}).")
+    for why in dict.fromkeys(row.differs.values()):
+        taken = ", ".join(f"{p}=" for p, w in row.differs.items() if w == why)
+        lines.append(f"{taken}: {why}.")
+    lines.append("device=: a selector, an rdx.Context or a pyopencl.CommandQueue; "
+                 "determinism=: \"run_to_run\", \"any_device\" or \"exact\" (docs/python.md).")
+    return "\n\n".join(textwrap.fill(line, 88) for line in lines)
+
+
+def make(row: _table.Row):
+    """rdx.<row.name>: a function of the row's signature whose body is one call,
+    _<family>(row, <its parameters>, device, determinism), in the family's parameter order; a
+    parameter the family takes and the row lacks gets the family's default (mean's ddof=0)."""
+    impl = globals()["_" + row.family]
+    sig = row.signature()
+    taken = sig.parameters
+    args = []
+    for p in list(inspect.signature(impl).parameters.values())[1:]:
+        args.append(p.name if p.name in taken else repr(p.default))
+    missing = set(taken) - {p for p in inspect.signature(impl).parameters}
+    if missing:
+        raise TypeError(f"rdx._table: {row.name}'s family {row.family} takes no {missing}")
+    source = f"def {row.name}{sig}:\n    return _impl(_row, {', '.join(args)})\n"
+    scope = {"_impl": impl, "_row": row}
+    exec(compile(source, f"<rdx._table: {row.name}>", "exec"), scope)  # noqa: S102 - the table's
+    f = scope[row.name]
+    f.__module__ = __name__
+    f.__doc__ = docstring(row)
+    return f
+
+
+FUNCTIONS = {row.name: make(row) for row in _table.FUNCTIONS}

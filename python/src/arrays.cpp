@@ -2,6 +2,7 @@
 #include "arrays.hpp"
 
 #include <cstring>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -13,52 +14,52 @@ namespace nb = nanobind;
 namespace rdxpy {
 namespace {
 
-rdx::Type type_of(nb::dlpack::dtype d) {
+// DLPack's kind of each element type: a switch without a default, so that a new rdx::Type is a
+// compile error here (-Werror=switch) until it has its kind.
+nb::dlpack::dtype_code code_of(rdx::Type t) {
   using Code = nb::dlpack::dtype_code;
-  const auto code = static_cast<Code>(d.code);
-  if (d.lanes == 1) {
-    switch (code) {
-      case Code::Bool:
-        if (d.bits == 8) return rdx::Type::U8;
-        break;
-      case Code::Int:
-        if (d.bits == 8) return rdx::Type::I8;
-        if (d.bits == 16) return rdx::Type::I16;
-        if (d.bits == 32) return rdx::Type::I32;
-        if (d.bits == 64) return rdx::Type::I64;
-        break;
-      case Code::UInt:
-        if (d.bits == 8) return rdx::Type::U8;
-        if (d.bits == 16) return rdx::Type::U16;
-        if (d.bits == 32) return rdx::Type::U32;
-        if (d.bits == 64) return rdx::Type::U64;
-        break;
-      case Code::Float:
-        if (d.bits == 16) return rdx::Type::F16;
-        if (d.bits == 32) return rdx::Type::F32;
-        if (d.bits == 64) return rdx::Type::F64;
-        break;
-      case Code::Bfloat:
-        if (d.bits == 16) return rdx::Type::BF16;
-        break;
-      default:
-        break;
-    }
+  switch (t) {
+    case rdx::Type::I8:
+    case rdx::Type::I16:
+    case rdx::Type::I32:
+    case rdx::Type::I64:
+      return Code::Int;
+    case rdx::Type::U8:
+    case rdx::Type::U16:
+    case rdx::Type::U32:
+    case rdx::Type::U64:
+      return Code::UInt;
+    case rdx::Type::F16:
+    case rdx::Type::F32:
+    case rdx::Type::F64:
+      return Code::Float;
+    case rdx::Type::BF16:
+      return Code::Bfloat;
   }
-  throw nb::type_error(
-      "rdx reduces arrays of bool, int8 .. int64, uint8 .. uint64, float16, float32 and float64 "
-      "(and bfloat16 through DLPack)");
+  throw rdx::ArgumentError("an element type without a DLPack kind");  // not an enumerator
 }
 
 nb::dlpack::dtype dtype_of(rdx::Type t) {
-  using Code = nb::dlpack::dtype_code;
   nb::dlpack::dtype d;
   d.lanes = 1;
   d.bits = static_cast<std::uint8_t>(8 * rdx::size_of(t));
-  d.code = static_cast<std::uint8_t>(rdx::is_float(t)    ? Code::Float
-                                     : rdx::is_signed(t) ? Code::Int
-                                                         : Code::UInt);
+  d.code = static_cast<std::uint8_t>(code_of(t));
   return d;
+}
+
+// The element type of a DLPack dtype: the type whose dtype_of it is (rdx::kAllTypes), or u8 for
+// bool (bytes of 0 and 1); anything else is a TypeError listing the types.
+rdx::Type type_of(nb::dlpack::dtype d) {
+  const nb::dlpack::dtype bool8{static_cast<std::uint8_t>(nb::dlpack::dtype_code::Bool), 8, 1};
+  if (d == bool8) return rdx::Type::U8;
+  std::string names;
+  for (rdx::Type t : rdx::kAllTypes) {
+    if (dtype_of(t) == d) return t;
+    names += (names.empty() ? "" : ", ") + std::string(rdx::name(t));
+  }
+  throw nb::type_error(
+      ("rdx reduces arrays of bool and of librdx's types " + names + " (bf16 through DLPack)")
+          .c_str());
 }
 
 nb::object numpy_array(void* data, nb::capsule owner, nb::dlpack::dtype d,
@@ -186,6 +187,21 @@ nb::object numpy_of(std::vector<std::uint64_t>&& indexes, const std::vector<std:
   nb::capsule owner(owned,
                     [](void* p) noexcept { delete static_cast<std::vector<std::uint64_t>*>(p); });
   return numpy_array(owned->data(), owner, dtype_of(rdx::Type::I64), shape);
+}
+
+void register_types(nb::module_& m) {
+  m.def(
+      "types",
+      [] {
+        nb::list rows;
+        for (rdx::Type t : rdx::kAllTypes)
+          rows.append(nb::make_tuple(nb::str(rdx::name(t).data(), rdx::name(t).size()),
+                                     nb::str(rdx::npy_descr(t).data(), rdx::npy_descr(t).size()),
+                                     rdx::size_of(t)));
+        return rows;
+      },
+      "librdx's element types, one (name, NumPy's dtype string or \"\" where NumPy has none, "
+      "item size) per rdx::Type: the one map of dtypes the package reads (rdx/_inputs.py)");
 }
 
 }  // namespace rdxpy

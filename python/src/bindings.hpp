@@ -5,6 +5,7 @@
 namespace rdxpy {
 
 void register_errors(nanobind::module_& m);         // errors.cpp: exceptions and their translation
+void register_types(nanobind::module_& m);          // arrays.cpp: the element types (types())
 void register_context(nanobind::module_& m);        // context.cpp: Context, DeviceArray
 void register_reduce_ops(nanobind::module_& m);     // reduce_ops.cpp: the built-in operators
 void register_reduce_stats(nanobind::module_& m);   // reduce_stats.cpp: the composites

@@ -15,6 +15,7 @@ NB_MODULE(_rdx, m) {
   m.doc() = "librdx's reductions; the package rdx wraps them in NumPy's functions";
   m.attr("__version__") = std::string(rdx::version());
   rdxpy::register_errors(m);
+  rdxpy::register_types(m);
   rdxpy::register_context(m);
   rdxpy::register_reduce_ops(m);
   rdxpy::register_reduce_stats(m);
