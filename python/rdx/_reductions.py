@@ -114,6 +114,24 @@ def _extreme(row, a, axis=None, out=None, keepdims=False, device=None, determini
     return r
 
 
+def _ptp(row, a, axis=None, out=None, keepdims=False, device=None, determinism=_RUN):
+    """ptp: NumPy's own form, maximum less minimum (row.ops) subtracted in the element dtype."""
+    name = row.name
+    a, dt = array(a, name)
+    ax = axes(axis, a.ndim, scalar_axis=True)
+    keepdims = keepdims_flag(keepdims)
+    hi_op, lo_op = row.ops
+    if sizes(a.shape, ax)[0] == 0:
+        raise ValueError(f"zero-size array to reduction operation {_UFUNC[hi_op]} which has "
+                         "no identity")
+    hi = finish(_op(name, hi_op, a, ax, "", device, determinism)[0], dt, a.shape, ax, keepdims,
+                None)
+    lo = finish(_op(name, lo_op, a, ax, "", device, determinism)[0], dt, a.shape, ax, keepdims,
+                None)
+    r = np.subtract(hi, lo)  # NumPy's: integers wrap, bool is its TypeError
+    return r if out is None else into(out, r)
+
+
 def _arg(row, a, axis=None, out=None, keepdims=False, device=None, determinism=_RUN):
     """argmin, argmax, nanargmin, nanargmax: the index of the operator row.ops[0]."""
     name = row.name

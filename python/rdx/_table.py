@@ -163,6 +163,9 @@ FUNCTIONS: tuple[Row, ...] = (
         "the 2-norm: of the flattened array (axis None: the Frobenius norm of a "
         "matrix), along one axis, or over two (Frobenius); float64 for integers. Other ords: "
         "NotImplementedError", stat="norm2", types={"ord": 'Literal[2, "fro"] | None'}),
+    Row("ptp", "ptp", _EXTREME, "ptp", "element", "plain",
+        "the range, max - min, in the element dtype (integers wrap, as NumPy's); NaN "
+        "propagates; bool is NumPy's TypeError", ops=("max", "min")),
 )
 NAMES = tuple(row.name for row in FUNCTIONS)
 BY_NAME = {row.name: row for row in FUNCTIONS}

@@ -16,7 +16,7 @@ NUMPY = {
     "argmin": np.argmin, "argmax": np.argmax, "nanargmin": np.nanargmin,
     "nanargmax": np.nanargmax, "mean": np.mean, "var": np.var, "std": np.std,
     "nanmean": np.nanmean, "nanvar": np.nanvar, "nanstd": np.nanstd, "any": np.any,
-    "all": np.all, "count_nonzero": np.count_nonzero, "norm": np.linalg.norm,
+    "all": np.all, "count_nonzero": np.count_nonzero, "norm": np.linalg.norm, "ptp": np.ptp,
 }
 INEXACT = {"mean", "var", "std", "nanmean", "nanvar", "nanstd", "norm"}
 

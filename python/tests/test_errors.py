@@ -10,7 +10,7 @@ AxisError = getattr(np, "exceptions", np).AxisError
 A = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
 ALL = ["sum", "prod", "min", "max", "argmin", "argmax", "mean", "var", "std", "any", "all",
        "count_nonzero", "nansum", "nanprod", "nanmin", "nanmax", "nanargmin", "nanargmax",
-       "nanmean", "nanvar", "nanstd", "minmax", "norm"]
+       "nanmean", "nanvar", "nanstd", "minmax", "norm", "ptp"]
 
 
 def test_hierarchy():

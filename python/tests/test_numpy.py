@@ -31,6 +31,7 @@ REDUCTIONS = {
     "all": (np.all, True, data),
     "count_nonzero": (np.count_nonzero, True, data),
     "norm": (np.linalg.norm, False, data),
+    "ptp": (np.ptp, True, data),
 }
 INDEXES = {"argmin": np.argmin, "argmax": np.argmax, "nanargmin": np.nanargmin,
            "nanargmax": np.nanargmax}
