@@ -81,7 +81,6 @@ _VAR = "a, axis=None, dtype=None, out=None, ddof=0, keepdims=False"
 _UFUNC_OMITS = {"initial": NO_INITIAL, "where": NO_WHERE}
 _WHERE = {"where": NO_WHERE}
 _VAR_OMITS = {"where": NO_WHERE, "mean": NO_MEAN, "correction": NO_CORRECTION}
-_BY_KEYWORD = "taken by keyword too (NumPy's is positional-only)"
 _ONE_AXIS = {"axis": "SupportsIndex | None"}
 
 
@@ -151,9 +150,9 @@ FUNCTIONS: tuple[Row, ...] = (
         "the inner product of two 1-D arrays, in np.result_type(a, b): int32 stays int32 and "
         "wraps, as NumPy's. Matrix products are not reductions: NotImplementedError",
         stat="dot", numpy_text="a, b, out=None"),
-    Row("vdot", "vdot", "a, b", "vdot", "result_type", "plain",
+    Row("vdot", "vdot", "a, b, /", "vdot", "result_type", "plain",
         "the sum of a * b over both arrays flattened in C order (real arrays)", stat="dot",
-        numpy_text="a, b, /", differs={"a": _BY_KEYWORD, "b": _BY_KEYWORD}),
+        numpy_text="a, b, /"),
     Row("minmax", "", "a, axis=None, keepdims=False", "minmax", "element", "ignore",
         "(nanmin, nanmax) in one pass: NaN ignored (an all-NaN slice gives NaN for both); "
         "rdx's own, NumPy has no such function", stat="minmax",

@@ -35,8 +35,11 @@ def _default(value) -> str:
 
 def _def(table, row, types: dict[str, str], returns: str) -> str:
     """One stub: def name(params) -> returns: ..., wrapped at WIDTH as the package's style."""
-    items, star = [], False
+    items, star, slash = [], False, False
     for p in row.signature().parameters.values():
+        if p.kind is not inspect.Parameter.POSITIONAL_ONLY and slash:
+            items.append("/")  # after the last positional-only parameter
+            slash = False
         if p.kind is inspect.Parameter.KEYWORD_ONLY and not star:
             items.append("*")
             star = True
@@ -45,8 +48,7 @@ def _def(table, row, types: dict[str, str], returns: str) -> str:
         if p.default is not inspect.Parameter.empty:
             item += f" = {_default(p.default)}"
         items.append(item)
-        if p.kind is inspect.Parameter.POSITIONAL_ONLY:
-            items.append("/")
+        slash = p.kind is inspect.Parameter.POSITIONAL_ONLY
     head = f"def {row.name}("
     lines, line = [], head
     for k, item in enumerate(items):
