@@ -141,6 +141,11 @@ def _arg(row, a, axis=None, out=None, keepdims=False, device=None, determinism=_
     ax = one_axis(axis, a.ndim)
     if sizes(a.shape, ax)[0] == 0:  # NumPy's rule, even where there are no results
         raise ValueError(f"attempt to get {name.removeprefix('nan')} of an empty sequence")
+    if isinstance(out, np.ndarray) and not np.can_cast(out.dtype, INTP, "safe"):
+        # NumPy writes the indexes through an intp copy of out: out must cast to intp safely
+        what = "array data" if out.ndim else "scalar"
+        raise TypeError(f"Cannot cast {what} from {out.dtype!r} to {INTP!r} according to the "
+                        "rule 'safe'")
     index = _op(name, row.ops[0], a, ax, "", device, determinism)[1]
     return finish(index, INTP, a.shape, ax, bool(keepdims), out)
 
@@ -176,6 +181,14 @@ def _moment(row, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, dev
     # np.nanmean and friends of floats are ufunc reductions (a 0-d array's axis 0 is every
     # axis); of integers they are np.mean, np.var and np.std, which take no axis of a 0-d array
     nan_form = row.nan == "ignore" and dt.kind == "f"
+    if nan_form and isinstance(out, np.ndarray) and out.dtype.kind not in "fc":
+        raise TypeError("If a is inexact, then out must be inexact")  # np.nanmean's own rule
+    if row.stat.endswith("std") and isinstance(out, np.ndarray) and out.dtype.kind in "biu":
+        # NumPy's std writes the variance into out, then takes np.sqrt(out, out=out): of an
+        # integer or bool out that is np.sqrt's casting TypeError, raised here by np.sqrt
+        var = _table.BY_NAME[row.name[:-3] + "var"]
+        r = _moment(var, a, axis, dtype, out, ddof, keepdims, device, determinism)
+        return np.sqrt(r, out=r)
     if not nan_form and isinstance(axis, tuple):  # np.mean counts a tuple's items first,
         for item in axis:                         # reading a bool as an int: out of range is
             if isinstance(item, (bool, np.bool_)) and int(item) >= a.ndim:  # an AxisError
