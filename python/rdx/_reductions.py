@@ -216,13 +216,17 @@ def _moment(row, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, dev
     n = None
     if nan_form and (ddof != 0 or _has_nan(value)):
         n = _counts(a, ax, device, determinism)
+    # NumPy 2's warnings: np.mean and np.var test the slices' length, even where there are no
+    # slices; the nan* forms of floats test each slice (none where there are none)
+    counted = kept or not nan_form
     if stat.endswith("mean"):
-        if kept and (reduced == 0 if n is None else np.any(np.asarray(n) == 0)):
+        if counted and (reduced == 0 if n is None else np.any(np.asarray(n) == 0)):
             warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
         return finish(value, res, a.shape, ax, keepdims, out)
     count = reduced if n is None else np.asarray(n, F64)
-    if kept and (reduced - ddof <= 0 if n is None else np.any(count - ddof <= 0)):
-        warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=3)
+    if counted and (reduced - ddof <= 0 if n is None else np.any(count - ddof <= 0)):
+        warnings.warn("Degrees of freedom <= 0 for slice" + ("." if nan_form else ""),
+                      RuntimeWarning, stacklevel=3)
     if ddof != 0:
         with np.errstate(divide="ignore", invalid="ignore"):
             dof = count - ddof

@@ -2,6 +2,8 @@
 variances, initial= of the sums, products and extremes, an integer dtype= of the means, out= of
 another dtype, the warnings' texts, vdot's positional-only arrays. Each compared with NumPy
 (NumPy 2's answer written out where the installed NumPy 1 lacks the argument)."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -58,3 +60,40 @@ def test_nan_moment_out_of_another_dtype(name, dt, kind):
     out = np.zeros(3, kind)
     got = getattr(rdx, name)(a, axis=0, out=out)
     assert got is out and np.allclose(got, want, rtol=1e-6)
+
+
+def _warned(f, *args, **kwargs):
+    """The texts of the RuntimeWarnings f gives, but NumPy's "invalid value encountered"."""
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        f(*args, **kwargs)
+    return [str(x.message) for x in w
+            if x.category is RuntimeWarning and "encountered" not in str(x.message)]
+
+
+_MEAN = "Mean of empty slice"
+_DOF = "Degrees of freedom <= 0 for slice"
+
+
+@pytest.mark.parametrize("name, shape, dt, axis, ddof, want", [
+    ("mean", (0,), "f8", None, 0, [_MEAN]),
+    ("mean", (0, 0), "f8", 1, 0, [_MEAN]),       # no slices, yet np.mean warns
+    ("mean", (0, 3), "f8", 1, 0, []),
+    ("nanmean", (0, 0), "f8", 1, 0, []),        # the nan* forms of floats test each slice
+    ("nanmean", (0, 0), "i8", 1, 0, [_MEAN]),    # of integers they are np.mean
+    ("nanmean", (0, 3), "f4", 0, 0, [_MEAN]),
+    ("var", (0, 0), "f8", 1, 0, [_DOF]),
+    ("var", (0, 3), "f8", (), 1, [_DOF]),        # slices of one element, ddof 1: no results
+    ("var", (2,), "f8", None, 2, [_DOF]),
+    ("std", (1,), "f4", None, 0, []),
+    ("nanvar", (0,), "f8", None, 0, [_DOF + "."]),  # NumPy 2's nanvar ends with a period
+    ("nanvar", (0, 0), "f8", 1, 0, []),
+    ("nanstd", (1,), "f4", None, 1, [_DOF + "."]),
+    ("nanvar", (3,), "i4", None, 3, [_DOF]),
+])
+def test_warnings_are_numpy2s(name, shape, dt, axis, ddof, want):
+    a = np.zeros(shape, dt)
+    kw = {"ddof": ddof} if ddof else {}
+    assert _warned(getattr(rdx, name), a, axis=axis, **kw) == want
+    if NUMPY2:
+        assert _warned(getattr(np, name), a, axis=axis, **kw) == want
