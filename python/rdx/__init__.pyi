@@ -82,10 +82,12 @@ def mean(a: _Array, axis: Axis = None, dtype: _DType = None, out: np.ndarray | N
          keepdims: bool = False, *, device: DeviceArg = None,
          determinism: Determinism = "run_to_run") -> _Result: ...
 def var(a: _Array, axis: Axis = None, dtype: _DType = None, out: np.ndarray | None = None,
-        ddof: float = 0, keepdims: bool = False, *, device: DeviceArg = None,
+        ddof: float = 0, keepdims: bool = False, *, mean: npt.ArrayLike | None = None,
+        correction: float | None = None, device: DeviceArg = None,
         determinism: Determinism = "run_to_run") -> _Result: ...
 def std(a: _Array, axis: Axis = None, dtype: _DType = None, out: np.ndarray | None = None,
-        ddof: float = 0, keepdims: bool = False, *, device: DeviceArg = None,
+        ddof: float = 0, keepdims: bool = False, *, mean: npt.ArrayLike | None = None,
+        correction: float | None = None, device: DeviceArg = None,
         determinism: Determinism = "run_to_run") -> _Result: ...
 def any(a: _Array, axis: Axis = None, out: np.ndarray | None = None, keepdims: bool = False, *,
         device: DeviceArg = None, determinism: Determinism = "run_to_run") -> _Result: ...
@@ -117,10 +119,12 @@ def nanmean(a: _Array, axis: Axis = None, dtype: _DType = None, out: np.ndarray 
             keepdims: bool = False, *, device: DeviceArg = None,
             determinism: Determinism = "run_to_run") -> _Result: ...
 def nanvar(a: _Array, axis: Axis = None, dtype: _DType = None, out: np.ndarray | None = None,
-           ddof: float = 0, keepdims: bool = False, *, device: DeviceArg = None,
+           ddof: float = 0, keepdims: bool = False, *, mean: npt.ArrayLike | None = None,
+           correction: float | None = None, device: DeviceArg = None,
            determinism: Determinism = "run_to_run") -> _Result: ...
 def nanstd(a: _Array, axis: Axis = None, dtype: _DType = None, out: np.ndarray | None = None,
-           ddof: float = 0, keepdims: bool = False, *, device: DeviceArg = None,
+           ddof: float = 0, keepdims: bool = False, *, mean: npt.ArrayLike | None = None,
+           correction: float | None = None, device: DeviceArg = None,
            determinism: Determinism = "run_to_run") -> _Result: ...
 def dot(a: _Array, b: _Array, out: np.ndarray | None = None, *, device: DeviceArg = None,
         determinism: Determinism = "run_to_run") -> _Result: ...

@@ -170,24 +170,34 @@ def _counts(a, ax, device, determinism):
     return _stat("count", "count", [a], ax, "", device, determinism, "x == x")[0]
 
 
-def _moment(row, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, device=None,
-            determinism=_RUN):
+def _moment(row, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, mean=None,
+            correction=None, device=None, determinism=_RUN):
     """mean, var, std and their nan* forms (the composite row.stat; a mean along axes: the
-    operator row.ops[0], the sum); var and std with ddof: var * n / (n - ddof)."""
+    operator row.ops[0], the sum); var and std with ddof: var * n / (n - ddof); around a given
+    mean (NumPy 2's mean=): _around."""
     name, stat = row.name, row.stat
+    if correction is not None:  # NumPy 2's name of ddof
+        if not (isinstance(ddof, (int, float, np.number)) and ddof == 0):
+            raise ValueError("ddof and correction can't be provided simultaneously.")
+        ddof = correction
     a, dt = array(a, name)
     res = _dtypes.RESULT[row.result](dt, dtype, name)
     a, acc = _dtypes.mean_accumulator(a, res, dtype)
     # np.nanmean and friends of floats are ufunc reductions (a 0-d array's axis 0 is every
     # axis); of integers they are np.mean, np.var and np.std, which take no axis of a 0-d array
     nan_form = row.nan == "ignore" and dt.kind == "f"
+    if (mean is not None and dtype is None and not nan_form and res.kind == "f"
+            and type(mean) not in (bool, int, float)):
+        # np.var computes x - mean in their common dtype (NumPy 2's rule: a Python number does
+        # not widen it, a NumPy one does); np.nanvar writes it into the array's own
+        res = np.promote_types(res, np.asarray(mean).dtype)
     if nan_form and isinstance(out, np.ndarray) and out.dtype.kind not in "fc":
         raise TypeError("If a is inexact, then out must be inexact")  # np.nanmean's own rule
     if row.stat.endswith("std") and isinstance(out, np.ndarray) and out.dtype.kind in "biu":
         # NumPy's std writes the variance into out, then takes np.sqrt(out, out=out): of an
         # integer or bool out that is np.sqrt's casting TypeError, raised here by np.sqrt
         var = _table.BY_NAME[row.name[:-3] + "var"]
-        r = _moment(var, a, axis, dtype, out, ddof, keepdims, device, determinism)
+        r = _moment(var, a, axis, dtype, out, ddof, keepdims, mean, None, device, determinism)
         return np.sqrt(r, out=r)
     if not nan_form and isinstance(axis, tuple):  # np.mean counts a tuple's items first,
         for item in axis:                         # reading a bool as an int: out of range is
@@ -212,10 +222,13 @@ def _moment(row, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, dev
             acc = "f64" if ctx.device_facts()["fp64"] else "f32"
         value = _op(name, row.ops[0], a, ax, acc, device, determinism)[0]
         return finish(value / value.dtype.type(reduced), res, a.shape, ax, keepdims, out)
-    value = _stat(name, base, [a], ax, acc, device, determinism)[0]
-    n = None
-    if nan_form and (ddof != 0 or _has_nan(value)):
-        n = _counts(a, ax, device, determinism)
+    if mean is not None:  # the population variance around it (the root and ddof below)
+        value, n = _around(name, a, ax, acc, mean, nan_form, reduced, device, determinism)
+    else:
+        value = _stat(name, base, [a], ax, acc, device, determinism)[0]
+        n = None
+        if nan_form and (ddof != 0 or _has_nan(value)):
+            n = _counts(a, ax, device, determinism)
     # NumPy 2's warnings: np.mean and np.var test the slices' length, even where there are no
     # slices; the nan* forms of floats test each slice (none where there are none)
     counted = kept or not nan_form
@@ -227,7 +240,7 @@ def _moment(row, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, dev
     if counted and (reduced - ddof <= 0 if n is None else np.any(count - ddof <= 0)):
         warnings.warn("Degrees of freedom <= 0 for slice" + ("." if nan_form else ""),
                       RuntimeWarning, stacklevel=3)
-    if ddof != 0:
+    if ddof != 0 or mean is not None:
         with np.errstate(divide="ignore", invalid="ignore"):
             dof = count - ddof
             v = np.asarray(value, F64) * count / np.maximum(dof, 0)
@@ -237,6 +250,44 @@ def _moment(row, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, dev
                 v = np.where(dof <= 0, np.nan, v)
             value = np.sqrt(v) if root else v
     return finish(value, res, a.shape, ax, keepdims, out)
+
+
+def _around(name, a, ax, acc, mean, nan_form, reduced, device, determinism):
+    """NumPy 2's var(mean=): the population variance around the given mean, and the slices'
+    counts (None: `reduced` each). Where the mean is one value per slice (it broadcasts
+    to the result kept as 1 along the reduced axes), from librdx's moments: sum((x - m)^2) =
+    n var + n (mean - m)^2, two non-negative terms; else (a mean that varies along a reduced
+    axis) on the host: NumPy's x - m, squared, summed on the device."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        m = np.asarray(mean)
+        if m.dtype.kind not in "biuf":
+            raise TypeError(f"rdx.{name}: mean= of dtype {m.dtype} (real numbers only)")
+        full = np.broadcast_to(m, np.broadcast_shapes(m.shape, a.shape))
+        if full.shape != a.shape:
+            raise ValueError(f"rdx.{name}: mean= of shape {m.shape} does not broadcast to "
+                             f"the array's {a.shape}")
+        reduced_axes = tuple(range(a.ndim)) if ax is None else ax
+        n = _counts(a, ax, device, determinism) if nan_form else None
+        count = reduced if n is None else np.asarray(n, F64)
+        m = m.reshape((1,) * (a.ndim - m.ndim) + m.shape)
+        if builtins.all(m.shape[k] == 1 for k in reduced_axes):
+            kept_axes = [k for k in range(a.ndim) if k not in reduced_axes]
+            per_slice = np.broadcast_to(m.reshape([m.shape[k] for k in kept_axes]),
+                                        [a.shape[k] for k in kept_axes]).astype(F64)
+            kind = "nan" if nan_form else ""
+            var0 = np.asarray(_stat(name, kind + "var", [a], ax, acc, device, determinism)[0],
+                              F64)
+            mu = np.asarray(_stat(name, kind + "mean", [a], ax, acc, device, determinism)[0],
+                            F64)
+            total = count * var0 + count * (mu - per_slice) ** 2
+            total = np.where(np.asarray(count) == 0, 0.0, total)
+        else:
+            d = np.subtract(a, full, dtype=F64)
+            d = d * d
+            if nan_form:
+                d[np.isnan(d)] = 0.0
+            total = np.asarray(_op(name, "sum", d, ax, "", device, determinism)[0], F64)
+        return total / count, n
 
 
 def _has_nan(value) -> bool:

@@ -15,12 +15,10 @@ RUN = "run_to_run"
 EXTRAS = "device=None, determinism=" + repr(RUN)
 # What NumPy's `<no value>` default (numpy._NoValue: "not passed on") of a parameter means;
 # rdx's default is that value.
-NOVALUE = {"keepdims": False}
+NOVALUE = {"keepdims": False, "mean": None, "correction": None}
 # Reasons NumPy's parameters are not taken (a row's `omits` names one per parameter).
 NO_WHERE = "no masked reductions in librdx"
 NO_INITIAL = "no start value in librdx's reductions"
-NO_MEAN = "librdx computes the mean itself, in one pass with the moments"
-NO_CORRECTION = "ddof= only (NumPy 2's Array API spelling of ddof is not taken)"
 
 
 @dataclass(frozen=True)
@@ -43,7 +41,9 @@ class Row:
     stat: str = ""
     # NumPy's parameters rdx does not take: name -> why (the docstring lists them).
     omits: dict[str, str] = field(default_factory=dict)
-    numpy2_only: tuple[str, ...] = ()  # of omits: those NumPy added in 2.0
+    # NumPy's parameters that NumPy 2.0 added, taken or omitted (NumPy 1 lacks them; rdx takes
+    # those it takes on NumPy 1 too, as NumPy 2 does).
+    numpy2_only: tuple[str, ...] = ()
     # NumPy's parameters whose kind rdx does not follow: name -> why (the docstring says so).
     differs: dict[str, str] = field(default_factory=dict)
     # NumPy's signature where inspect.signature cannot read it (a C function in NumPy 1).
@@ -77,10 +77,11 @@ _SUM = "a, axis=None, dtype=None, out=None, keepdims=False"
 _EXTREME = "a, axis=None, out=None, keepdims=False"
 _ARG = "a, axis=None, out=None, *, keepdims=False"
 _MEAN = "a, axis=None, dtype=None, out=None, keepdims=False"
-_VAR = "a, axis=None, dtype=None, out=None, ddof=0, keepdims=False"
+_VAR = ("a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=None, "
+        "correction=None")
 _UFUNC_OMITS = {"initial": NO_INITIAL, "where": NO_WHERE}
 _WHERE = {"where": NO_WHERE}
-_VAR_OMITS = {"where": NO_WHERE, "mean": NO_MEAN, "correction": NO_CORRECTION}
+_VAR_OMITS = {"where": NO_WHERE}
 _ONE_AXIS = {"axis": "SupportsIndex | None"}
 
 
@@ -97,7 +98,7 @@ def _arg(name, nan, doc):
 
 
 def _moment(name, params, nan, doc, omits):
-    numpy2 = ("mean", "correction") if "mean" in omits else ()
+    numpy2 = ("mean", "correction") if "correction" in params else ()
     return Row(name, name, params, "moment", "mean", nan, doc, ("sum",), name, omits, numpy2)
 
 
@@ -172,4 +173,5 @@ BY_NAME = {row.name: row for row in FUNCTIONS}
 # Stubs: each parameter's annotation, unless a row gives its own.
 STUB_TYPES = {"a": "_Array", "b": "_Array", "x": "_Array", "axis": "Axis", "dtype": "_DType",
               "out": "np.ndarray | None", "keepdims": "bool", "ddof": "float",
+              "mean": "npt.ArrayLike | None", "correction": "float | None",
               "device": "DeviceArg", "determinism": "Determinism"}

@@ -97,3 +97,76 @@ def test_warnings_are_numpy2s(name, shape, dt, axis, ddof, want):
     assert _warned(getattr(rdx, name), a, axis=axis, **kw) == want
     if NUMPY2:
         assert _warned(getattr(np, name), a, axis=axis, **kw) == want
+
+
+def _around(x, axis, m, ddof, nan):
+    """NumPy 2's var(mean=m): the sum of (x - m)^2 over the axis (NaN left out for nanvar) over
+    n - ddof, written out in NumPy 1's terms."""
+    d = (np.asarray(x, np.float64) - m) ** 2
+    n = np.sum(~np.isnan(x), axis=axis) if nan else np.sum(np.ones_like(d), axis=axis)
+    s = (np.nansum if nan else np.sum)(d, axis=axis)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return s / np.maximum(n - ddof, 0)
+
+
+_X = np.array([[1.5, -2.0, 4.0, 0.25], [3.0, np.nan, 1.0, 2.0], [0.5, 8.0, -1.0, 6.5]])
+
+
+@pytest.mark.parametrize("name", ["var", "std", "nanvar", "nanstd"])
+@pytest.mark.parametrize("axis, mean", [
+    (1, np.array([[1.0], [2.0], [3.0]])),     # one mean per slice: from librdx's moments
+    (0, np.array([[0.5, 1.0, 1.5, 2.0]])),
+    (None, 0.75),
+    (1, _X[::-1] * 0.5),                      # a mean per element: the host form
+])
+@pytest.mark.parametrize("ddof", [0, 1])
+def test_mean_argument(name, axis, mean, ddof):
+    x = np.nan_to_num(_X) if name.startswith("var") or name.startswith("std") else _X
+    want = _around(x, axis, mean, ddof, name.startswith("nan"))
+    if "std" in name:
+        want = np.sqrt(want)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        got = getattr(rdx, name)(x, axis=axis, mean=mean, ddof=ddof)
+        if NUMPY2:
+            assert np.allclose(getattr(np, name)(x, axis=axis, mean=mean, ddof=ddof), want,
+                               equal_nan=True)
+    assert np.shape(got) == np.shape(want) and np.allclose(got, want, equal_nan=True)
+
+
+def test_mean_argument_edges():
+    """Empty slices, ddof < 0, the result dtype (np.var's x - mean in their common dtype: a
+    NumPy float64 mean widens float32, a Python float does not; np.nanvar's stays)."""
+    e = np.zeros((0, 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert np.isnan(rdx.var(e, axis=0, mean=0.5)).all()
+        assert (rdx.var(e, axis=0, mean=0.5, ddof=-1) == 0).all()
+        assert rdx.nanvar(np.array([np.nan, np.nan]), mean=0.5, ddof=-1) == 0  # NumPy 2's
+    a = np.array([1.0, 2.0, 4.0], np.float32)
+    assert rdx.var(a, mean=np.float64(2)).dtype == np.float64
+    assert rdx.var(a, mean=2.0).dtype == np.float32
+    assert rdx.nanvar(a, mean=np.float64(2)).dtype == np.float32
+    assert rdx.var(a.astype(np.int8), mean=np.float32(2)).dtype == np.float64
+    if NUMPY2:
+        for m in (np.float64(2), 2.0):
+            assert rdx.var(a, mean=m).dtype == np.var(a, mean=m).dtype
+            assert rdx.nanvar(a, mean=m).dtype == np.nanvar(a, mean=m).dtype
+
+
+@pytest.mark.parametrize("name", ["var", "std", "nanvar", "nanstd"])
+def test_correction_argument(name):
+    """correction= is NumPy 2's name of ddof; both given (ddof not 0) is its ValueError."""
+    x = _X
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want = getattr(np, name)(x, axis=0, ddof=1)
+        assert np.allclose(getattr(rdx, name)(x, axis=0, correction=1), want, equal_nan=True)
+        assert np.allclose(getattr(rdx, name)(x, axis=0, ddof=0, correction=1), want,
+                           equal_nan=True)
+    text = "ddof and correction can't be provided simultaneously."
+    with pytest.raises(ValueError, match=text):
+        getattr(rdx, name)(x, ddof=1, correction=1)
+    if NUMPY2:
+        with pytest.raises(ValueError, match=text):
+            getattr(np, name)(x, ddof=1, correction=1)
