@@ -16,6 +16,7 @@
 #include "dispatch/run_sum.hpp"
 #include "exec/exec.hpp"
 #include "exec/wait_gate.hpp"
+#include "rdx/stream.hpp"
 
 namespace rdx {
 

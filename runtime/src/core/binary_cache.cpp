@@ -13,7 +13,7 @@
 #include <system_error>
 
 #include "core/files.hpp"
-#include "rdx/rdx.hpp"
+#include "rdx/errors.hpp"
 
 namespace rdx::detail {
 namespace {

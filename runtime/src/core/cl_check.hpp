@@ -1,6 +1,7 @@
 // RDX_CHECK: every OpenCL call goes through it; a failure throws ClError with the call's text.
 #pragma once
-#include "rdx/rdx.hpp"
+#include "rdx/context.hpp"  // CL/opencl.hpp as librdx configures it
+#include "rdx/errors.hpp"
 
 #define RDX_CHECK(call)                                                \
   do {                                                                 \

@@ -7,7 +7,10 @@
 #include "core/keyed_slots.hpp"
 #include "core/plan_memo.hpp"
 #include "core/programs.hpp"
-#include "rdx/rdx.hpp"
+#include "rdx/context.hpp"
+#include "rdx/device_info.hpp"
+#include "rdx/plan.hpp"
+#include "rdx/tuning.hpp"
 
 namespace rdx {
 

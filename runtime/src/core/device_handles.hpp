@@ -2,7 +2,8 @@
 #pragma once
 #include <vector>
 
-#include "rdx/rdx.hpp"
+#include "rdx/context.hpp"
+#include "rdx/device_info.hpp"
 
 namespace rdx::detail {
 

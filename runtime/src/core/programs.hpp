@@ -6,7 +6,8 @@
 #include <tuple>
 
 #include "core/binary_cache.hpp"
-#include "rdx/rdx.hpp"
+#include "rdx/context.hpp"
+#include "rdx/errors.hpp"
 
 namespace rdx::detail {
 

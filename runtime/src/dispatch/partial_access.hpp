@@ -1,6 +1,6 @@
 // Internal: how the library makes rdx::Partial states (rdx/partial.hpp) from what ran: a published
 // Result, an exact sum, or nothing. reduce_partial, Stream::finish_partial and the device group
-// (dispatch/partial_state.cpp).
+// (dispatch/partial.cpp, rdx::Partial's one home).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -29,7 +29,7 @@ struct PartialAccess {
 void check_partial_op(const Plan& plan);
 
 // Whether exact digits of elements of `type` (F32 or F64) hold no more than `count` elements can
-// sum to (dispatch/partial_state.cpp): what combine and from_bytes check.
+// sum to (dispatch/partial.cpp): what combine and from_bytes check.
 bool exact_within(const std::vector<std::int64_t>& digits, Type type, std::uint64_t count);
 
 }  // namespace rdx::detail

@@ -7,7 +7,8 @@
 #include "core/text.hpp"
 #include "core/type_table.hpp"
 #include "rdx/errors.hpp"
-#include "rdx/rdx.hpp"
+#include "rdx/reduce.hpp"
+#include "rdx/types.hpp"
 
 namespace rdx {
 

@@ -10,7 +10,9 @@
 
 #include "exec/exec.hpp"
 #include "ops/operators.hpp"
-#include "rdx/rdx.hpp"
+#include "rdx/plan.hpp"
+#include "rdx/reduce.hpp"
+#include "rdx/types.hpp"
 
 namespace rdx::detail {
 

@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 
 #include "ops/operators.hpp"
-#include "rdx/rdx.hpp"
+#include "rdx/context.hpp"
+#include "rdx/custom.hpp"
+#include "rdx/types.hpp"
 #include "rdx/verify.hpp"
 
 namespace rdx {

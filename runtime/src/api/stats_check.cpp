@@ -11,7 +11,10 @@
 #include <vector>
 
 #include "ops/stats.hpp"
-#include "rdx/rdx.hpp"
+#include "rdx/context.hpp"
+#include "rdx/errors.hpp"
+#include "rdx/stats.hpp"
+#include "rdx/types.hpp"
 #include "rdx/verify.hpp"
 
 namespace rdx {
