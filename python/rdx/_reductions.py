@@ -71,13 +71,14 @@ def _stat(name, stat, arrays, ax, acc, device, determinism, map=""):
 
 # Sums and products --------------------------------------------------------------------------
 
-def _sum_like(row, a, axis=None, dtype=None, out=None, keepdims=False, device=None,
-              determinism=_RUN):
+def _sum_like(row, a, axis=None, dtype=None, out=None, keepdims=False, initial=None,
+              device=None, determinism=_RUN):
     """sum, prod and their nan* forms: row.ops[0] (sum, prod); row.stat (nansum, nanprod) for
-    floats."""
+    floats; initial= combined with each result on the host."""
     name = row.name
     a, dt = array(a, name)
     res = _dtypes.RESULT[row.result](dt, dtype, name)
+    start = _initial(initial, res)
     a, acc = _dtypes.sum_accumulator(a, res)
     ax = axes(axis, a.ndim, scalar_axis=True)
     keepdims = keepdims_flag(keepdims)
@@ -89,7 +90,40 @@ def _sum_like(row, a, axis=None, dtype=None, out=None, keepdims=False, device=No
         value = _stat(name, row.stat, [a], ax, acc, device, determinism)[0]
     else:
         value = _op(name, op, a, ax, acc, device, determinism)[0]
-    return finish(value, res, a.shape, ax, keepdims, out)
+    if start is None:
+        return finish(value, res, a.shape, ax, keepdims, out)
+    r = finish(value, res, a.shape, ax, keepdims, None)
+    return _combine(_INITIAL[op], r, start, res, out)
+
+
+# NumPy's ufunc of each operator, which combines initial= with the reduction's result
+_INITIAL = {"sum": np.add, "prod": np.multiply, "min": np.minimum, "max": np.maximum,
+            "nanmin": np.fmin, "nanmax": np.fmax}
+
+
+def _initial(initial, res):
+    """initial= as NumPy 2 takes it: None (none), or one value converted to the result dtype
+    (a Python integer out of its range is NumPy 2's OverflowError, a float is truncated)."""
+    if initial is None:
+        return None
+    if np.ndim(initial) != 0:
+        raise ValueError("setting an array element with a sequence.")
+    if type(initial) is int and res.kind in "iu":
+        info = np.iinfo(res)
+        if not info.min <= initial <= info.max:
+            raise OverflowError(f"Python integer {initial} out of bounds for {res}")
+    if isinstance(initial, (float, np.floating)) and res.kind in "iu":
+        int(initial)  # NaN and infinities: Python's ValueError and OverflowError, as NumPy's
+    return np.asarray(initial).astype(res)[()]
+
+
+def _combine(ufunc, r, start, res, out):
+    """A result with initial= taken as one more element of each slice (NumPy's ufunc of 0-d
+    arrays: integers wrap without a warning)."""
+    r = ufunc(np.asarray(r), np.asarray(start), dtype=res)
+    if r.ndim == 0:
+        r = r[()]
+    return r if out is None else into(out, r)
 
 
 # Extremes and their indexes -----------------------------------------------------------------
@@ -97,18 +131,28 @@ def _sum_like(row, a, axis=None, dtype=None, out=None, keepdims=False, device=No
 _UFUNC = {"min": "minimum", "max": "maximum", "nanmin": "fmin", "nanmax": "fmax"}
 
 
-def _extreme(row, a, axis=None, out=None, keepdims=False, device=None, determinism=_RUN):
-    """min, max, nanmin, nanmax: the operator row.ops[0]."""
+def _extreme(row, a, axis=None, out=None, keepdims=False, initial=None, device=None,
+             determinism=_RUN):
+    """min, max, nanmin, nanmax: the operator row.ops[0]; initial= combined with each result
+    on the host (of an empty slice: initial itself)."""
     name = row.name
     a, dt = array(a, name)
     ax = axes(axis, a.ndim, scalar_axis=True)
     keepdims = keepdims_flag(keepdims)
     op = row.ops[0]
+    start = _initial(initial, dt)
     if sizes(a.shape, ax)[0] == 0:  # NumPy's rule, even where there are no results
-        raise ValueError(f"zero-size array to reduction operation {_UFUNC[op]} which has no "
-                         "identity")
+        if start is None:
+            raise ValueError(f"zero-size array to reduction operation {_UFUNC[op]} which has "
+                             "no identity")
+        kept = [n for k, n in enumerate(a.shape) if ax is not None and k not in ax]
+        return finish(np.full(kept, start, dt), dt, a.shape, ax, keepdims, out)
     value = _op(name, op, a, ax, "", device, determinism)[0]
-    r = finish(value, dt, a.shape, ax, keepdims, out)
+    if start is None:
+        r = finish(value, dt, a.shape, ax, keepdims, out)
+    else:
+        r = _combine(_INITIAL[op], finish(value, dt, a.shape, ax, keepdims, None), start, dt,
+                     out)
     if row.nan == "ignore" and dt.kind == "f" and _has_nan(r):
         warnings.warn("All-NaN slice encountered", RuntimeWarning, stacklevel=3)
     return r

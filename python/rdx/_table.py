@@ -15,10 +15,9 @@ RUN = "run_to_run"
 EXTRAS = "device=None, determinism=" + repr(RUN)
 # What NumPy's `<no value>` default (numpy._NoValue: "not passed on") of a parameter means;
 # rdx's default is that value.
-NOVALUE = {"keepdims": False, "mean": None, "correction": None}
+NOVALUE = {"keepdims": False, "initial": None, "mean": None, "correction": None}
 # Reasons NumPy's parameters are not taken (a row's `omits` names one per parameter).
 NO_WHERE = "no masked reductions in librdx"
-NO_INITIAL = "no start value in librdx's reductions"
 
 
 @dataclass(frozen=True)
@@ -73,24 +72,24 @@ def parse(params: str, extras: str = "") -> inspect.Signature:
     return parse(f"{params}, {'' if star else '*, '}{extras}")
 
 
-_SUM = "a, axis=None, dtype=None, out=None, keepdims=False"
+_SUM = "a, axis=None, dtype=None, out=None, keepdims=False, initial=None"
 _EXTREME = "a, axis=None, out=None, keepdims=False"
+_EXTREME_INITIAL = _EXTREME + ", initial=None"
 _ARG = "a, axis=None, out=None, *, keepdims=False"
 _MEAN = "a, axis=None, dtype=None, out=None, keepdims=False"
 _VAR = ("a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=None, "
         "correction=None")
-_UFUNC_OMITS = {"initial": NO_INITIAL, "where": NO_WHERE}
 _WHERE = {"where": NO_WHERE}
 _VAR_OMITS = {"where": NO_WHERE}
 _ONE_AXIS = {"axis": "SupportsIndex | None"}
 
 
 def _sum(name, ops, stat, nan, doc):
-    return Row(name, name, _SUM, "sum_like", "sum", nan, doc, ops, stat, _UFUNC_OMITS)
+    return Row(name, name, _SUM, "sum_like", "sum", nan, doc, ops, stat, _WHERE)
 
 
 def _extreme(name, nan, doc):
-    return Row(name, name, _EXTREME, "extreme", "element", nan, doc, (name,), "", _UFUNC_OMITS)
+    return Row(name, name, _EXTREME_INITIAL, "extreme", "element", nan, doc, (name,), "", _WHERE)
 
 
 def _arg(name, nan, doc):
@@ -173,5 +172,5 @@ BY_NAME = {row.name: row for row in FUNCTIONS}
 # Stubs: each parameter's annotation, unless a row gives its own.
 STUB_TYPES = {"a": "_Array", "b": "_Array", "x": "_Array", "axis": "Axis", "dtype": "_DType",
               "out": "np.ndarray | None", "keepdims": "bool", "ddof": "float",
-              "mean": "npt.ArrayLike | None", "correction": "float | None",
+              "initial": "Any", "mean": "npt.ArrayLike | None", "correction": "float | None",
               "device": "DeviceArg", "determinism": "Determinism"}

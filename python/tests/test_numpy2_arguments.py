@@ -170,3 +170,51 @@ def test_correction_argument(name):
     if NUMPY2:
         with pytest.raises(ValueError, match=text):
             getattr(np, name)(x, ddof=1, correction=1)
+
+
+_F = np.array([[1.5, np.nan, -4.0], [np.nan, np.nan, np.nan], [2.0, 7.0, 0.5]])
+_I = np.array([[3, -2, 9], [120, 100, -7]], np.int8)
+
+
+@pytest.mark.parametrize("name", ["sum", "prod", "min", "max", "nansum", "nanprod", "nanmin",
+                                  "nanmax"])
+@pytest.mark.parametrize("x, axis, initial", [
+    (_F, None, 5.0), (_F, 1, -3), (_F, 0, 2.5),       # NaN slices: propagated, or ignored
+    (_I, None, 100), (_I, 1, -128), (_I, 0, 2.9),     # int8: sums in int64, extremes in int8
+    (np.zeros((0, 3)), 0, 3), (np.zeros((0, 3)), 1, 3), (np.zeros(0, np.uint16), None, 7),
+    (np.array([True, False]), None, 0),
+])
+def test_initial(name, x, axis, initial):
+    """initial= is one more element of each slice: of an empty one (the extremes too) the
+    result; cast to the result dtype, as NumPy's."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want = getattr(np, name)(x, axis=axis, initial=initial)
+        got = getattr(rdx, name)(x, axis=axis, initial=initial)
+        kept = getattr(rdx, name)(x, axis=axis, initial=initial, keepdims=True)
+        out = np.zeros(np.shape(want), np.float64)
+        assert getattr(rdx, name)(x, axis=axis, initial=initial, out=out) is out
+    assert type(got) is type(want) and got.dtype == want.dtype, (got, want)
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(out, want)
+    assert np.shape(kept) == np.shape(getattr(np, name)(x, axis=axis, initial=initial,
+                                                        keepdims=True))
+
+
+def test_initial_errors_and_warnings():
+    """NumPy 2's conversions of initial= (a Python integer out of range is an OverflowError,
+    NaN into an integer a ValueError, a sequence a ValueError); an all-NaN slice with initial=
+    gives it without a warning."""
+    i8 = np.array([1, 2], np.int8)
+    with pytest.raises(OverflowError, match="Python integer 300 out of bounds for int8"):
+        rdx.max(i8, initial=300)
+    with pytest.raises(OverflowError, match="Python integer -1 out of bounds for uint64"):
+        rdx.sum(i8.astype(np.uint8), initial=-1)
+    with pytest.raises(ValueError, match="cannot convert float NaN to integer"):
+        rdx.min(i8, initial=np.nan)
+    with pytest.raises(ValueError):
+        rdx.sum(i8, initial=[1, 2])
+    with pytest.raises(ValueError, match="zero-size array"):
+        rdx.max(np.zeros(0))
+    assert _warned(rdx.nanmax, np.array([np.nan, np.nan]), initial=5) == []
+    assert rdx.nanmax(np.array([np.nan, np.nan]), initial=5) == 5
