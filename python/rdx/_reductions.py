@@ -226,6 +226,7 @@ def _moment(row, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, mea
         ddof = correction
     a, dt = array(a, name)
     res = _dtypes.RESULT[row.result](dt, dtype, name)
+    given = a  # an integer dtype's steps cast the elements themselves
     a, acc = _dtypes.mean_accumulator(a, res, dtype)
     # np.nanmean and friends of floats are ufunc reductions (a 0-d array's axis 0 is every
     # axis); of integers they are np.mean, np.var and np.std, which take no axis of a 0-d array
@@ -253,6 +254,11 @@ def _moment(row, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, mea
     if not nan_form:
         stat = stat.removeprefix("nan")
     root = stat.endswith("std")
+    if res.kind in "iu":
+        if nan_form:
+            raise TypeError("If a is inexact, then dtype must be inexact")  # np.nanmean's
+        return _integer_moment(name, stat, given, ax, res, ddof, keepdims, out, mean, device,
+                               determinism)
     if ax is None and determinism != _RUN and stat != "mean":
         a = contiguous(a)  # the exact moments are whole-input forms (not per segment)
     base = stat if ddof == 0 else stat[:-3] + "var"
@@ -294,6 +300,45 @@ def _moment(row, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, mea
                 v = np.where(dof <= 0, np.nan, v)
             value = np.sqrt(v) if root else v
     return finish(value, res, a.shape, ax, keepdims, out)
+
+
+def _integer_moment(name, stat, a, ax, res, ddof, keepdims, out, mean, device, determinism):
+    """np.mean, np.var and np.std with an integer dtype, NumPy's own steps: sums in res
+    (rdx.sum's, the elements cast to res), each divided by the count and cast back to res
+    (truncated); var subtracts that integer mean from the elements on the host (NumPy's
+    np.subtract and np.square), then sums the squares in res; std is np.sqrt of it (of an
+    array into itself: NumPy's casting TypeError, as NumPy's)."""
+    if isinstance(a, DeviceArray):
+        raise NotImplementedError(f"rdx.{name}: an integer dtype of a PyOpenCL array (NumPy's "
+                                  "steps subtract the mean on the host)")
+    n = sizes(a.shape, ax)[0]
+    summing = _table.BY_NAME["sum"]
+
+    def total(x, kd):
+        return _sum_like(summing, x, ax, res, None, kd, None, device, determinism)
+
+    def divide(r, count):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if isinstance(r, np.ndarray):
+                return np.true_divide(r, count, out=r, casting="unsafe")
+            return r.dtype.type(r / count)
+
+    if stat == "mean":
+        if n == 0:
+            warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=4)
+        r = divide(total(a, keepdims), n)
+    else:
+        if ddof >= n:
+            warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=4)
+        if mean is None:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                mean = (np.asarray(total(a, True)) / n).astype(res)
+        x = np.subtract(a, mean)
+        x = np.square(x, out=x)
+        r = divide(total(x, keepdims), np.maximum(n - ddof, 0))
+        if stat == "std":
+            r = np.sqrt(r, out=r) if isinstance(r, np.ndarray) else r.dtype.type(np.sqrt(r))
+    return r if out is None else into(out, r)
 
 
 def _around(name, a, ax, acc, mean, nan_form, reduced, device, determinism):

@@ -218,3 +218,30 @@ def test_initial_errors_and_warnings():
         rdx.max(np.zeros(0))
     assert _warned(rdx.nanmax, np.array([np.nan, np.nan]), initial=5) == []
     assert rdx.nanmax(np.array([np.nan, np.nan]), initial=5) == 5
+
+
+@pytest.mark.parametrize("name", ["mean", "var", "std", "nanmean", "nanvar"])
+@pytest.mark.parametrize("x", [
+    np.array([[1, 2, 4], [7, -3, 10]], np.int32),
+    np.array([[1.5, 2.7, -4.2], [7.9, -3.1, 10.0]]),
+    np.array([100, 100, 100], np.int8),          # the sum wraps in int8, as NumPy's
+    np.zeros((2, 3), bool),
+])
+@pytest.mark.parametrize("dtype", [np.int64, np.int8])
+@pytest.mark.parametrize("axis", [None, 0])
+def test_integer_dtype_of_means(name, x, dtype, axis):
+    """An integer dtype= of np.mean, np.var, np.std: NumPy's steps in it (sums in dtype, each
+    divided and truncated into it); std along an axis is np.sqrt's casting TypeError; the nan*
+    forms of floats refuse it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        try:
+            want = getattr(np, name)(x, axis=axis, dtype=dtype)
+        except TypeError as e:
+            with pytest.raises(TypeError) as got:
+                getattr(rdx, name)(x, axis=axis, dtype=dtype)
+            assert str(got.value) == str(e)
+            return
+        got = getattr(rdx, name)(x, axis=axis, dtype=dtype)
+    assert type(got) is type(want) and got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
