@@ -80,7 +80,6 @@ _MEAN = "a, axis=None, dtype=None, out=None, keepdims=False"
 _VAR = ("a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=None, "
         "correction=None")
 _WHERE = {"where": NO_WHERE}
-_VAR_OMITS = {"where": NO_WHERE}
 _ONE_AXIS = {"axis": "SupportsIndex | None"}
 
 
@@ -118,8 +117,8 @@ FUNCTIONS: tuple[Row, ...] = (
             "it", _WHERE),
     _moment("var", _VAR, "plain",
             "the variance, var * n / (n - ddof) of the population variance (inf or NaN where "
-            "n <= ddof)", _VAR_OMITS),
-    _moment("std", _VAR, "plain", "the standard deviation: the square root of var", _VAR_OMITS),
+            "n <= ddof)", _WHERE),
+    _moment("std", _VAR, "plain", "the standard deviation: the square root of var", _WHERE),
     Row("any", "any", _EXTREME, "logical", "bool", "plain",
         "whether any element is true: NaN is true, -0.0 false", stat="any", omits=_WHERE),
     Row("all", "all", _EXTREME, "logical", "bool", "plain",
@@ -143,9 +142,9 @@ FUNCTIONS: tuple[Row, ...] = (
     _moment("nanmean", _MEAN, "ignore", "the mean of the elements that are not NaN", _WHERE),
     _moment("nanvar", _VAR, "ignore",
             "the variance of the elements that are not NaN: NaN where they number ddof or "
-            "fewer", _VAR_OMITS),
+            "fewer", _WHERE),
     _moment("nanstd", _VAR, "ignore",
-            "the standard deviation of the elements that are not NaN", _VAR_OMITS),
+            "the standard deviation of the elements that are not NaN", _WHERE),
     Row("dot", "dot", "a, b, out=None", "dot", "result_type", "plain",
         "the inner product of two 1-D arrays, in np.result_type(a, b): int32 stays int32 and "
         "wraps, as NumPy's. Matrix products are not reductions: NotImplementedError",
