@@ -18,9 +18,9 @@
 #include "core/plan_memo.hpp"
 #include "coverage.hpp"
 #include "ops/operators.hpp"
+#include "plan/fast_tuning.hpp"
 #include "rdx/rdx.hpp"
 #include "rdx/verify.hpp"
-#include "strategies/fast_tuning.hpp"
 
 using namespace rdx;
 using rdx::test::Coverage;

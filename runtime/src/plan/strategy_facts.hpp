@@ -1,5 +1,6 @@
-// Internal: what the planner knows of each strategy, apart from how it runs (registry.hpp adds
-// the run hook). Pure: no OpenCL types, so plan/plan.cpp and its unit tests need no executor.
+// Internal: what the planner knows of each strategy, apart from how it runs (its facts row,
+// `facts_<name>()`, in plan/facts_*.cpp; strategies/registry.hpp pairs it with the launcher's run
+// hooks). Pure: no OpenCL types, so plan/plan.cpp and its unit tests need no executor.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -7,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "plan/strategy_list.hpp"
 #include "rdx/device_info.hpp"
 #include "rdx/plan.hpp"
 #include "rdx/strategies.hpp"
@@ -46,10 +48,16 @@ struct StrategyFacts {
   std::string (*user_unsupported)(const DeviceInfo& dev, std::size_t state_bytes) = nullptr;
 };
 
+// Each listed strategy's facts (plan/strategy_list.hpp): a listed name without its row does not
+// link.
+#define RDX_DECLARE_FACTS(name) StrategyFacts facts_##name();
+RDX_STRATEGIES(RDX_DECLARE_FACTS)
+#undef RDX_DECLARE_FACTS
+
 // The tunables' names of every strategy that has them (for the tuning file's keys).
 bool is_tunable_name(std::string_view name);
 
-// Every strategy's facts, in table order; the facts of one strategy (null when unknown).
+// Every strategy's facts, sorted by `order`; the facts of one strategy (null when unknown).
 std::span<const StrategyFacts* const> strategy_facts();
 const StrategyFacts* find_facts(std::string_view name);
 

@@ -33,15 +33,6 @@ Outcome run_window(Exec& ex, const cl::Buffer& in, std::uint64_t n, std::uint64_
   return r;
 }
 
-std::uint64_t window_depth(std::uint64_t n, std::uint64_t window) {
-  std::uint64_t launches = 0;
-  for (std::uint64_t m = n; launches == 0 || m >= window; m /= window)
-    ++launches;
-  // Per launch: a window (window - 1 combines) on the way up, or at most window - 1 tail
-  // elements added to the tail state (+1 for the tail's own chain); then the host's window + 1.
-  return launches * 2 * window + window + 1;
-}
-
 }  // namespace
 
 Outcome run_amp_halving(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
@@ -50,35 +41,13 @@ Outcome run_amp_halving(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
 Outcome run_amp_window8(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   return run_window(ex, in, n, 8);
 }
-std::uint64_t amp_halving_depth(const Plan& p, const DeviceInfo&) {
-  return window_depth(p.n, 2);
-}
-std::uint64_t amp_window8_depth(const Plan& p, const DeviceInfo&) {
-  return window_depth(p.n, 8);
+
+StrategyRun strategy_amp_halving() {
+  return {run_amp_halving};
 }
 
-StrategyDef strategy_amp_halving() {
-  return {
-      {302,
-       {"amp_halving", "amp_simple.cl", "003 (C++ AMP): reduction_simple_1",
-        "log2(n) launches, a[i] = a[i] + a[i+s] with s halving; cut-off elements to a tail state"},
-       amp_halving_depth,
-       nullptr,
-       nullptr,
-       1},
-      run_amp_halving};
-}
-
-StrategyDef strategy_amp_window8() {
-  return {
-      {303,
-       {"amp_window8", "amp_simple.cl", "003 (C++ AMP): reduction_simple_2",
-        "log8(n) launches, each work-item combines a window of eight; serial tail, rest on host"},
-       amp_window8_depth,
-       nullptr,
-       nullptr,
-       1},
-      run_amp_window8};
+StrategyRun strategy_amp_window8() {
+  return {run_amp_window8};
 }
 
 }  // namespace rdx::detail

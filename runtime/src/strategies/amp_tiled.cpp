@@ -33,16 +33,6 @@ Outcome run_tiled(Exec& ex, const cl::Buffer& in, std::uint64_t n, const char* n
   return r;
 }
 
-std::uint64_t tiled_depth(const Plan& p, std::uint64_t per_item) {
-  const std::uint64_t wg = p.work_group_size;
-  std::uint64_t depth = 0, count = p.n;
-  do {
-    count = (count + per_item * wg - 1) / (per_item * wg);
-    depth += ceil_log2(wg) + per_item - 1;
-  } while (count > wg && per_item * wg > 1);
-  return depth + count;  // the host's sequential pass over the last partials
-}
-
 }  // namespace
 
 Outcome run_amp_tiled_modulo(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
@@ -57,55 +47,21 @@ Outcome run_amp_tiled_conflictfree(Exec& ex, const cl::Buffer& in, std::uint64_t
 Outcome run_amp_tiled_twoload(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   return run_tiled(ex, in, n, "amp_tiled_4", 2);
 }
-std::uint64_t amp_tiled_depth(const Plan& p, const DeviceInfo&) {
-  return tiled_depth(p, 1);
-}
-std::uint64_t amp_tiled_twoload_depth(const Plan& p, const DeviceInfo&) {
-  return tiled_depth(p, 2);
+
+StrategyRun strategy_amp_tiled_modulo() {
+  return {run_amp_tiled_modulo};
 }
 
-StrategyDef strategy_amp_tiled_modulo() {
-  return {{304,
-           {"amp_tiled_modulo", "amp_tiled.cl", "003 (C++ AMP): reduction_tiled_1",
-            "tile in local memory, stride doubling, active if tid % (2s) == 0 (divergent)"},
-           amp_tiled_depth,
-           nullptr,
-           nullptr,
-           1},
-          run_amp_tiled_modulo};
+StrategyRun strategy_amp_tiled_consecutive() {
+  return {run_amp_tiled_consecutive};
 }
 
-StrategyDef strategy_amp_tiled_consecutive() {
-  return {{305,
-           {"amp_tiled_consecutive", "amp_tiled.cl", "003 (C++ AMP): reduction_tiled_2",
-            "stride doubling on index 2*s*tid: consecutive active work-items"},
-           amp_tiled_depth,
-           nullptr,
-           nullptr,
-           1},
-          run_amp_tiled_consecutive};
+StrategyRun strategy_amp_tiled_conflictfree() {
+  return {run_amp_tiled_conflictfree};
 }
 
-StrategyDef strategy_amp_tiled_conflictfree() {
-  return {{306,
-           {"amp_tiled_conflictfree", "amp_tiled.cl", "003 (C++ AMP): reduction_tiled_3",
-            "stride halving, tid < s: consecutive local addresses, no bank conflicts"},
-           amp_tiled_depth,
-           nullptr,
-           nullptr,
-           1},
-          run_amp_tiled_conflictfree};
-}
-
-StrategyDef strategy_amp_tiled_twoload() {
-  return {{307,
-           {"amp_tiled_twoload", "amp_tiled.cl", "003 (C++ AMP): reduction_tiled_4",
-            "half the work-items, each combines two global elements while loading the tile"},
-           amp_tiled_twoload_depth,
-           nullptr,
-           nullptr,
-           1},
-          run_amp_tiled_twoload};
+StrategyRun strategy_amp_tiled_twoload() {
+  return {run_amp_tiled_twoload};
 }
 
 }  // namespace rdx::detail

@@ -17,15 +17,8 @@ Outcome run_bottomup(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   return ex.read(s);
 }
 
-StrategyDef strategy_bottomup() {
-  return {{1,
-           {"bottomup", "bottomup.cl", "000 (Lawlor): bottom-up tree, totalFloats",
-            "log2(n) launches, step doubling, pairs combined in global memory"},
-           log2_n_depth,
-           nullptr,
-           nullptr,
-           1},
-          run_bottomup};
+StrategyRun strategy_bottomup() {
+  return {run_bottomup};
 }
 
 }  // namespace rdx::detail

@@ -11,15 +11,8 @@ Outcome run_dualload(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   return run_passes(ex, in, n, {"dualload.cl", "dl_reduce", "", groups_two_per_item}, "dualload");
 }
 
-StrategyDef strategy_dualload() {
-  return {{106,
-           {"dualload", "dualload.cl", "001 (A Study in Reduction) step 6: SharedDualLoad",
-            "each work-item combines two elements while loading, then the local-memory tree"},
-           dual_passes_depth,
-           nullptr,
-           nullptr,
-           1},
-          run_dualload};
+StrategyRun strategy_dualload() {
+  return {run_dualload};
 }
 
 }  // namespace rdx::detail

@@ -15,8 +15,8 @@
 #include "core/cl_check.hpp"
 #include "core/keyed_slots.hpp"
 #include "exec/chunks.hpp"
+#include "plan/fast_tuning.hpp"
 #include "strategies/fast_scratch.hpp"
-#include "strategies/fast_tuning.hpp"
 #include "strategies/registry.hpp"
 
 namespace rdx::detail {
@@ -81,16 +81,13 @@ bool fast_idx32(const Plan& p, const FastGrid& g, std::uint64_t n) {
                            (std::uint64_t{1} << 31);
 }
 
-}  // namespace
-
+// The build options of cl/fast.cl's kernel for plan p (a fast_* plan) over n elements.
 std::string fast_build_options(const Plan& p, std::uint64_t n) {
   const FastGrid g = fast_grid(p);
   return detail::format("-DVW={} -DBLOCKED={} -DBLOCK={} -DUNROLL={} -DHOST_FINISH={}{}",
                         g.vector_width, g.blocked ? 1 : 0, kFastBlock, g.unroll,
                         g.host_finish ? 1 : 0, fast_idx32(p, g, n) ? " -DIDX32" : "");
 }
-
-namespace {
 
 // cl/fast.cl enqueued over the grid, the slot held until its states are read: where they lie.
 struct FastLaunch {
@@ -227,62 +224,12 @@ StateResult run_fast_user(Context& ctx, const Reduction& r, const Prepared& prep
   return {unpack_state(r, layout, s.result->data()), ran};
 }
 
-std::uint64_t fast_depth(const Plan& p, const DeviceInfo&) {
-  const FastGrid g = fast_grid(p);
-  const std::uint64_t vw = g.vector_width ? g.vector_width : 1;
-  const std::uint64_t wg = p.work_group_size ? p.work_group_size : 1;
-  const std::uint64_t items = std::max<std::uint64_t>(g.groups, 1) * wg;
-  const std::uint64_t per_item = (p.n + items - 1) / items;
-  std::uint64_t lane;  // sequential combines in one vector lane of one work-item
-  // Kahan over the block totals of a built-in float sum (a user's reduction has none). Op::Sum
-  // itself, not the row's combine: the kernel's own test is `OP == OP_SUM` (cl/fast.cl).
-  if (g.blocked && p.reduction.empty() && p.op == Op::Sum && is_float(p.acc))
-    lane = std::min<std::uint64_t>(per_item, kFastBlock) / vw + 3;
-  else
-    lane = per_item / vw + 1;
-  const std::uint64_t last = (std::max<std::uint64_t>(g.groups, 1) + wg - 1) / wg;
-  return lane + ceil_log2(vw) + 2 * ceil_log2(wg) + last + 1;
+StrategyRun strategy_fast_strided() {
+  return {run_fast, enqueue_fast, fast_user_plan, run_fast_user};
 }
 
-StrategyDef strategy_fast_strided() {
-  StrategyDef d{
-      {900,
-       {"fast_strided", "fast.cl",
-        "001 step 10 (multi-sequential) + ArrayFire's last-group finish; not a seed",
-        "auto on GPUs: one launch, a grid of CUs x 8 groups reading neighbouring vectors "
-        "(NVIDIA, inputs of 4 GiB or more: CUs x 32 groups of 512), the last work-group to "
-        "finish reduces the partials (the host does for a grid of at most work-group-size "
-        "groups)"},
-       fast_depth,
-       nullptr,
-       nullptr,
-       1,
-       kFastStridedParams,
-       tune_fast_strided},
-      run_fast};
-  d.enqueue = enqueue_fast;
-  d.user_plan = fast_user_plan;
-  d.run_user = run_fast_user;
-  return d;
-}
-
-StrategyDef strategy_fast_blocked() {
-  StrategyDef d{{901,
-                 {"fast_blocked", "fast.cl",
-                  "001 step 10 (multi-sequential) + ArrayFire's last-group finish; not a seed",
-                  "auto on CPUs: one launch, each work-item reads one contiguous range with wide "
-                  "vectors (Kahan over block totals for float sums), the last group finishes"},
-                 fast_depth,
-                 nullptr,
-                 nullptr,
-                 1,
-                 kFastBlockedParams,
-                 tune_fast_blocked},
-                run_fast};
-  d.enqueue = enqueue_fast;
-  d.user_plan = fast_user_plan;
-  d.run_user = run_fast_user;
-  return d;
+StrategyRun strategy_fast_blocked() {
+  return {run_fast, enqueue_fast, fast_user_plan, run_fast_user};
 }
 
 }  // namespace rdx::detail

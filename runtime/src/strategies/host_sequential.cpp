@@ -29,24 +29,8 @@ Outcome run_amp_sequential(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   return r;
 }
 
-// One combine per element, in order: a chain as long as the input.
-std::uint64_t amp_sequential_depth(const Plan& p, const DeviceInfo&) {
-  return p.n ? p.n : 1;
-}
-
-StrategyDef strategy_amp_sequential() {
-  StrategyDef d{{301,
-                 {"amp_sequential", "", "003 (C++ AMP): sequential_reduction, std::accumulate",
-                  "the CPU reference: read the input back, combine left to right on the host"},
-                 amp_sequential_depth,
-                 nullptr,
-                 nullptr,
-                 1},
-                run_amp_sequential};
-  d.user_unsupported = [](const DeviceInfo&, std::size_t) -> std::string {
-    return "it combines on the host, which cannot run OpenCL C";
-  };
-  return d;
+StrategyRun strategy_amp_sequential() {
+  return {run_amp_sequential};
 }
 
 }  // namespace rdx::detail

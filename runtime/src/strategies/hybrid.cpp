@@ -24,22 +24,8 @@ Outcome run_hybrid(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   return v[0];
 }
 
-// A tree of ceil(log2 WG) levels per work-group, then ceil(log2 groups) levels on the host.
-std::uint64_t hybrid_depth(const Plan& p, const DeviceInfo&) {
-  const std::uint64_t wg = p.work_group_size;
-  return ceil_log2(wg) + ceil_log2((p.n + wg - 1) / wg) + 1;
-}
-
-StrategyDef strategy_hybrid() {
-  return {{3,
-           {"hybrid", "hybrid.cl", "000 (Lawlor): last paragraph, local-memory levels + CPU levels",
-            "one launch: each work-group halves its slice in local memory; the host finishes the "
-            "tree over the partials"},
-           hybrid_depth,
-           nullptr,
-           nullptr,
-           1},
-          run_hybrid};
+StrategyRun strategy_hybrid() {
+  return {run_hybrid};
 }
 
 }  // namespace rdx::detail

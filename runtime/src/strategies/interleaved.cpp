@@ -10,18 +10,8 @@ Outcome run_interleaved(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
                     "interleaved");
 }
 
-StrategyDef strategy_interleaved() {
-  return {
-      {103,
-       {"interleaved", "interleaved.cl",
-        "001 step 3 (Shared, interleaved/divergent); 004 (Kandasamy): Figure 1, divergent stride "
-        "doubling",
-        "local-memory tree, lid % (2*s) == 0 combines lid and lid+s, s doubling: divergent"},
-       tree_passes_depth_halvable,
-       nullptr,
-       nullptr,
-       1},
-      run_interleaved};
+StrategyRun strategy_interleaved() {
+  return {run_interleaved};
 }
 
 }  // namespace rdx::detail

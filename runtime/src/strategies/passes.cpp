@@ -3,37 +3,9 @@
 
 #include "core/format.hpp"
 
-#include <algorithm>
-
 #include "rdx/errors.hpp"
 
 namespace rdx::detail {
-
-std::uint64_t groups_one_per_item(const DeviceInfo&, std::uint64_t count, std::uint64_t wg) {
-  return (count + wg - 1) / wg;
-}
-
-std::uint64_t groups_two_per_item(const DeviceInfo&, std::uint64_t count, std::uint64_t wg) {
-  return (count + 2 * wg - 1) / (2 * wg);
-}
-
-std::uint64_t tree_passes_depth(const Plan& p, const DeviceInfo& dev) {
-  const std::uint64_t wg = std::max<std::uint64_t>(p.work_group_size, 1);
-  return passes_depth(dev, p.n, wg, groups_one_per_item,
-                      [&](std::uint64_t, std::uint64_t) { return ceil_log2(wg); });
-}
-
-std::uint64_t tree_passes_depth_halvable(const Plan& p, const DeviceInfo& dev) {
-  Plan half = p;  // Exec::kernel may halve the work-group size to fit the device
-  half.work_group_size = std::max<std::size_t>(p.work_group_size / 2, 1);
-  return std::max(tree_passes_depth(p, dev), tree_passes_depth(half, dev));
-}
-
-std::uint64_t dual_passes_depth(const Plan& p, const DeviceInfo& dev) {
-  const std::uint64_t wg = std::max<std::uint64_t>(p.work_group_size, 1);
-  return passes_depth(dev, p.n, wg, groups_two_per_item,
-                      [&](std::uint64_t, std::uint64_t) { return 1 + ceil_log2(wg); });
-}
 
 Outcome run_passes(Exec& ex, const cl::Buffer& in, std::uint64_t n, const PassKernel& pk,
                    const char* who) {

@@ -1,8 +1,9 @@
-// Internal: the strategy table. A strategy is one unit: its kernel file cl/<file>.cl, and its
-// launcher strategies/<name>.cpp, which defines `StrategyDef strategy_<name>()` (its facts and
-// its run hook) beside the launcher. Adding a strategy: the .cl file, the launcher with that
-// function, and its name in RDX_STRATEGIES (strategies/list.hpp); a listed name without the
-// function does not link. CMake picks up new .cl and .cpp files by itself.
+// Internal: the strategy table. A strategy is one unit: its kernel file cl/<file>.cl, its facts
+// row `StrategyFacts facts_<name>()` (plan/facts_*.cpp: what the planner reads), and its launcher
+// strategies/<name>.cpp, which defines `StrategyRun strategy_<name>()` (its run hooks) beside the
+// launcher. Adding a strategy: the .cl file, the facts row, the launcher with that function, and
+// its name in RDX_STRATEGIES (plan/strategy_list.hpp); a listed name without either function
+// does not link. CMake picks up new .cl files and launchers by itself.
 #pragma once
 #include <functional>
 #include <span>
@@ -12,11 +13,12 @@
 #include "exec/exec.hpp"
 #include "exec/user_inputs.hpp"
 #include "plan/strategy_facts.hpp"
-#include "strategies/list.hpp"
+#include "plan/strategy_list.hpp"
 
 namespace rdx::detail {
 
-struct StrategyDef : StrategyFacts {
+// How a strategy runs: its launcher's half of the row.
+struct StrategyRun {
   // Reduces n >= 1 elements of plan.type in `in` (never written) and returns the state.
   Outcome (*run)(Exec& ex, const cl::Buffer& in, std::uint64_t n) = nullptr;
   // run in two steps (the device group enqueues every device's work from one thread before it
@@ -35,11 +37,14 @@ struct StrategyDef : StrategyFacts {
                           const AsyncTarget* target) = nullptr;
 };
 
-#define RDX_DECLARE_STRATEGY(name) StrategyDef strategy_##name();
+// A strategy's row: its facts (facts_<name>()) and its run hooks (strategy_<name>()).
+struct StrategyDef : StrategyFacts, StrategyRun {};
+
+#define RDX_DECLARE_STRATEGY(name) StrategyRun strategy_##name();
 RDX_STRATEGIES(RDX_DECLARE_STRATEGY)
 #undef RDX_DECLARE_STRATEGY
 
-// The table, sorted by `order`; one strategy (null when unknown).
+// The table, sorted by `order` (as strategy_facts()); one strategy (null when unknown).
 std::span<const StrategyDef> strategy_table();
 const StrategyDef* find_strategy(std::string_view name);
 

@@ -11,15 +11,8 @@ Outcome run_topdown(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   return ex.read(s);
 }
 
-StrategyDef strategy_topdown() {
-  return {{2,
-           {"topdown", "topdown.cl", "000 (Lawlor): top-down monokernel, topdownAllFloats",
-            "one launch, one work-group halving the active range with a barrier per step"},
-           log2_n_depth,
-           nullptr,
-           nullptr,
-           1},
-          run_topdown};
+StrategyRun strategy_topdown() {
+  return {run_topdown};
 }
 
 }  // namespace rdx::detail

@@ -9,15 +9,8 @@ Outcome run_unrolled(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   return run_passes(ex, in, n, {"unrolled.cl", "ur_reduce", "", groups_two_per_item}, "unrolled");
 }
 
-StrategyDef strategy_unrolled() {
-  return {{108,
-           {"unrolled", "unrolled.cl", "001 (A Study in Reduction) step 8: SharedUnrolledAll",
-            "the whole tree written out for the compile-time work-group size, a barrier per step"},
-           dual_passes_depth,
-           nullptr,
-           nullptr,
-           1},
-          run_unrolled};
+StrategyRun strategy_unrolled() {
+  return {run_unrolled};
 }
 
 }  // namespace rdx::detail

@@ -1,6 +1,8 @@
-// Internal: the one list of librdx's strategies. Each X(name) is a strategy whose unit,
-// strategies/<launcher>.cpp, defines `StrategyDef strategy_<name>()` (registry.hpp): a listed
-// strategy without that definition fails to link. The table's order is each row's `order`.
+// Internal: the one list of librdx's strategies. Each X(name) is a strategy with two halves: its
+// facts, `StrategyFacts facts_<name>()` (plan/strategy_facts.hpp, defined in plan/facts_*.cpp: what
+// the planner reads), and its launcher, `StrategyRun strategy_<name>()` (strategies/registry.hpp,
+// defined in strategies/<launcher>.cpp: how it runs). A listed strategy without either definition
+// fails to link. The tables' order is each facts row's `order`.
 #pragma once
 
 // clang-format off

@@ -1,6 +1,6 @@
 // The tunables of fast_strided and fast_blocked, with the measurements behind their defaults, and
 // the grid a plan gets from them (see fast_tuning.hpp).
-#include "strategies/fast_tuning.hpp"
+#include "plan/fast_tuning.hpp"
 
 #include "core/format.hpp"
 #include "core/text.hpp"

@@ -51,7 +51,4 @@ inline std::uint64_t fast_per_item(std::uint64_t n, std::uint64_t items, unsigne
   return (per + vector_width - 1) / vector_width * vector_width;
 }
 
-// The build options of cl/fast.cl's kernel for plan p (a fast_* plan) over n elements.
-std::string fast_build_options(const Plan& p, std::uint64_t n);
-
 }  // namespace rdx::detail
