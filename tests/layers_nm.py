@@ -8,8 +8,7 @@ the objects: a folder's object files may use (nm --undefined-only) a symbol that
 object files define (nm --defined-only, strong definitions only: T, D, B, R) only when that
 folder is reachable from it through the table's edges. A folder that calls into a folder above
 it through a declaration it does not own (an `extern`, a header of a shared folder) fails here.
-The page's table of uses that still point up (from, to) lists the known exceptions: each must
-still occur (a fixed one is removed from the page), and no other may.
+There are no exceptions: every use points down the table (issue 66, point 2).
 
 Usage: layers_nm.py ARCHITECTURE.md OBJECT... (the objects of librdx's object library,
 $<TARGET_OBJECTS:rdx_objects>). Exit 0: every use points down the table; 1: a use points up (each
@@ -60,10 +59,9 @@ def read_tables(page):
                 edges[folder].add(token.split("/")[0])
     if not homes:
         fail_setup("no public headers' homes in the Folders section")
-    known = set(re.findall(r"(?m)^\|\s*`([a-z_]+)`\s*\|\s*`([a-z_]+)`\s*\|", section))
     if len(edges) < 8:
         fail_setup("the Folders table has %d rows of runtime/src folders" % len(edges))
-    return edges, homes, known
+    return edges, homes
 
 
 def reachable(edges, start):
@@ -101,7 +99,7 @@ def main():
     if len(sys.argv) < 3:
         fail_setup(__doc__)
     with open(sys.argv[1], encoding="utf-8") as f:
-        edges, _, known = read_tables(f.read())
+        edges, _ = read_tables(f.read())
     # One argument each, or a CMake list; a precompiled header (.gch) is not an object.
     objs = [o for arg in sys.argv[2:] for o in arg.split(";") if o.endswith(".o")]
     folders = {o: folder_of(o) for o in objs}
@@ -127,14 +125,6 @@ def main():
             uses += 1
             if there not in allowed:
                 bad[(here, there)].add((obj.split("/src/")[-1], sym))
-    seen_known = {pair for pair in known if pair in bad}
-    for pair in sorted(known - seen_known):
-        print("runtime/src/%s/ no longer uses runtime/src/%s/: remove the pair from the page's "
-              "table of uses that still point up" % pair)
-    for pair in seen_known:
-        print("known, still open: runtime/src/%s/ -> runtime/src/%s/ (%d symbols)"
-              % (pair[0], pair[1], len(bad[pair])))
-        del bad[pair]
     for (here, there), items in sorted(bad.items()):
         print("runtime/src/%s/ uses symbols defined in runtime/src/%s/, which its row does not "
               "reach:" % (here, there))
@@ -144,9 +134,9 @@ def main():
             print("  ... and %d more" % (len(items) - 8))
     if uses < 200:
         fail_setup("only %d uses across folders: were the objects read?" % uses)
-    print("layers_nm: %d objects, %d uses across folders, %d pairs of folders pointing up "
-          "beyond the known ones" % (len(objs), uses, len(bad)))
-    return 1 if bad or known - seen_known else 0
+    print("layers_nm: %d objects, %d uses across folders, %d pairs of folders pointing up"
+          % (len(objs), uses, len(bad)))
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":

@@ -1,3 +1,5 @@
+// A Context's internals and the steps of making one; api/context.cpp makes it (between the steps
+// it loads the device's tuning table, plan/tuning.cpp).
 #include <cstdlib>
 
 #include "core/cl_check.hpp"
@@ -6,7 +8,9 @@
 
 namespace rdx {
 
-Context::Context(std::string_view selector) : impl_(std::make_unique<Impl>()) {
+namespace detail {
+
+void select_into(Context::Impl& impl, std::string_view selector) {
   std::string sel(selector);
   if (sel.empty())
     if (const char* env = std::getenv("RDX_DEVICE")) sel = env;
@@ -16,20 +20,21 @@ Context::Context(std::string_view selector) : impl_(std::make_unique<Impl>()) {
     infos.push_back(h.info);
   const DeviceInfo& chosen = select_device(infos, sel);
   const auto& h = handles[chosen.index];
-  impl_->info = h.info;
-  impl_->platform = h.platform;
-  impl_->device = h.device;
-  impl_->tuning = tuning_for(h.info);
+  impl.info = h.info;
+  impl.platform = h.platform;
+  impl.device = h.device;
+}
+
+void open_queue(Context::Impl& impl) {
   cl_int err = CL_SUCCESS;
-  impl_->context = cl::Context(h.device, nullptr, nullptr, nullptr, &err);
+  impl.context = cl::Context(impl.device, nullptr, nullptr, nullptr, &err);
   RDX_CHECK_OUT(err, "clCreateContext");
-  impl_->queue = cl::CommandQueue(impl_->context, h.device, 0, &err);
+  impl.queue = cl::CommandQueue(impl.context, impl.device, 0, &err);
   RDX_CHECK_OUT(err, "clCreateCommandQueue");
 }
 
-Context::Context(const cl::Context& context, const cl::Device& device,
-                 const cl::CommandQueue& queue)
-    : impl_(std::make_unique<Impl>()) {
+void adopt_into(Context::Impl& impl, const cl::Context& context, const cl::Device& device,
+                const cl::CommandQueue& queue) {
   if (!context() || !device() || !queue())
     throw ArgumentError("rdx::Context: the app's context, device and queue must not be null");
   std::vector<cl::Device> devices;
@@ -50,21 +55,15 @@ Context::Context(const cl::Context& context, const cl::Device& device,
     throw ArgumentError("rdx::Context: the queue must be in order");
   cl_platform_id platform = nullptr;
   RDX_CHECK(device.getInfo(CL_DEVICE_PLATFORM, &platform));
-  impl_->platform = cl::Platform(platform, true);
-  impl_->device = device;
-  impl_->info = detail::describe_device(impl_->platform, device);
+  impl.platform = cl::Platform(platform, true);
+  impl.device = device;
+  impl.info = detail::describe_device(impl.platform, device);
   // The listed device's index, where the app's device is one of them.
   for (const auto& h : detail::enumerate_devices())
-    if (h.device() == device()) impl_->info.index = h.info.index;
-  impl_->tuning = tuning_for(impl_->info);
-  impl_->context = context;
-  impl_->queue = queue;
+    if (h.device() == device()) impl.info.index = h.info.index;
 }
 
-Context Context::wrap(::cl_context context, cl_device_id device, cl_command_queue queue) {
-  return Context(cl::Context(context, true), cl::Device(device, true),
-                 cl::CommandQueue(queue, true));
-}
+}  // namespace detail
 
 cl::CommandQueue& Context::Impl::queue_for(bool profile) {
   if (!profile) return queue;

@@ -3,6 +3,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 
 #include "core/keyed_slots.hpp"
 #include "core/plan_memo.hpp"
@@ -54,6 +55,19 @@ struct ContextAccess {
 inline Context::Impl& impl_of(const Context& c) {
   return ContextAccess::of(c);
 }
+
+// The steps of making a Context (core/context.cpp), which its constructors (api/context.cpp) take
+// in this order, loading the device's tuning table (plan/tuning.cpp's tuning_for) after the first:
+// a malformed tuning file is reported when the Context is made, before any OpenCL object is.
+// Context(selector): the device `selector` picks (info, platform, device; $RDX_DEVICE when empty);
+// then its OpenCL context and in-order queue.
+void select_into(Context::Impl& impl, std::string_view selector);
+void open_queue(Context::Impl& impl);
+// Context(context, device, queue): the app's objects checked (ArgumentError: null, a device
+// outside the context, a queue of another one or out of order) and the device's facts read;
+// the caller keeps context and queue.
+void adopt_into(Context::Impl& impl, const cl::Context& context, const cl::Device& device,
+                const cl::CommandQueue& queue);
 
 }  // namespace detail
 
