@@ -713,6 +713,8 @@ std::string user_definitions(const Reduction& r, std::span<const Type> inputs,
                         k, in.cl_storage, in.cl_name, in.cl_value.empty() ? "(x)" : in.cl_value);
   }
   s << "#define T T0\n";
+  // Inlined whatever their size, as cl/common.h's RDX_INLINE (a call per element otherwise).
+  s << "#define RDX_USER_INLINE inline __attribute__((always_inline))\n";
   if (fp64) s << "#define NEEDS_FP64 1\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
 
   // The state: fields largest first, then zeroed padding.
@@ -745,13 +747,13 @@ std::string user_definitions(const Reduction& r, std::span<const Type> inputs,
     return detail::format("\n#line 1 \"{}\"\n({})\n#line {} \"rdx-definitions\"\n",
                           line_file(kind, f), text, 1000 * line);
   };
-  s << "inline rdx_state rdx_identity(void) {\n  rdx_state r;\n" << zero_pad;
+  s << "RDX_USER_INLINE rdx_state rdx_identity(void) {\n  rdx_state r;\n" << zero_pad;
   for (std::size_t f = 0; f < r.fields.size(); ++f)
     s << detail::format("  r.{} = ({}){};\n", r.fields[f].name, type_row(r.fields[f].type).cl_name,
                         expr("identity", f, r.fields[f].identity));
   s << "  return r;\n}\n";
 
-  s << "inline rdx_state rdx_combine(rdx_state rdx_a, rdx_state rdx_b) {\n  rdx_state r;\n"
+  s << "RDX_USER_INLINE rdx_state rdx_combine(rdx_state rdx_a, rdx_state rdx_b) {\n  rdx_state r;\n"
     << zero_pad;
   for (std::size_t f = 0; f < r.fields.size(); ++f) {
     const std::string& nm = r.fields[f].name;
@@ -766,7 +768,7 @@ std::string user_definitions(const Reduction& r, std::span<const Type> inputs,
   }
   s << "  return r;\n}\n";
 
-  s << "inline rdx_state rdx_map(";
+  s << "RDX_USER_INLINE rdx_state rdx_map(";
   for (std::size_t k = 0; k < inputs.size(); ++k)
     s << detail::format("T{}_COMPUTE x{}, ", k, k);
   s << "ulong i) {\n  const T0_COMPUTE x = x0;\n  rdx_state r;\n" << zero_pad;
