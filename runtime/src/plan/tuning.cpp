@@ -195,7 +195,7 @@ const TuningTable& builtin_tuning() {
   static const TuningTable table = [] {
     TuningTable t;
     TuneEntry
-        any;  // any device: the GPU layout (the tunables' defaults: strategies/fast_tuning.cpp)
+        any;  // any device: the GPU layout (the tunables' defaults: plan/fast_tuning.cpp)
     any.auto_runs = "fast_strided";
     t.entries.push_back(any);
     TuneEntry cpu;  // CPUs: each work-item one long contiguous range
@@ -209,7 +209,7 @@ const TuningTable& builtin_tuning() {
     nvidia.values.set("large_bytes", std::uint64_t{1} << 32);
     nvidia.note =
         "H200: f32/i32 sums and f32 max of 2^30 elements 1.012-1.029x the default grid "
-        "(strategies/fast_tuning.cpp, kLargeWg)";
+        "(plan/fast_tuning.cpp, kLargeWg)";
     t.entries.push_back(nvidia);
     return t;
   }();
