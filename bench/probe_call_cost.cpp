@@ -18,8 +18,9 @@
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
 #include "exec/exec.hpp"
+#include "plan/fast_tuning.hpp"
 #include "rdx/rdx.hpp"
-#include "strategies/fast_tuning.hpp"
+#include "strategies/fast_scratch.hpp"
 #include "strategies/registry.hpp"
 
 namespace {

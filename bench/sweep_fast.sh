@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sweeps the tuning table of fast_strided / fast_blocked on one device and prints the rows sorted
-# by time per size: the measurement behind the defaults in runtime/src/strategies/fast_tuning.cpp.
+# by time per size: the measurement behind the defaults in runtime/src/plan/fast_tuning.cpp.
 # Usage: bench/sweep_fast.sh DEVICE STRATEGY SIZES [TYPE=f32] [OP=sum]
 #   e.g. bench/sweep_fast.sh gpu fast_strided 16Mi,256Mi
 set -euo pipefail

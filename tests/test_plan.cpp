@@ -31,7 +31,7 @@ namespace {
 std::uint64_t param(const Plan& p, const char* name) {
   return p.params.get(name).value_or(0);
 }
-// fast_strided's default of a tunable (strategies/fast_tuning.cpp's table).
+// fast_strided's default of a tunable (plan/fast_tuning.cpp's table).
 std::uint64_t strided_default(const char* name) {
   return detail::fast_default(false, name);
 }

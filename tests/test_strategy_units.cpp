@@ -1,4 +1,5 @@
-// The strategy table built from the one list (runtime/src/strategies/list.hpp), without a device.
+// The strategy table built from the one list (runtime/src/plan/strategy_list.hpp), without a
+// device.
 #include <doctest/doctest.h>
 
 #include <set>

@@ -19,7 +19,7 @@ namespace rdx {
 
 // Tunable values of a strategy, by name. A strategy that has tunables names them, with their
 // defaults and meaning, in its own unit (fast_strided and fast_blocked: wg, groups_per_cu,
-// vector_bytes, unroll, min_per_item, in runtime/src/strategies/fast_tuning.cpp). Options::tuning
+// vector_bytes, unroll, min_per_item, in runtime/src/plan/fast_tuning.cpp). Options::tuning
 // overrides them for one call, the tuning table per device; a value left out takes the next
 // level's, and the strategy's default last.
 class Params {

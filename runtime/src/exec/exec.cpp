@@ -200,7 +200,7 @@ std::size_t staged_values_bytes(const Plan& plan, std::uint64_t count) {
 }
 
 // Up to this many states fold in a buffer on the stack (a host finish reads at most a
-// work-group's partials, kMostHostPartials in strategies/fast_tuning.cpp): a small grid's every
+// work-group's partials, kMostHostPartials in plan/fast_tuning.cpp): a small grid's every
 // call folds its partials, and a heap buffer for them cost it time (docs/performance.md).
 constexpr std::uint64_t kStackStates = 256;
 

@@ -81,13 +81,16 @@ bool fast_idx32(const Plan& p, const FastGrid& g, std::uint64_t n) {
                            (std::uint64_t{1} << 31);
 }
 
-// The build options of cl/fast.cl's kernel for plan p (a fast_* plan) over n elements.
+}  // namespace
+
 std::string fast_build_options(const Plan& p, std::uint64_t n) {
   const FastGrid g = fast_grid(p);
   return detail::format("-DVW={} -DBLOCKED={} -DBLOCK={} -DUNROLL={} -DHOST_FINISH={}{}",
                         g.vector_width, g.blocked ? 1 : 0, kFastBlock, g.unroll,
                         g.host_finish ? 1 : 0, fast_idx32(p, g, n) ? " -DIDX32" : "");
 }
+
+namespace {
 
 // cl/fast.cl enqueued over the grid, the slot held until its states are read: where they lie.
 struct FastLaunch {
