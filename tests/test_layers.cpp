@@ -39,18 +39,27 @@ struct Allowed {
   std::set<std::string> folders, files, headers;  // headers: public ones, "rdx/x.hpp"
 };
 
-// The public headers' table: each header ("rdx/x.hpp") and the lowest folder that may include it
-// ("" for none: the umbrella).
-std::map<std::string, std::string> read_homes(const std::string& page) {
-  std::map<std::string, std::string> homes;
+// The lines of docs/ARCHITECTURE.md's "## Folders" section, after its heading, up to the next
+// "## " heading: where both tables below are read.
+std::vector<std::string> folders_section(const std::string& page) {
   const std::size_t start = page.find("\n## Folders");
   REQUIRE(start != std::string::npos);
   std::istringstream lines(page.substr(start + 1));
   std::string line;
   std::getline(lines, line);  // the heading
+  std::vector<std::string> out;
+  while (std::getline(lines, line) && line.rfind("## ", 0) != 0)
+    out.push_back(line);
+  return out;
+}
+
+// The public headers' table: each header ("rdx/x.hpp") and the lowest folder that may include it
+// ("" for none: the umbrella).
+std::map<std::string, std::string> read_homes(const std::string& page) {
+  std::map<std::string, std::string> homes;
   const std::regex row(R"(^\|((?:\s*`[a-z_]+\.hpp`,?)+)\s*\|\s*(`([a-z_]+)`|[^|`]*)\s*\|\s*$)");
   const std::regex header(R"(`([a-z_]+\.hpp)`)");
-  while (std::getline(lines, line) && line.rfind("## ", 0) != 0) {
+  for (const std::string& line : folders_section(page)) {
     std::smatch m;
     if (!std::regex_match(line, m, row)) continue;
     const std::string cell = m[1];
@@ -67,14 +76,9 @@ std::map<std::string, std::string> read_homes(const std::string& page) {
 std::map<std::string, Allowed> read_table(const std::string& page,
                                           const std::set<std::string>& folders) {
   std::map<std::string, Allowed> table;
-  const std::size_t start = page.find("\n## Folders");
-  REQUIRE(start != std::string::npos);
-  std::istringstream lines(page.substr(start + 1));
-  std::string line;
-  std::getline(lines, line);  // the heading
   const std::regex row(R"(^\|\s*`runtime/src/([a-z_]+)/`\s*\|.*\|([^|]*)\|\s*$)");
   const std::regex name(R"(`([a-z_]+)(/[a-z_]+\.[a-z]+)?`)");
-  while (std::getline(lines, line) && line.rfind("## ", 0) != 0) {
+  for (const std::string& line : folders_section(page)) {
     std::smatch m;
     if (!std::regex_match(line, m, row)) continue;
     Allowed& a = table[m[1]];
