@@ -30,7 +30,10 @@
  * lane; blocked reads elements one by one in an unrolled loop of VW (vector loads spilled to a
  * private array were 3x slower on PoCL), or, with USER_VECTOR_MAP (the host's choice for a
  * reduction with a vector form on a CPU: ops/user_reduction.hpp), maps and combines VW lanes at
- * once with the user's expressions on vectors, the built-in sum's loop. Its kernel
+ * once with the user's expressions on vectors, the built-in sum's loop. With RDX_CHUNK (the
+ * plan's "chunk": the reduction's chunk form, ops/user_reduction.cpp), a work-item turns RDX_CHUNK
+ * of its elements into one state at once (rdx_chunk) and combines that: strided, RDX_CHUNK / VW
+ * vector loads `stride` apart; blocked, RDX_CHUNK consecutive elements. Its kernel
  * takes `carry` and the further inputs after `counter`: with carry = 1 the last group combines
  * the state at part_v[GROUPS] (an earlier chunk's result) first, so chunks of an input combine on
  * the device, in order. */
@@ -199,7 +202,20 @@ inline state_t vector_state(state_t s, const ACC* lane, ulong first) {
 
 /* Combines elements [b, e) of the input, b a multiple of VW when VW > 1. */
 inline state_t range_state(global const T* in, ulong b, ulong e USER_INPUT_PARAMS) {
-#if VW > 1 && defined(USER_STATE)
+#ifdef USER_CHUNK
+  /* The chunk form: RDX_CHUNK consecutive elements to one state, then one combine. */
+  state_t s = st_identity();
+  ulong k = b;
+  for (; k + RDX_CHUNK <= e; k += RDX_CHUNK) {
+    T0_COMPUTE x[RDX_CHUNK];
+    for (uint j = 0; j < RDX_CHUNK; ++j)
+      x[j] = T0_VALUE(in[k + j]);
+    s = combine_values(s, rdx_chunk(x));
+  }
+  for (; k < e; ++k)
+    s = combine_values(s, USER_MAP_AT(k));
+  return s;
+#elif VW > 1 && defined(USER_STATE)
   state_t lane[VW];
   const ulong ve = e / VW;
 #ifdef USER_VECTOR_MAP
@@ -291,7 +307,35 @@ kernel void fast_reduce(global const T* restrict in, ulong n, ulong chunk, globa
 #endif
 #else /* strided */
   const sidx_t stride = (sidx_t)(groups * WG);
-#if VW > 1 && defined(USER_STATE)
+#ifdef USER_CHUNK
+  /* The chunk form: RDX_CHUNK / VW vector loads `stride` apart to one state, then one combine;
+   * the vectors left over (fewer than a chunk's) and the last n % VW elements one by one. */
+#define CHUNK_LOADS (RDX_CHUNK / VW)
+  const sidx_t nv = (sidx_t)(n / VW);
+  sidx_t k = (sidx_t)gid;
+  for (; k + (CHUNK_LOADS - 1) * stride < nv; k += CHUNK_LOADS * stride) {
+    T0_COMPUTE x[RDX_CHUNK];
+#pragma unroll
+    for (uint u = 0; u < CHUNK_LOADS; ++u) {
+#if VW > 1
+      T e_[VW];
+      CAT(vstore, VW)(VLOAD(k + u * stride, in), 0, e_);
+#pragma unroll
+      for (uint j = 0; j < VW; ++j)
+        x[u * VW + j] = T0_VALUE(e_[j]);
+#else
+      x[u] = T0_VALUE(in[k + u * stride]);
+#endif
+    }
+    s = combine_values(s, rdx_chunk(x));
+  }
+  for (; k < nv; k += stride)
+    for (uint j = 0; j < VW; ++j)
+      s = combine_values(s, USER_MAP_AT((ulong)k * VW + j));
+  for (ulong i = (ulong)nv * VW + gid; i < n; i += stride)
+    s = combine_values(s, USER_MAP_AT(i));
+#undef CHUNK_LOADS
+#elif VW > 1 && defined(USER_STATE)
   state_t lane[UNROLL * VW];
   for (uint j = 0; j < UNROLL * VW; ++j)
     lane[j] = st_identity();

@@ -1093,3 +1093,104 @@ TEST_CASE("stats: the nan* forms leave NaN out at every determinism level, as Nu
   CHECK(rdx::nanprod(ctx(), std::span<const std::int32_t>(i)) == -12);
   CHECK(rdx::nanmean(ctx(), std::span<const std::int32_t>(i)) == doctest::Approx(2.0));
 }
+
+TEST_CASE("custom: a chunk form turns RDX_CHUNK elements into one state") {
+  // A sum and a count: the chunk form's state is exact here (small integers), so it must equal
+  // the element-by-element one, and the plan says which ran.
+  rdx::Reduction r;
+  r.fields = {{"s", rdx::Type::F64, "0", "(double)x", "a.s + b.s"},
+              {"c", rdx::Type::U64, "0", "1", "a.c + b.c"}};
+  r.chunk = "r.s = 0;\nfor (uint j = 0; j < RDX_CHUNK; ++j) r.s += (double)x[j];\nr.c = RDX_CHUNK;";
+  std::vector<float> x(100003);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    x[i] = static_cast<float>(i % 17);
+  const rdx::Array in[] = {rdx::Array::of(std::span<const float>(x))};
+  if (!ctx().device_info().fp64) {
+    MESSAGE("no fp64: the chunk form's f64 field is not run here");
+    return;
+  }
+  for (std::uint64_t n : {std::uint64_t{0}, std::uint64_t{5}, std::uint64_t{1000},
+                          static_cast<std::uint64_t>(x.size())}) {
+    CAPTURE(n);
+    rdx::Options one;
+    one.tuning.set("chunk", 1);
+    const rdx::StateResult chunked = rdx::reduce(ctx(), r, in, n);
+    const rdx::StateResult single = rdx::reduce(ctx(), r, in, n, one);
+    const double sum = std::accumulate(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(n), 0.0);
+    CHECK(chunked.fields.at(0).as<double>() == sum);
+    CHECK(chunked.fields.at(1).as<std::uint64_t>() == n);
+    CHECK(single.fields.at(0).as<double>() == sum);
+    CHECK(single.fields.at(1).as<std::uint64_t>() == n);
+    if (chunked.plan.strategy.starts_with("fast_")) {
+      CHECK(chunked.plan.params.get("chunk").value_or(0) >= 8);
+      CHECK(single.plan.params.get("chunk").value_or(1) == 0);
+    }
+  }
+  // Refused before anything runs: two inputs, a directive, a comment; named when it fails to
+  // compile.
+  const rdx::Array two[] = {in[0], in[0]};
+  CHECK_THROWS_AS(rdx::reduce(ctx(), r, two, 10), rdx::ArgumentError);
+  for (const char* bad :
+       {"#define X 1\nr.s = 0; r.c = 0;", "r.s = 0; /* r.c = 0; */", "r.s = 0; r.c = 0; // done"}) {
+    rdx::Reduction b = r;
+    b.chunk = bad;
+    CHECK_THROWS_AS(rdx::reduce(ctx(), b, in, 10), rdx::ArgumentError);
+  }
+  rdx::Reduction broken = r;
+  broken.chunk = "r.s = no_such_name;\nr.c = RDX_CHUNK;";
+  try {
+    rdx::reduce(ctx(), broken, in, 1000);
+    FAIL("a chunk form that does not compile ran");
+  } catch (const rdx::ExpressionError& e) {
+    CHECK(std::string(e.what()).find("chunk of the reduction") != std::string::npos);
+  }
+}
+
+TEST_CASE("stats: var's chunk form agrees with the element-by-element state") {
+  // Chunks of RDX_CHUNK elements with the first one an outlier (the case the shift bounds), a
+  // large offset, NaN and infinities: both forms against each other and a two-pass reference.
+  if (!ctx().device_info().fp64) {
+    MESSAGE("no fp64: var's f64 accumulator is not run here");
+    return;
+  }
+  std::mt19937 g(11);
+  std::uniform_real_distribution<double> d(0, 1);
+  rdx::Options one;
+  one.tuning.set("chunk", 1);
+  const auto var_of = [&](rdx::Stat s, const auto& v, const rdx::Options& o) {
+    const rdx::Array in[] = {rdx::Array::of(std::span(v))};
+    return rdx::reduce(ctx(), s, in, v.size(), o);
+  };
+  for (std::size_t n : {std::size_t{3}, std::size_t{131}, std::size_t{20011}}) {
+    CAPTURE(n);
+    std::vector<double> x(n);
+    for (std::size_t i = 0; i < n; ++i)
+      x[i] = (i % 64 == 0 ? 1e6 : 0.0) + 1e9 + d(g);
+    const double want = double(two_pass_var(x));
+    const rdx::StatResult c = var_of(rdx::Stat::Var, x, {});
+    const rdx::StatResult e = var_of(rdx::Stat::Var, x, one);
+    CHECK(std::fabs(c.value.as<double>() - want) <= 1e-12 * want);
+    CHECK(std::fabs(e.value.as<double>() - want) <= 1e-12 * want);
+    std::vector<float> f(n);
+    for (std::size_t i = 0; i < n; ++i)
+      f[i] = static_cast<float>((i % 16 == 0 ? -300.0 : 0.0) + 1e4 + d(g));
+    const double fwant = double(two_pass_var(f));
+    CHECK(std::fabs(var_of(rdx::Stat::Var, f, {}).value.as<double>() - fwant) <= 1e-12 * fwant);
+    // NaN: var's result is NaN, nanvar's that of the numbers, in either form.
+    std::vector<float> nans = f;
+    nans[n / 2] = std::numeric_limits<float>::quiet_NaN();
+    CHECK(std::isnan(var_of(rdx::Stat::Var, nans, {}).value.as<double>()));
+    std::vector<float> numbers = f;
+    numbers.erase(numbers.begin() + static_cast<std::ptrdiff_t>(n / 2));
+    const double nwant = double(two_pass_var(numbers));
+    CHECK(std::fabs(var_of(rdx::Stat::NanVar, nans, {}).value.as<double>() - nwant) <=
+          1e-12 * nwant);
+    CHECK(std::fabs(var_of(rdx::Stat::NanVar, nans, one).value.as<double>() - nwant) <=
+          1e-12 * nwant);
+    // An infinity: NaN (inf - inf), as NumPy's var.
+    std::vector<float> inf = f;
+    inf[n - 1] = std::numeric_limits<float>::infinity();
+    CHECK(std::isnan(var_of(rdx::Stat::Var, inf, {}).value.as<double>()));
+    CHECK(std::isnan(var_of(rdx::Stat::Var, inf, one).value.as<double>()));
+  }
+}

@@ -51,6 +51,12 @@ struct Field {
 struct Reduction {
   std::vector<Field> fields;
   std::string name = "custom";  // shown in Result plans and errors
+  // Optional, one input only: OpenCL C statements that set the state `r` (its fields r.NAME) to
+  // the state of RDX_CHUNK consecutive elements of a work-item, from `x`, an array of their
+  // values (the input's computed type; not mapped: the statements apply the map). The same state
+  // as combining their maps, up to rounding; the fast kernels then combine one state per chunk
+  // instead of one per element (docs/custom.md). Empty: element by element.
+  std::string chunk;
 
   // One field of type acc: `combine` over a and b, `identity`, and `map` (default: the first
   // input converted to acc).

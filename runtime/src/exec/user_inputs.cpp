@@ -38,6 +38,7 @@ std::string reduction_key(const Reduction& r, std::span<const Type> inputs) {
     for (const std::string* text : {&f.name, &f.identity, &f.map, &f.combine})
       fmt::format_to(out, " {}:{}", text->size(), *text);
   }
+  fmt::format_to(out, " chunk {}:{}", r.chunk.size(), r.chunk);
   return k;
 }
 
@@ -100,6 +101,7 @@ std::shared_ptr<const Prepared> prepare(const Context& ctx, const Reduction& r,
       throw;
     }
     p->vector_form = has_vector_form(r, inputs);
+    p->chunk_form = !r.chunk.empty();
     p->ready = true;
   }
   return p;

@@ -25,6 +25,7 @@ struct Prepared {
   std::string definitions;
   StateLayout layout;
   bool vector_form = false;  // has_vector_form
+  bool chunk_form = false;   // Reduction::chunk is given (cl/fast.cl's RDX_CHUNK form)
   // Its vector form failed to build on this context's device: later plans do not try it again.
   mutable std::atomic<bool> vector_failed{false};
 };

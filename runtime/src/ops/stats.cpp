@@ -151,6 +151,43 @@ std::vector<Field> moments_fields(Type acc, const NanSkip& skip) {
           {"v", acc, "0", "0", merged("v", v)}};
 }
 
+// Var's and std's chunk form (Reduction::chunk), nanvar's and nanstd's too: RDX_CHUNK elements'
+// state from sums of their deviations from the first, d = (x - x[0]) 2^-h, in eight lanes: mean
+// x[0] + sum(d) / C 2^h, variance (sum(d^2) - sum(d)^2 / C) / C. As x[0] is one of them, (x[0] -
+// mean)^2 is at most C times the variance: the subtraction loses at most about log2(C) bits. A
+// chunk whose sums are not finite (an infinity or NaN among its elements, or a square beyond the
+// range) takes the element-by-element state instead (the map's: nanvar's leaves its NaN elements
+// out there).
+std::string moments_chunk(Type acc) {
+  const std::string t(type_row(acc).cl_name);
+  const std::string sc = pow2(-moments_half_exponent(acc), acc);
+  const std::string unscale = pow2(moments_half_exponent(acc), acc);
+  return detail::format(
+      "const {0} k0 = ({0})x[0];\n"
+      "{0} s1[8], s2[8];\n"
+      "for (uint l = 0; l < 8; ++l) {{ s1[l] = 0; s2[l] = 0; }}\n"
+      "for (uint j = 0; j < RDX_CHUNK; j += 8)\n"
+      "  for (uint l = 0; l < 8; ++l) {{\n"
+      "    const {0} d = (({0})x[j + l] - k0) * {1};\n"
+      "    s1[l] += d;\n"
+      "    s2[l] += d * d;\n"
+      "  }}\n"
+      "for (uint w = 4; w > 0; w /= 2)\n"
+      "  for (uint l = 0; l < w; ++l) {{ s1[l] += s1[l + w]; s2[l] += s2[l + w]; }}\n"
+      "const {0} m = s1[0] * (({0})1 / RDX_CHUNK);\n"
+      "const {0} off = m * {2};\n"
+      "r.n = RDX_CHUNK;\n"
+      "r.mh = k0 + off;\n"
+      "const {0} bv = r.mh - k0;\n"
+      "r.ml = (k0 - (r.mh - bv)) + (off - bv);\n"
+      "r.v = fmax((s2[0] - s1[0] * m) * (({0})1 / RDX_CHUNK), ({0})0);\n"
+      "if (!isfinite(r.mh + r.v)) {{\n"
+      "  r = rdx_identity();\n"
+      "  for (uint j = 0; j < RDX_CHUNK; ++j) r = rdx_combine(r, rdx_map(x[j], 0));\n"
+      "}}",
+      t, sc, unscale);
+}
+
 }  // namespace
 
 bool skips_nan(Stat s) {
@@ -239,6 +276,7 @@ Reduction stat_reduction(Stat s, std::span<const Type> inputs, Type acc, const s
     case Stat::NanVar:
     case Stat::NanStd:
       r.fields = moments_fields(acc, skip);
+      r.chunk = moments_chunk(acc);
       break;
     case Stat::NanSum:
       r = Reduction::transform(Op::Sum, acc, skip.x);

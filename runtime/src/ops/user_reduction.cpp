@@ -688,6 +688,18 @@ void validate(const Reduction& r, std::size_t inputs) {
     check_expression("map" + field_label(r, k), f.map, map_names);
     check_expression("combine" + field_label(r, k), f.combine, combine_names);
   }
+  if (!r.chunk.empty()) {
+    // Statements, not an expression: the compiler checks them; only what would break the
+    // function around them (a directive, a comment left open) is refused here.
+    if (inputs != 1)
+      throw ArgumentError(
+          detail::format("a chunk form reads one input array, not {}: leave chunk empty", inputs));
+    if (r.chunk.size() > kMaxExpressionChars || r.chunk.find('#') != std::string::npos ||
+        r.chunk.find("/*") != std::string::npos || r.chunk.find("//") != std::string::npos)
+      throw ArgumentError(detail::format(
+          "chunk: at most {} characters of statements, without comments or # directives",
+          kMaxExpressionChars));
+  }
 }
 
 std::string user_definitions(const Reduction& r, std::span<const Type> inputs,
@@ -747,6 +759,12 @@ std::string user_definitions(const Reduction& r, std::span<const Type> inputs,
     return detail::format("\n#line 1 \"{}\"\n({})\n#line {} \"rdx-definitions\"\n",
                           line_file(kind, f), text, 1000 * line);
   };
+  // Statements (the chunk form), under a #line naming them as expr() does.
+  auto statements = [&](std::string_view kind, const std::string& text) {
+    const std::string e = expr(kind, 0, "");
+    const std::size_t open = e.find("\n()\n");
+    return e.substr(0, open + 1) + text + e.substr(open + 3);
+  };
   s << "RDX_USER_INLINE rdx_state rdx_identity(void) {\n  rdx_state r;\n" << zero_pad;
   for (std::size_t f = 0; f < r.fields.size(); ++f)
     s << detail::format("  r.{} = ({}){};\n", r.fields[f].name, type_row(r.fields[f].type).cl_name,
@@ -777,6 +795,13 @@ std::string user_definitions(const Reduction& r, std::span<const Type> inputs,
                         expr("map", f, r.fields[f].map));
   s << "  (void)x;\n  (void)i;\n  return r;\n}\n";
 
+  if (!r.chunk.empty()) {
+    // cl/fast.cl's RDX_CHUNK form (the plan's "chunk", a build option): the state of RDX_CHUNK
+    // elements at once.
+    s << "#ifdef RDX_CHUNK\n#define USER_CHUNK 1\n"
+         "RDX_USER_INLINE rdx_state rdx_chunk(const T0_COMPUTE* x) {\n  rdx_state r;\n"
+      << zero_pad << "  {" << statements("chunk", r.chunk) << "  }\n  return r;\n}\n#endif\n";
+  }
   s << "#define COMBINE_VALUES(a, b) rdx_combine((a), (b))\n#define IDENTITY_VALUE "
        "rdx_identity()\n";
   // How kernels read element k of every input and map it (cl/common.h's ELEM, cl/fast.cl's
@@ -884,10 +909,12 @@ void rethrow_build_error(const Reduction& r, std::span<const Type> inputs,
   const Field& f = r.fields[first_field];
   const std::string& e = first_kind == "identity" ? f.identity
                          : first_kind == "map"    ? f.map
+                         : first_kind == "chunk"  ? r.chunk
                                                   : f.combine;
   throw ExpressionError(build,
                         detail::format("{}{} of the reduction '{}'", first_kind,
-                                       field_label(r, first_field), detail::printable(r.name)),
+                                       first_kind == "chunk" ? "" : field_label(r, first_field),
+                                       detail::printable(r.name)),
                         e, text);
 }
 

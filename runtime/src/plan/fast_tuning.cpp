@@ -18,7 +18,7 @@ namespace rdx::detail {
 // 2^24 and 2^28 (bench/sweep_fast.sh gpu fast_strided 16Mi,256Mi). host_finish_items 16: on the
 // H100 the capped grid won 13 of 15 comparisons at 8 to 16 elements a work-item, and lost 4 of 7
 // at 32 (657ff15).
-const std::array<ParamSpec, 8> kFastStridedParams = {{
+const std::array<ParamSpec, 9> kFastStridedParams = {{
     {"wg", 256, "work-group size"},
     {"groups_per_cu", 8, "work-groups per compute unit: the grid's upper bound"},
     {"vector_bytes", 16, "bytes per vector load (elements: vector_bytes / element size, 1-16)"},
@@ -28,6 +28,9 @@ const std::array<ParamSpec, 8> kFastStridedParams = {{
      "a grid is capped at one group per work-item of a group (the host combines the partials) "
      "while each work-item then reads at most this many elements (1: no cap)"},
     {"scalar_map", 0, "accepted for portability: strided maps users' reductions lane by lane"},
+    {"chunk", 16,
+     "a user's reduction with a chunk form: elements a work-item turns into one state at once "
+     "(a multiple of 8 and of the vector width; 1: element by element)"},
     {"large_bytes", 0,
      "inputs of at least this many bytes run groups of 512, 32 a compute unit, where neither wg "
      "nor groups_per_cu is set (built-in operators with vector loads; by default never, on "
@@ -36,7 +39,7 @@ const std::array<ParamSpec, 8> kFastStridedParams = {{
 
 // PoCL 5, 16 cores, f32 sum: 8 groups per compute unit beat 1, 2 and 4; one work-item per group,
 // 64-byte vectors (bench/sweep_fast.sh cpu fast_blocked).
-const std::array<ParamSpec, 6> kFastBlockedParams = {{
+const std::array<ParamSpec, 7> kFastBlockedParams = {{
     {"wg", 1, "work-group size"},
     {"groups_per_cu", 8, "work-groups per compute unit: the grid's upper bound"},
     {"vector_bytes", 64, "bytes per vector load (elements: vector_bytes / element size, 1-16)"},
@@ -44,6 +47,9 @@ const std::array<ParamSpec, 6> kFastBlockedParams = {{
     {"min_per_item", std::uint64_t{1} << 15, "fewest elements in a work-item's range"},
     {"scalar_map", 0,
      "1: a user's reduction maps lane by lane even where it has a vector form (same bits)"},
+    {"chunk", 64,
+     "a user's reduction with a chunk form: elements a work-item turns into one state at once "
+     "(a multiple of 8; 1: element by element)"},
 }};
 
 namespace {
@@ -176,6 +182,13 @@ void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTab
                  .set("host_finish", host_may_finish && groups <= p.work_group_size ? 1 : 0);
   // For users' reductions (dispatch/run_user.cpp reads it), only where Options or the table set it.
   if (t("scalar_map")) p.params.set("scalar_map", 1);
+  if (!host_may_finish) {  // a user's reduction: its chunk size (fast_user_plan keeps it or not)
+    const std::uint64_t chunk = t("chunk");
+    if (chunk != 1 && (chunk % 8 != 0 || chunk % vw != 0 || chunk > 1024))
+      throw ArgumentError(detail::format(
+          "chunk {} is not 1 or a multiple of 8 and of the vector width {} up to 1024", chunk, vw));
+    p.params.set("chunk", chunk == 1 ? 0 : chunk);
+  }
 }
 
 }  // namespace

@@ -10,8 +10,8 @@
 
 namespace rdx::detail {
 
-extern const std::array<ParamSpec, 8> kFastStridedParams;
-extern const std::array<ParamSpec, 6> kFastBlockedParams;
+extern const std::array<ParamSpec, 9> kFastStridedParams;
+extern const std::array<ParamSpec, 7> kFastBlockedParams;
 // The default of fast_blocked's (blocked) or fast_strided's tunable `name`; std::logic_error for
 // a name it does not have.
 std::uint64_t fast_default(bool blocked, std::string_view name);

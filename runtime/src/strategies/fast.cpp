@@ -158,6 +158,8 @@ void fast_user_plan(const DeviceInfo& dev, const Prepared& prep, const Options& 
                                      g.vector_width > 1 && !scalar
                                  ? 1
                                  : 0);
+  // A chunk form (Reduction::chunk) runs where the reduction has one and maps no vector form.
+  if (!prep.chunk_form || p.params.get("vector_map") == 1) p.params.set("chunk", 0);
 }
 
 // cl/fast.cl's USER_STATE kernel over every chunk; the state at part[groups] (see fast.cl).
@@ -168,7 +170,10 @@ StateResult run_fast_user(Context& ctx, const Reduction& r, const Prepared& prep
   const StateLayout& layout = prep.layout;
   const FastGrid g = fast_grid(plan);
   UserChunks chunks(ex, ctx.device_info(), in, n);
-  const std::string extra = fast_build_options(plan, std::min(n, chunks.chunk));
+  const std::uint64_t chunk_form = plan.params.get("chunk").value_or(0);
+  const std::string extra =
+      fast_build_options(plan, std::min(n, chunks.chunk)) +
+      (chunk_form ? detail::format(" -DRDX_CHUNK={}", chunk_form) : std::string());
   const bool vector_map = plan.params.get("vector_map").value_or(0) == 1;
   // The prepared reduction's address names it: the context keeps it as long as it lives.
   const auto slot = ex.ctx.cached<UserSlot>(
