@@ -331,7 +331,11 @@ TEST_CASE(
                    ("rdx_cache_test_" + std::to_string(static_cast<long>(::getpid())));
   std::filesystem::remove_all(dir);
   ScopedEnv env("RDX_CACHE_DIR", dir.string());
-  std::vector<std::int32_t> v(3000);
+  // More elements than auto's host loop takes (fast_blocked's host_items), so a kernel is built.
+  std::vector<std::int32_t> v(make_plan(Context(device()).device_info(), Type::I32, Op::Sum, 1, {})
+                                  .params.get("host_items")
+                                  .value_or(2999) +
+                              1);
   std::iota(v.begin(), v.end(), -1000);
   const std::int64_t want = std::accumulate(v.begin(), v.end(), std::int64_t{0});
   auto sum_in_new_context = [&] {
@@ -486,6 +490,68 @@ TEST_CASE("fast_*: the host's finish and the last group's agree with the referen
   CHECK(finishes.size() == 2);
 }
 
+TEST_CASE("auto on a CPU: small host inputs run on the calling thread, as the kernel would") {
+  // host_items (fast_blocked's tunable) or fewer elements of a host array: no launch
+  // (dispatch/host_loop.cpp). Every type and operator, with ties, NaN and the sizes around the
+  // lanes, against the reference and against the kernel (fast_blocked asked for by name).
+  Context ctx(device());
+  if (ctx.device_info().kind != DeviceKind::CPU) {
+    MESSAGE("not a CPU device: auto launches for every input here");
+    return;
+  }
+  const Plan small = make_plan(ctx.device_info(), Type::F32, Op::Sum, 10, {}, ctx.tuning());
+  const std::uint64_t most = small.params.get("host_items").value_or(0);
+  REQUIRE(most > 16);
+  int ran = 0;
+  for (Type type : kAllTypes)
+    for (Op op : kAllOps) {
+      if (!op_allows(op, type)) continue;
+      if (type == Type::F64 && !ctx.device_info().fp64) continue;
+      for (std::uint64_t n :
+           {std::uint64_t{1}, std::uint64_t{15}, std::uint64_t{16}, std::uint64_t{33}, most}) {
+        for (Pattern pat : {Pattern::Random, Pattern::Small}) {
+          CAPTURE(name(type));
+          CAPTURE(name(op));
+          CAPTURE(n);
+          CAPTURE(name(pat));
+          auto data = make_case_data(type, op, pat, n, n + 3);
+          if (type == Type::F32 && n > 2)  // a NaN in the middle: NumPy's rules
+            reinterpret_cast<float*>(data.data())[n / 2] = std::numeric_limits<float>::quiet_NaN();
+          const Result r = reduce(ctx, type, data.data(), n, op);
+          REQUIRE(r.plan.params.get("host_loop") == 1u);
+          if (type != Type::F32 || n <= 2)
+            CHECK(check_result(r.plan, r.value, r.index,
+                               reference_reduce(type, r.plan.acc, op, data.data(), n)) == "");
+          Options kernel;
+          kernel.strategy = "fast_blocked";
+          const Result k = reduce(ctx, type, data.data(), n, op, kernel);
+          CHECK(!k.plan.params.get("host_loop"));
+          CHECK(r.index == k.index);
+          if (is_float(type) && (op == Op::Sum || op == Op::Prod)) {
+            // Another order of roundings: sums within 1e-5 of each other; products, whose
+            // terms underflow in either order, agree on NaN (and meet the reference above).
+            const double a = r.value.as<double>(), b = k.value.as<double>();
+            CHECK(std::isnan(a) == std::isnan(b));
+            if (op == Op::Sum && !std::isnan(a)) CHECK(std::fabs(a - b) <= 1e-5 * std::fabs(b));
+          } else {
+            CHECK(r.value.type == k.value.type);
+            CHECK((r.value.bits == k.value.bits ||
+                   (is_float(type) && std::isnan(r.value.as<double>()) &&
+                    std::isnan(k.value.as<double>()))));
+          }
+          ++ran;
+        }
+      }
+    }
+  CHECK(ran > 500);
+  // Past host_items, and with a profile asked for, the kernel runs.
+  std::vector<float> big(most + 1, 1.0f);
+  CHECK(!reduce(ctx, Type::F32, big.data(), big.size(), Op::Sum).plan.params.get("host_loop"));
+  Options profiled;
+  profiled.profile = true;
+  CHECK(!reduce(ctx, Type::F32, big.data(), 10, Op::Sum, profiled).plan.params.get("host_loop"));
+}
+
 TEST_CASE("big: 2^32 + 3 u8 elements, beyond one allocation, are reduced in chunks") {
   Context ctx(device());
   const std::uint64_t n = (std::uint64_t{1} << 32) + 3;
@@ -580,8 +646,12 @@ TEST_CASE(
           for (std::uint64_t i = 0; i < n; ++i)
             want += v[i];
           CHECK(r.value.as<float>() == float(want));  // small integers: exact in any order
+          // A host input: auto's fast_blocked runs it on the calling thread up to host_items
+          // elements, and the plan says so (host_loop 1).
           const Result h = reduce(ctx, Type::F32, v.data(), n, Op::Max, *o);
-          CHECK(h.plan == make_plan(ctx.device_info(), Type::F32, Op::Max, n, *o, ctx.tuning()));
+          Plan planned = make_plan(ctx.device_info(), Type::F32, Op::Max, n, *o, ctx.tuning());
+          if (n <= planned.params.get("host_items").value_or(0)) planned.params.set("host_loop", 1);
+          CHECK(h.plan == planned);
           CHECK(h.value.as<float>() == *std::max_element(v.begin(), v.begin() + n));
         }
 }

@@ -6,16 +6,20 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "api/reduce_published.hpp"
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
 #include "core/host_input.hpp"
+#include "dispatch/host_loop.hpp"
 #include "dispatch/run_plan.hpp"
 #include "dispatch/run_sum.hpp"
 #include "exec/exec.hpp"
 #include "exec/wait_gate.hpp"
+#include "plan/fast_tuning.hpp"
 #include "rdx/stream.hpp"
 
 namespace rdx {
@@ -81,6 +85,9 @@ Result reduce(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
   if (!data) throw ArgumentError("reduce: data is null but n > 0");
   byte_size(type, n);  // ArgumentError where n elements overflow a 64-bit byte count
   if (is_sum_state_plan(plan)) return sum_state_result(ctx, plan, data, nullptr, n, opts.profile);
+  if (detail::runs_on_host(plan, n) && !opts.profile)
+    if (std::optional<Result> r = detail::run_host_loop(plan, data, n))
+      return detail::finished_result(std::move(*r));
   if (n > max_alloc_elements(ctx.device_info(), type)) {
     // Beyond one allocation: the streaming reducer's chunks, transfers overlapping reductions
     // (its worker thread waits for them: a device group's other parts need not wait for this one).

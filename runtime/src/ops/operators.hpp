@@ -336,56 +336,81 @@ inline constexpr std::uint64_t kNoIndex = ~std::uint64_t{0};
 void check_all_nan_index(Op op, const Scalar& value, const char* where,
                          std::optional<std::uint64_t> segment = std::nullopt);
 
-// The operator on two accumulator values (argmin/argmax: their value operator), with the
-// kernels' semantics. Float products combine marked states (float_prod.hpp).
-template <class A>
-A combine_values(Op op, A x, A y) {
-  const Combine c = op_row(op).combine;
+// A combine rule on two accumulator values, with the kernels' semantics; C known at compile time
+// (host loops: dispatch/host_loop.cpp). Float products combine marked states (float_prod.hpp).
+template <Combine C, class A>
+A combine_as(A x, A y) {
   if constexpr (std::is_floating_point_v<A>) {
-    switch (c) {
-      case Combine::Add:
-        return A(x + y);
-      case Combine::Mul:
-        return prod_combine(x, y);
-      case Combine::Min:  // NaN wins
-        return std::isnan(x) || x < y ? x : y;
-      case Combine::Max:
-        return std::isnan(x) || x > y ? x : y;
-      case Combine::MinNum:  // NaN loses
-        return std::isnan(x) || (!std::isnan(y) && y < x) ? y : x;
-      case Combine::MaxNum:
-        return std::isnan(x) || (!std::isnan(y) && y > x) ? y : x;
-      case Combine::And:
-      case Combine::Or:
-      case Combine::Xor:  // make_plan refuses bitwise operators on floats
-        break;
-    }
-    return x;
+    if constexpr (C == Combine::Add)
+      return A(x + y);
+    else if constexpr (C == Combine::Mul)
+      return prod_combine(x, y);
+    else if constexpr (C == Combine::Min)  // NaN wins
+      return std::isnan(x) || x < y ? x : y;
+    else if constexpr (C == Combine::Max)
+      return std::isnan(x) || x > y ? x : y;
+    else if constexpr (C == Combine::MinNum)  // NaN loses
+      return std::isnan(x) || (!std::isnan(y) && y < x) ? y : x;
+    else if constexpr (C == Combine::MaxNum)
+      return std::isnan(x) || (!std::isnan(y) && y > x) ? y : x;
+    else  // And, Or, Xor: make_plan refuses bitwise operators on floats
+      return x;
   } else {
     using U = std::make_unsigned_t<A>;
     // Products are taken in an unsigned type never narrower than unsigned int, so that narrow
     // operands do not promote to signed int and overflow.
     using M = std::conditional_t<(sizeof(A) <= 4), std::uint32_t, std::uint64_t>;
-    switch (c) {
-      case Combine::Add:
-        return A(U(U(x) + U(y)));
-      case Combine::Mul:
-        return A(U(M(U(x)) * M(U(y))));
-      case Combine::Min:
-      case Combine::MinNum:
-        return y < x ? y : x;
-      case Combine::Max:
-      case Combine::MaxNum:
-        return y > x ? y : x;
-      case Combine::And:
-        return A(x & y);
-      case Combine::Or:
-        return A(x | y);
-      case Combine::Xor:
-        return A(x ^ y);
-    }
-    return x;
+    if constexpr (C == Combine::Add)
+      return A(U(U(x) + U(y)));
+    else if constexpr (C == Combine::Mul)
+      return A(U(M(U(x)) * M(U(y))));
+    else if constexpr (C == Combine::Min || C == Combine::MinNum)
+      return y < x ? y : x;
+    else if constexpr (C == Combine::Max || C == Combine::MaxNum)
+      return y > x ? y : x;
+    else if constexpr (C == Combine::And)
+      return A(x & y);
+    else if constexpr (C == Combine::Or)
+      return A(x | y);
+    else
+      return A(x ^ y);
   }
+}
+
+// Calls f(std::integral_constant<Combine, c>{}) for the rule c: a switch without a default, so a
+// new rule is a compile error (-Wswitch) until it is handled.
+template <class F>
+decltype(auto) visit_combine(Combine c, F&& f) {
+  using enum Combine;
+  switch (c) {
+    case Add:
+      return f(std::integral_constant<Combine, Add>{});
+    case Mul:
+      return f(std::integral_constant<Combine, Mul>{});
+    case Min:
+      return f(std::integral_constant<Combine, Min>{});
+    case Max:
+      return f(std::integral_constant<Combine, Max>{});
+    case MinNum:
+      return f(std::integral_constant<Combine, MinNum>{});
+    case MaxNum:
+      return f(std::integral_constant<Combine, MaxNum>{});
+    case And:
+      return f(std::integral_constant<Combine, And>{});
+    case Or:
+      return f(std::integral_constant<Combine, Or>{});
+    case Xor:
+      return f(std::integral_constant<Combine, Xor>{});
+  }
+  return f(std::integral_constant<Combine, Add>{});  // unreachable: every rule is handled above
+}
+
+// The operator on two accumulator values (argmin/argmax: their value operator), with the
+// kernels' semantics.
+template <class A>
+A combine_values(Op op, A x, A y) {
+  return visit_combine(op_row(op).combine,
+                       [&](auto c) { return combine_as<decltype(c)::value>(x, y); });
 }
 
 // The value an operator's partial states start from in the kernels (argmin/argmax: their value

@@ -39,7 +39,7 @@ const std::array<ParamSpec, 9> kFastStridedParams = {{
 
 // PoCL 5, 16 cores, f32 sum: 8 groups per compute unit beat 1, 2 and 4; one work-item per group,
 // 64-byte vectors (bench/sweep_fast.sh cpu fast_blocked).
-const std::array<ParamSpec, 7> kFastBlockedParams = {{
+const std::array<ParamSpec, 8> kFastBlockedParams = {{
     {"wg", 1, "work-group size"},
     {"groups_per_cu", 8, "work-groups per compute unit: the grid's upper bound"},
     {"vector_bytes", 64, "bytes per vector load (elements: vector_bytes / element size, 1-16)"},
@@ -50,6 +50,9 @@ const std::array<ParamSpec, 7> kFastBlockedParams = {{
     {"chunk", 64,
      "a user's reduction with a chunk form: elements a work-item turns into one state at once "
      "(a multiple of 8; 1: element by element)"},
+    {"host_items", 65536,
+     "host inputs of at most this many elements are reduced by the calling thread, without a "
+     "launch (built-in operators; 1: never)"},
 }};
 
 namespace {
@@ -182,6 +185,10 @@ void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTab
                  .set("host_finish", host_may_finish && groups <= p.work_group_size ? 1 : 0);
   // For users' reductions (dispatch/run_user.cpp reads it), only where Options or the table set it.
   if (t("scalar_map")) p.params.set("scalar_map", 1);
+  // Only where auto picked the strategy: a plan asked for by name runs its kernel.
+  if (blocked && host_may_finish && (o.strategy.empty() || o.strategy == "auto") &&
+      t("host_items") > 1)
+    p.params.set("host_items", t("host_items"));
   if (!host_may_finish) {  // a user's reduction: its chunk size (fast_user_plan keeps it or not)
     const std::uint64_t chunk = t("chunk");
     if (chunk != 1 && (chunk % 8 != 0 || chunk % vw != 0 || chunk > 1024))

@@ -7,11 +7,12 @@
 #include <string_view>
 
 #include "plan/strategy_facts.hpp"
+#include "rdx/plan.hpp"
 
 namespace rdx::detail {
 
 extern const std::array<ParamSpec, 9> kFastStridedParams;
-extern const std::array<ParamSpec, 7> kFastBlockedParams;
+extern const std::array<ParamSpec, 8> kFastBlockedParams;
 // The default of fast_blocked's (blocked) or fast_strided's tunable `name`; std::logic_error for
 // a name it does not have.
 std::uint64_t fast_default(bool blocked, std::string_view name);
@@ -30,6 +31,13 @@ void tune_fast_blocked(const DeviceInfo& dev, Plan& p, const Options& o, const T
 // combine), without the cap that lets the host finish (host_finish_items).
 void tune_fast_device_finish(const DeviceInfo& dev, Plan& p, const Options& o,
                              const TuningTable& t);
+
+// Whether a host input of n >= 1 elements runs on the calling thread (dispatch/host_loop.hpp):
+// a plan with host_items of n or more (fast_blocked, picked by auto, of a built-in operator: a
+// CPU device, this CPU).
+inline bool runs_on_host(const Plan& p, std::uint64_t n) {
+  return n <= p.params.get("host_items").value_or(0);
+}
 
 // Elements per block of a BLOCKED `fast` work-item (the -DBLOCK of cl/fast.cl).
 inline constexpr std::uint64_t kFastBlock = 4096;

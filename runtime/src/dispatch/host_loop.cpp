@@ -1,0 +1,200 @@
+// A small host input reduced on the calling thread (see host_loop.hpp): kLanes independent
+// accumulators, which the compiler keeps in vector registers, combined pairwise, then the tail.
+#include "dispatch/host_loop.hpp"
+
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <type_traits>
+
+#include "core/type_table.hpp"
+#include "ops/operators.hpp"
+#include "rdx/half.hpp"
+
+namespace rdx::detail {
+namespace {
+
+// Lanes, as a blocked work-item's VW: enough for a 64-byte vector of f32.
+constexpr std::size_t kLanes = 16;
+
+// An element as the accumulator sees it: 16-bit floats through f32, as the kernels' to_acc; a
+// float product marks an input infinity (float_prod.hpp).
+template <Combine C, class A, class T>
+A element(T x) {
+  A v;
+  if constexpr (is_half_v<T>)
+    v = static_cast<A>(static_cast<float>(x));
+  else
+    v = static_cast<A>(x);
+  if constexpr (C == Combine::Mul && std::is_floating_point_v<A>) v = prod_input(v);
+  return v;
+}
+
+// Float min and max: lanes take `v < l ? v : l` (a NaN never enters), with a NaN seen, and a
+// number seen, kept apart; the operator's NaN rule is applied once at the end: Min and Max give
+// NaN where any element is one, MinNum and MaxNum where every element is (their identity).
+template <Combine C, class A>
+struct Extremes {
+  static constexpr bool lowest = extreme_of(C) == Extreme::Lowest;
+  static constexpr bool ignores_nan = nan_ignored(C);
+  static constexpr A start =
+      lowest ? std::numeric_limits<A>::infinity() : -std::numeric_limits<A>::infinity();
+  static A take(A l, A v) { return lowest ? (v < l ? v : l) : (v > l ? v : l); }
+  // A NaN (Min, Max) or a number (MinNum, MaxNum): what the NaN rule needs to know of.
+  static bool sees(A v) { return ignores_nan ? v == v : v != v; }
+  static A result(A r, bool seen) {
+    return seen != ignores_nan ? std::numeric_limits<A>::quiet_NaN() : r;
+  }
+};
+
+// Elements of type A itself: 16-byte vectors of the compiler's vector extension (GCC and clang;
+// SSE2's min/max and compares, the baseline of x86-64), four in flight. A loop over lane arrays
+// with these selects was left scalar by GCC 12 (-fopt-info-vec: "unsupported use in stmt").
+template <Combine C, class A>
+A fold_extreme_vectors(const A* x, std::uint64_t n) {
+  using E = Extremes<C, A>;
+  using I = std::conditional_t<sizeof(A) == 4, std::int32_t, std::int64_t>;
+  typedef A V __attribute__((vector_size(16)));
+  typedef I M __attribute__((vector_size(16)));
+  constexpr std::size_t w = 16 / sizeof(A);
+  V l[4];
+  M seen[4];
+  for (int k = 0; k < 4; ++k) {
+    l[k] = V{} + E::start;
+    seen[k] = M{};
+  }
+  std::uint64_t i = 0;
+  for (; i + 4 * w <= n; i += 4 * w)
+    for (int k = 0; k < 4; ++k) {
+      V v;
+      std::memcpy(&v, x + i + k * w, sizeof v);
+      if constexpr (E::lowest)
+        l[k] = v < l[k] ? v : l[k];
+      else
+        l[k] = v > l[k] ? v : l[k];
+      if constexpr (E::ignores_nan)
+        seen[k] |= (v == v);
+      else
+        seen[k] |= (v != v);
+    }
+  A r = E::start;
+  bool seen_any = false;
+  for (int k = 0; k < 4; ++k)
+    for (std::size_t j = 0; j < w; ++j) {
+      r = E::take(r, l[k][j]);
+      seen_any = seen_any || seen[k][j] != 0;
+    }
+  for (; i < n; ++i) {
+    r = E::take(r, x[i]);
+    seen_any = seen_any || E::sees(x[i]);
+  }
+  return E::result(r, seen_any);
+}
+
+template <Combine C, class A, class T>
+A fold_extreme(const T* x, std::uint64_t n) {
+  if constexpr (std::is_same_v<A, T>) {
+    return fold_extreme_vectors<C>(x, n);
+  } else {  // converted elements (16-bit floats, f32 into f64): one at a time
+    using E = Extremes<C, A>;
+    A r = E::start;
+    bool seen = false;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      const A v = element<C, A>(x[i]);
+      r = E::take(r, v);
+      seen = seen || E::sees(v);
+    }
+    return E::result(r, seen);
+  }
+}
+
+template <Combine C, class A, class T>
+A fold(const T* x, std::uint64_t n, A identity) {
+  if constexpr (std::is_floating_point_v<A> && extreme_of(C) != Extreme::None)
+    return fold_extreme<C, A>(x, n);
+  A lane[kLanes];
+  for (A& l : lane)
+    l = identity;
+  std::uint64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (std::size_t j = 0; j < kLanes; ++j)
+      lane[j] = combine_as<C>(lane[j], element<C, A>(x[i + j]));
+  for (std::size_t w = kLanes / 2; w > 0; w /= 2)
+    for (std::size_t j = 0; j < w; ++j)
+      lane[j] = combine_as<C>(lane[j], lane[j + w]);
+  A r = lane[0];
+  for (; i < n; ++i)
+    r = combine_as<C>(r, element<C, A>(x[i]));
+  return r;
+}
+
+// The first index of the extreme m (the first NaN where m is NaN): argmin/argmax's state, as
+// fast.cl's indexed_block_state finds it.
+template <Combine C, class A, class T>
+std::uint64_t first_index_of(const T* x, std::uint64_t n, A m) {
+  const auto is_m = [m](A v) {
+    if constexpr (std::is_floating_point_v<A>)
+      return std::isnan(m) ? v != v : v == m;
+    else
+      return v == m;
+  };
+  std::uint64_t i = 0;
+  if constexpr (std::is_same_v<A, T>) {  // 16 bytes at once, then the element within them
+    typedef A V __attribute__((vector_size(16)));
+    constexpr std::size_t w = 16 / sizeof(A);
+    bool nan_m = false;
+    if constexpr (std::is_floating_point_v<A>) nan_m = std::isnan(m);
+    for (; i + w <= n; i += w) {
+      V v;
+      std::memcpy(&v, x + i, sizeof v);
+      const auto hit = nan_m ? (v != v) : (v == m);
+      bool any = false;
+      for (std::size_t j = 0; j < w; ++j)
+        any = any || hit[j] != 0;
+      if (any) break;
+    }
+  }
+  for (; i < n; ++i)
+    if (is_m(element<C, A>(x[i]))) return i;
+  return 0;  // not reached: m is one of the elements
+}
+
+template <class T, class A>
+Result run_typed(const Plan& plan, const T* x, std::uint64_t n) {
+  const OpRow& row = op_row(plan.op);
+  Result r;
+  visit_combine(row.combine, [&](auto c) {
+    constexpr Combine C = decltype(c)::value;
+    if constexpr (std::is_floating_point_v<A> &&
+                  (C == Combine::And || C == Combine::Or || C == Combine::Xor)) {
+      throw std::logic_error("run_host_loop: a bitwise operator on floats");  // make_plan refuses
+    } else {
+      const A v = fold<C, A>(x, n, identity_value<A>(plan.op));
+      r.value = Scalar::of(v);
+      if (row.indexed) r.index = first_index_of<C, A>(x, n, v);
+    }
+  });
+  r.plan = plan;
+  r.plan.params.set("host_loop", 1);
+  return r;
+}
+
+}  // namespace
+
+std::optional<Result> run_host_loop(const Plan& plan, const void* data, std::uint64_t n) {
+  return visit_type(plan.type, [&](auto t) -> std::optional<Result> {
+    using T = decltype(t);
+    using C = std::conditional_t<is_half_v<T>, float, T>;  // the computed type
+    using Wide =
+        std::conditional_t<std::is_floating_point_v<C>, double,
+                           std::conditional_t<std::is_signed_v<C>, std::int64_t, std::uint64_t>>;
+    const T* x = static_cast<const T*>(data);
+    if (plan.acc == type_of<C>()) return run_typed<T, C>(plan, x, n);
+    if (plan.acc == type_of<Wide>()) return run_typed<T, Wide>(plan, x, n);
+    return std::nullopt;
+  });
+}
+
+}  // namespace rdx::detail
