@@ -544,6 +544,12 @@ TEST_CASE("auto on a CPU: small host inputs run on the calling thread, as the ke
       }
     }
   CHECK(ran > 500);
+  // mean (run_to_run) is the built-in sum in its accumulator, so it takes the same loop.
+  const float four[] = {1.0f, 2.0f, 3.0f, 4.5f};
+  const Array four_in[] = {{Type::F32, four}};
+  const StatResult mean = reduce(ctx, Stat::Mean, four_in, 4);
+  CHECK(mean.value.as<double>() == 2.625);
+  CHECK(mean.plan.params.get("host_loop") == 1u);
   // Past host_items, and with a profile asked for, the kernel runs.
   std::vector<float> big(most + 1, 1.0f);
   CHECK(!reduce(ctx, Type::F32, big.data(), big.size(), Op::Sum).plan.params.get("host_loop"));

@@ -4,6 +4,8 @@
 
 #include <vector>
 
+#include "rdx/reduce.hpp"
+
 #include "dispatch/run_user.hpp"
 
 namespace rdx {
@@ -29,6 +31,14 @@ std::uint64_t numbers_in(Context& ctx, std::span<const In> inputs, std::span<con
   return reduce(ctx, c, inputs, n, o).fields.at(0).template as<std::uint64_t>();
 }
 
+// n elements of a single input as the built-in operators' entry points take it.
+Result sum_of(Context& ctx, const Array& a, std::uint64_t n, const Options& o) {
+  return reduce(ctx, a.type, a.data, n, Op::Sum, o);
+}
+Result sum_of(Context& ctx, const DeviceArray& a, std::uint64_t n, const Options& o) {
+  return reduce(ctx, a.type, BufferAt(a.buffer, a.offset), n, Op::Sum, o);
+}
+
 template <class In>
 StatResult run_stat(Context& ctx, Stat s, std::span<const In> inputs, std::uint64_t n,
                     const Options& opts, const std::string& map) {
@@ -42,6 +52,17 @@ StatResult run_stat(Context& ctx, Stat s, std::span<const In> inputs, std::uint6
     const detail::ExactFields f = detail::exact_fields(
         ctx, detail::moments_reduction(s, acc, types[0]), inputs_of(ctx, inputs, n), n, opts);
     return detail::moments_result(s, acc, f.sums, f.plan, m);
+  }
+  if (s == Stat::Mean && opts.determinism == Determinism::RunToRun && is_float(types[0])) {
+    // The built-in sum in acc (its vector loads, and on a CPU the host loop for small host
+    // arrays), then the division: the same state as mean's reduction, a sum in acc.
+    Options o = opts;
+    o.acc = acc;
+    const Result sum = sum_of(ctx, inputs[0], n, o);
+    StateResult st;
+    st.fields = {sum.value};
+    st.plan = sum.plan;
+    return detail::stat_result(s, acc, st, n);
   }
   if (s == Stat::NanMean && opts.determinism != Determinism::RunToRun) {
     // nansum's exact sum, then the count of numbers: nanmean's state (s, n).
