@@ -1095,12 +1095,16 @@ TEST_CASE("stats: the nan* forms leave NaN out at every determinism level, as Nu
 }
 
 TEST_CASE("custom: a chunk form turns RDX_CHUNK elements into one state") {
-  // A sum and a count: the chunk form's state is exact here (small integers), so it must equal
-  // the element-by-element one, and the plan says which ran.
+  // A sum, a count and the sum of the indexes (RDX_INDEX: where the chunk's elements are): the
+  // chunk form's state is exact here (small integers), so it must equal the element-by-element
+  // one, and the plan says which ran.
   rdx::Reduction r;
   r.fields = {{"s", rdx::Type::F64, "0", "(double)x", "a.s + b.s"},
-              {"c", rdx::Type::U64, "0", "1", "a.c + b.c"}};
-  r.chunk = "r.s = 0;\nfor (uint j = 0; j < RDX_CHUNK; ++j) r.s += (double)x[j];\nr.c = RDX_CHUNK;";
+              {"c", rdx::Type::U64, "0", "1", "a.c + b.c"},
+              {"ix", rdx::Type::U64, "0", "i", "a.ix + b.ix"}};
+  r.chunk =
+      "r.s = 0;\nr.ix = 0;\nfor (uint j = 0; j < RDX_CHUNK; ++j) {\n  r.s += (double)x[j];\n"
+      "  r.ix += RDX_INDEX(j);\n}\nr.c = RDX_CHUNK;";
   std::vector<float> x(100003);
   for (std::size_t i = 0; i < x.size(); ++i)
     x[i] = static_cast<float>(i % 17);
@@ -1119,6 +1123,8 @@ TEST_CASE("custom: a chunk form turns RDX_CHUNK elements into one state") {
     const double sum = std::accumulate(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(n), 0.0);
     CHECK(chunked.fields.at(0).as<double>() == sum);
     CHECK(chunked.fields.at(1).as<std::uint64_t>() == n);
+    CHECK(chunked.fields.at(2).as<std::uint64_t>() == (n ? n * (n - 1) / 2 : 0));
+    CHECK(single.fields.at(2).as<std::uint64_t>() == (n ? n * (n - 1) / 2 : 0));
     CHECK(single.fields.at(0).as<double>() == sum);
     CHECK(single.fields.at(1).as<std::uint64_t>() == n);
     if (chunked.plan.strategy.starts_with("fast_")) {
@@ -1143,6 +1149,56 @@ TEST_CASE("custom: a chunk form turns RDX_CHUNK elements into one state") {
     FAIL("a chunk form that does not compile ran");
   } catch (const rdx::ExpressionError& e) {
     CHECK(std::string(e.what()).find("chunk of the reduction") != std::string::npos);
+  }
+}
+
+TEST_CASE("stats: minmax's chunk form gives the first minimum and maximum, as element by element") {
+  // Ties (the extremes repeat, the first must win), NaN first and inside (a number wins over
+  // it), all NaN (the first NaN), on floats and integers, in both forms.
+  rdx::Options one;
+  one.tuning.set("chunk", 1);
+  const auto mm = [&](const auto& v, const rdx::Options& o) {
+    const rdx::Array in[] = {rdx::Array::of(std::span(v))};
+    return rdx::reduce(ctx(), rdx::Stat::MinMax, in, v.size(), o);
+  };
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  for (std::size_t n : {std::size_t{5}, std::size_t{100}, std::size_t{20011}}) {
+    CAPTURE(n);
+    std::vector<float> f(n);
+    std::vector<std::int32_t> k(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      f[i] = static_cast<float>((i * 7919) % 101);
+      k[i] = static_cast<std::int32_t>((i * 7919) % 101) - 50;
+    }
+    f[0] = nan;
+    f[n / 2] = nan;
+    // The reference: the first minimum and maximum among the numbers.
+    std::size_t lo = 1, hi = 1, klo = 0, khi = 0;
+    for (std::size_t i = 1; i < n; ++i) {
+      if (!std::isnan(f[i]) && (std::isnan(f[lo]) || f[i] < f[lo])) lo = i;
+      if (!std::isnan(f[i]) && (std::isnan(f[hi]) || f[i] > f[hi])) hi = i;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      if (k[i] < k[klo]) klo = i;
+      if (k[i] > k[khi]) khi = i;
+    }
+    for (const rdx::Options& opts : {rdx::Options{}, one}) {
+      const rdx::StatResult r = mm(f, opts);
+      if (r.plan.strategy.starts_with("fast_"))
+        CHECK((r.plan.params.get("chunk").value_or(0) > 0) == opts.tuning.empty());
+      CHECK(r.value.as<float>() == f[lo]);
+      CHECK(*r.index == lo);
+      CHECK(r.max->as<float>() == f[hi]);
+      CHECK(*r.max_index == hi);
+      const rdx::StatResult ki = mm(k, opts);
+      CHECK(*ki.index == klo);
+      CHECK(*ki.max_index == khi);
+      const std::vector<float> nans(n, nan);
+      const rdx::StatResult all = mm(nans, opts);
+      CHECK(std::isnan(all.value.as<float>()));
+      CHECK(*all.index == 0);
+      CHECK(*all.max_index == 0);
+    }
   }
 }
 

@@ -188,6 +188,43 @@ std::string moments_chunk(Type acc) {
       t, sc, unscale);
 }
 
+// Minmax's chunk form: the chunk's first minimum and maximum with their indexes (RDX_INDEX), a
+// number beating NaN as `wins` has it. Eight lanes (lane l takes x[l], x[l + 8], ...: compares
+// and selects the compiler can put in vectors), each keeping its first extreme by strict
+// comparisons; then the lanes, where equal values (or NaN against NaN) go to the smaller
+// position. x[p]'s index grows with p, so the state is the element-by-element one.
+std::string minmax_chunk(Type acc) {
+  const std::string t(type_row(acc).cl_name);
+  const bool fl = is_float(acc);
+  // b (a candidate) beats a: a smaller (larger) value, or a number against NaN.
+  // (x != x: NaN, as a plain compare, which vectorises where isnan's call did not on PoCL.)
+  const std::string lt = fl ? "(b < a || (a != a && b == b))" : "(b < a)";
+  const std::string gt = fl ? "(b > a || (a != a && b == b))" : "(b > a)";
+  const std::string same = fl ? "(a == b || (a != a && b != b))" : "(a == b)";
+  return detail::format(
+      "{0} lo[8], hi[8];\n"
+      "uint lp[8], hp[8];\n"
+      "for (uint l = 0; l < 8; ++l) {{ lo[l] = x[l]; hi[l] = x[l]; lp[l] = l; hp[l] = l; }}\n"
+      "for (uint j = 8; j < RDX_CHUNK; j += 8)\n"
+      "  for (uint l = 0; l < 8; ++l) {{\n"
+      "    const {0} a = lo[l], b = x[j + l], c = hi[l];\n"
+      "    const bool take_lo = {1};\n"
+      "    lo[l] = take_lo ? b : a;\n"
+      "    lp[l] = take_lo ? j + l : lp[l];\n"
+      "    {{ const {0} a = c; const bool take_hi = {2};\n"
+      "      hi[l] = take_hi ? b : a;\n"
+      "      hp[l] = take_hi ? j + l : hp[l]; }}\n"
+      "  }}\n"
+      "for (uint l = 1; l < 8; ++l) {{\n"
+      "  {{ const {0} a = lo[0], b = lo[l];\n"
+      "    if ({1} || ({3} && lp[l] < lp[0])) {{ lo[0] = b; lp[0] = lp[l]; }} }}\n"
+      "  {{ const {0} a = hi[0], b = hi[l];\n"
+      "    if ({2} || ({3} && hp[l] < hp[0])) {{ hi[0] = b; hp[0] = hp[l]; }} }}\n"
+      "}}\n"
+      "r.lo = lo[0];\nr.lo_i = RDX_INDEX(lp[0]);\nr.hi = hi[0];\nr.hi_i = RDX_INDEX(hp[0]);",
+      t, lt, gt, same);
+}
+
 }  // namespace
 
 bool skips_nan(Stat s) {
@@ -266,6 +303,7 @@ Reduction stat_reduction(Stat s, std::span<const Type> inputs, Type acc, const s
           {"lo_i", Type::U64, "ULONG_MAX", "i", detail::format("{} ? b.lo_i : a.lo_i", lo)},
           {"hi", acc, "0", "x", detail::format("{} ? b.hi : a.hi", hi)},
           {"hi_i", Type::U64, "ULONG_MAX", "i", detail::format("{} ? b.hi_i : a.hi_i", hi)}};
+      r.chunk = minmax_chunk(acc);
       break;
     }
     case Stat::Mean:
