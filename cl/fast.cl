@@ -32,8 +32,9 @@
  * reduction with a vector form on a CPU: ops/user_reduction.hpp), maps and combines VW lanes at
  * once with the user's expressions on vectors, the built-in sum's loop. With RDX_CHUNK (the
  * plan's "chunk": the reduction's chunk form, ops/user_reduction.cpp), a work-item turns RDX_CHUNK
- * of its elements into one state at once (rdx_chunk) and combines that: strided, RDX_CHUNK / VW
- * vector loads `stride` apart; blocked, RDX_CHUNK consecutive elements. Its kernel
+ * of its elements into one state at once (rdx_chunk, given where they are: x[p] is element
+ * i0 + (p / VW) * step + p % VW) and combines that: strided, RDX_CHUNK / VW vector loads `stride`
+ * apart; blocked, RDX_CHUNK consecutive elements. Its kernel
  * takes `carry` and the further inputs after `counter`: with carry = 1 the last group combines
  * the state at part_v[GROUPS] (an earlier chunk's result) first, so chunks of an input combine on
  * the device, in order. */
@@ -210,7 +211,7 @@ inline state_t range_state(global const T* in, ulong b, ulong e USER_INPUT_PARAM
     T0_COMPUTE x[RDX_CHUNK];
     for (uint j = 0; j < RDX_CHUNK; ++j)
       x[j] = T0_VALUE(in[k + j]);
-    s = combine_values(s, rdx_chunk(x));
+    s = combine_values(s, rdx_chunk(x, rdx_base + k, VW));
   }
   for (; k < e; ++k)
     s = combine_values(s, USER_MAP_AT(k));
@@ -327,7 +328,7 @@ kernel void fast_reduce(global const T* restrict in, ulong n, ulong chunk, globa
       x[u] = T0_VALUE(in[k + u * stride]);
 #endif
     }
-    s = combine_values(s, rdx_chunk(x));
+    s = combine_values(s, rdx_chunk(x, rdx_base + (ulong)k * VW, (ulong)stride * VW));
   }
   for (; k < nv; k += stride)
     for (uint j = 0; j < VW; ++j)

@@ -1116,10 +1116,15 @@ TEST_CASE("custom: a chunk form turns RDX_CHUNK elements into one state") {
   for (std::uint64_t n : {std::uint64_t{0}, std::uint64_t{5}, std::uint64_t{1000},
                           static_cast<std::uint64_t>(x.size())}) {
     CAPTURE(n);
-    rdx::Options one;
+    rdx::Options one, strided;
     one.tuning.set("chunk", 1);
+    strided.strategy = "fast_strided";
     const rdx::StateResult chunked = rdx::reduce(ctx(), r, in, n);
     const rdx::StateResult single = rdx::reduce(ctx(), r, in, n, one);
+    const rdx::StateResult spread = rdx::reduce(ctx(), r, in, n, strided);
+    CHECK(spread.fields.at(0).as<double>() ==
+          std::accumulate(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(n), 0.0));
+    CHECK(spread.fields.at(2).as<std::uint64_t>() == (n ? n * (n - 1) / 2 : 0));
     const double sum = std::accumulate(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(n), 0.0);
     CHECK(chunked.fields.at(0).as<double>() == sum);
     CHECK(chunked.fields.at(1).as<std::uint64_t>() == n);
@@ -1155,8 +1160,9 @@ TEST_CASE("custom: a chunk form turns RDX_CHUNK elements into one state") {
 TEST_CASE("stats: minmax's chunk form gives the first minimum and maximum, as element by element") {
   // Ties (the extremes repeat, the first must win), NaN first and inside (a number wins over
   // it), all NaN (the first NaN), on floats and integers, in both forms.
-  rdx::Options one;
+  rdx::Options one, strided;
   one.tuning.set("chunk", 1);
+  strided.strategy = "fast_strided";  // RDX_INDEX over vectors `stride` apart, on any device
   const auto mm = [&](const auto& v, const rdx::Options& o) {
     const rdx::Array in[] = {rdx::Array::of(std::span(v))};
     return rdx::reduce(ctx(), rdx::Stat::MinMax, in, v.size(), o);
@@ -1182,7 +1188,7 @@ TEST_CASE("stats: minmax's chunk form gives the first minimum and maximum, as el
       if (k[i] < k[klo]) klo = i;
       if (k[i] > k[khi]) khi = i;
     }
-    for (const rdx::Options& opts : {rdx::Options{}, one}) {
+    for (const rdx::Options& opts : {rdx::Options{}, one, strided}) {
       const rdx::StatResult r = mm(f, opts);
       if (r.plan.strategy.starts_with("fast_"))
         CHECK((r.plan.params.get("chunk").value_or(0) > 0) == opts.tuning.empty());
