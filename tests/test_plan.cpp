@@ -629,61 +629,73 @@ TEST_CASE("fast_*: a grid of at most one partial per work-item of a group finish
       CHECK(param(p, "host_finish") == (param(p, "groups") <= p.work_group_size));
     }
   }
-  // f32 sum on the H200: 2048 elements a group, 256 work-items a group. A larger grid is capped
-  // at 256 groups while each work-item reads at most host_finish_items (16) elements: 2^20.
-  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 2048, {}), "host_finish"));
+  // The numbers from fast_strided's table, not restated: an f32 sum's group reads `group`
+  // elements (wg work-items, one round of unroll vector loads); a grid of more than wg groups is
+  // capped at wg while each work-item reads at most host_finish_items elements.
+  const std::uint64_t wg = detail::fast_default(false, "wg");
+  const std::uint64_t items = detail::fast_default(false, "host_finish_items");
+  const std::uint64_t round = detail::fast_default(false, "vector_bytes") / sizeof(float) *
+                              detail::fast_default(false, "unroll");  // f32 a work-item a round
+  const std::uint64_t group = wg * round;
+  REQUIRE(wg <= detail::kMostHostPartials);
+  REQUIRE(items <= detail::kMostCappedRounds * round);
+  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, wg * group, {}), "host_finish"));
   for (const Type type : {Type::F32, Type::F64, Type::I32}) {
     CAPTURE(type);
-    const Plan most = make_plan(gpu, type, Op::Sum, 256 * 256 * 16, {});
-    CHECK(param(most, "groups") == 256);
+    const Plan most = make_plan(gpu, type, Op::Sum, wg * wg * items, {});
+    CHECK(param(most, "groups") == wg);
     CHECK(param(most, "host_finish"));
-    const Plan past = make_plan(gpu, type, Op::Sum, 256 * 256 * 16 + 1, {});
-    CHECK(param(past, "groups") > 256);
+    const Plan past = make_plan(gpu, type, Op::Sum, wg * wg * items + 1, {});
+    CHECK(param(past, "groups") > wg);
     CHECK_FALSE(param(past, "host_finish"));
   }
-  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 2048 + 1, {}), "groups") == 256);
-  // At most 4 rounds of vector loads a work-item (f64: 2 loads of 2 elements a round).
-  CHECK(param(make_plan(gpu, Type::F64, Op::Sum, 256 * 256 * 16, {}), "groups") == 256);
+  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, wg * group + 1, {}), "groups") == wg);
+  // At most kMostCappedRounds rounds of vector loads a work-item (f64: 2 loads of 2 elements a
+  // round).
+  CHECK(param(make_plan(gpu, Type::F64, Op::Sum, wg * wg * items, {}), "groups") == wg);
   // argmin/argmax load vectors as the sums do (cl/fast.cl combines each lane with its index):
   // the same vector width and grid as an f32 sum of the same n, on either side of the cap.
   for (const Op op : {Op::ArgMin, Op::ArgMax, Op::NanArgMax})
-    for (const std::uint64_t n :
-         {std::uint64_t{256} * 256 * 16, std::uint64_t{256} * 256 * 16 + 1}) {
+    for (const std::uint64_t n : {wg * wg * items, wg * wg * items + 1}) {
       CAPTURE(op);
       CAPTURE(n);
       const Plan a = make_plan(gpu, Type::F32, op, n, {}),
                  s = make_plan(gpu, Type::F32, Op::Sum, n, {});
-      CHECK(param(a, "vector_width") == 4);
+      CHECK(param(a, "vector_width") == param(s, "vector_width"));
       CHECK(param(a, "groups") == param(s, "groups"));
       CHECK(param(a, "host_finish") == param(s, "host_finish"));
     }
   // On a CPU (blocked) they read one element at a time: their blocks load vectors themselves.
   CHECK(param(make_plan(cpu, Type::F32, Op::ArgMax, 1 << 20, {}), "vector_width") == 1);
-  // The tunable moves the cap; its smallest value leaves one round of loads a work-item.
+  // The tunable moves the cap: at one round of loads a work-item, wg such rounds a grid.
   Options eight;
-  eight.tuning.set("host_finish_items", 8);
-  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 256 * 8, eight), "groups") == 256);
-  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 256 * 8 + 1, eight), "groups") == 257);
-  CHECK_FALSE(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 256 * 8 + 1, eight), "host_finish"));
+  eight.tuning.set("host_finish_items", round);
+  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, wg * wg * round, eight), "groups") == wg);
+  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, wg * wg * round + 1, eight), "groups") == wg + 1);
+  CHECK_FALSE(param(make_plan(gpu, Type::F32, Op::Sum, wg * wg * round + 1, eight), "host_finish"));
   Options one;
   one.tuning.set("host_finish_items", 1);
-  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 2048 + 1, one), "groups") == 257);
-  CHECK_FALSE(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 2048 + 1, one), "host_finish"));
-  // A larger value still stops at 4 rounds (f32: 32 elements a work-item).
+  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, wg * group + 1, one), "groups") == wg + 1);
+  CHECK_FALSE(param(make_plan(gpu, Type::F32, Op::Sum, wg * group + 1, one), "host_finish"));
+  // A larger value still stops at kMostCappedRounds rounds a work-item.
   Options many;
   many.tuning.set("host_finish_items", 1024);
-  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 256 * 32, many), "groups") == 256);
-  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 256 * 256 * 32 + 1, many), "groups") == 1025);
-  // Groups of more than 256 are never capped (the host would combine more partials), nor is a
-  // grid whose minimum per work-item is asked for.
+  const std::uint64_t capped = wg * wg * detail::kMostCappedRounds * round;
+  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, capped, many), "groups") == wg);
+  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, capped + 1, many), "groups") ==
+        capped / group + 1);
+  // Groups of more than kMostHostPartials are never capped (the host would combine more
+  // partials), nor is a grid whose minimum per work-item is asked for.
   Options wide;
-  wide.work_group_size = 512;
-  const Plan w = make_plan(gpu, Type::F32, Op::Sum, std::uint64_t{1} << 22, wide);
-  CHECK(param(w, "groups") == 1024);
+  wide.work_group_size = 2 * detail::kMostHostPartials;
+  const std::uint64_t wide_n = std::uint64_t{1} << 22;
+  const Plan w = make_plan(gpu, Type::F32, Op::Sum, wide_n, wide);
+  CHECK(param(w, "groups") == wide_n / (wide.work_group_size * round));
   CHECK_FALSE(param(w, "host_finish"));
   Options least;
   least.tuning.set("min_per_item", 4);
-  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 1 << 20, least), "groups") == 1024);
+  CHECK(param(make_plan(gpu, Type::F32, Op::Sum, 1 << 20, least), "groups") ==
+        (1 << 20) / (wg * 4));
   // fast_blocked (CPUs) has no such tunable.
   Options blocked = eight;
   blocked.strategy = "fast_blocked";

@@ -57,14 +57,6 @@ const std::array<ParamSpec, 8> kFastBlockedParams = {{
 
 namespace {
 
-// The cap of host_finish_items applies to groups of at most this many work-items, in at most
-// this many rounds of loads a work-item: vector loads 4 (f64 sums at 2^20 gained), one element a
-// load 2 (argmax, argmin and f32 prod gained at 2 rounds, not at 4; aef7429). The host's combine
-// of 1056 partials was 7.8-9.7 us slower than the last group's (H100, 657ff15).
-constexpr std::uint64_t kMostHostPartials = 256;
-constexpr std::uint64_t kMostCappedRounds = 4;
-constexpr std::uint64_t kMostCappedRoundsScalar = 2;
-
 std::uint64_t clamp_u(std::uint64_t v, std::uint64_t lo, std::uint64_t hi) {
   return std::max(lo, std::min(v, hi));
 }

@@ -24,6 +24,14 @@ std::uint64_t fast_default(bool blocked, std::string_view name);
 inline constexpr std::uint64_t kLargeWg = 512;
 inline constexpr std::uint64_t kLargeGroupsPerCu = 32;
 
+// The cap of host_finish_items applies to groups of at most this many work-items, in at most
+// this many rounds of loads a work-item: vector loads 4 (f64 sums at 2^20 gained), one element a
+// load 2 (argmax, argmin and f32 prod gained at 2 rounds, not at 4; aef7429). The host's combine
+// of 1056 partials was 7.8-9.7 us slower than the last group's (H100, 657ff15).
+inline constexpr std::uint64_t kMostHostPartials = 256;
+inline constexpr std::uint64_t kMostCappedRounds = 4;
+inline constexpr std::uint64_t kMostCappedRoundsScalar = 2;
+
 // StrategyFacts::tune of each: the grid into Plan::params and Plan::work_group_size.
 void tune_fast_strided(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTable& t);
 void tune_fast_blocked(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTable& t);
