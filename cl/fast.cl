@@ -211,7 +211,7 @@ inline state_t range_state(global const T* in, ulong b, ulong e USER_INPUT_PARAM
     T0_COMPUTE x[RDX_CHUNK];
     for (uint j = 0; j < RDX_CHUNK; ++j)
       x[j] = T0_VALUE(in[k + j]);
-    s = combine_values(s, rdx_chunk(x, rdx_base + k, VW));
+    s = combine_values(s, rdx_chunk(x, rdx_base + k, VW, VW));
   }
   for (; k < e; ++k)
     s = combine_values(s, USER_MAP_AT(k));
@@ -328,7 +328,7 @@ kernel void fast_reduce(global const T* restrict in, ulong n, ulong chunk, globa
       x[u] = T0_VALUE(in[k + u * stride]);
 #endif
     }
-    s = combine_values(s, rdx_chunk(x, rdx_base + (ulong)k * VW, (ulong)stride * VW));
+    s = combine_values(s, rdx_chunk(x, rdx_base + (ulong)k * VW, (ulong)stride * VW, VW));
   }
   for (; k < nv; k += stride)
     for (uint j = 0; j < VW; ++j)

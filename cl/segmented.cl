@@ -387,6 +387,16 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(
 #else
     (void)p;
     ulong k = lo + lane;
+#ifdef USER_CHUNK
+    /* The reduction's chunk form (the plan's state_chunk): RDX_CHUNK of the lane's elements, k,
+     * k + SEG_LANES, ..., to one state, then one combine; the rest below, one by one. */
+    for (; k + (RDX_CHUNK - 1) * SEG_LANES < hi; k += RDX_CHUNK * SEG_LANES) {
+      T0_COMPUTE x[RDX_CHUNK];
+      for (uint u = 0; u < RDX_CHUNK; ++u)
+        x[u] = T0_VALUE(in[first + (k + u * SEG_LANES) * step]);
+      s = st_combine(s, rdx_chunk(x, rdx_base + first + k * step, SEG_LANES * step, 1));
+    }
+#endif
     for (; k + (SEG_UNROLL - 1) * SEG_LANES < hi; k += SEG_UNROLL * SEG_LANES) {
       state_t x[SEG_UNROLL];
 #pragma unroll

@@ -273,93 +273,101 @@ TEST_CASE("segmented custom: the composites per segment against host references"
   const rdx::Array two[] = {rdx::Array::of(std::span<const float>(x)),
                             rdx::Array::of(std::span<const float>(y))};
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  for (rdx::Stat s : rdx::kAllStats) {
-    INFO(rdx::name(s));
-    const bool skip = rdx::name(s).substr(0, 3) == "nan";
-    const std::span<const rdx::Array> in = s == rdx::Stat::Dot ? std::span<const rdx::Array>(two)
-                                           : skip ? std::span<const rdx::Array>(with_nan)
-                                                  : std::span<const rdx::Array>(one);
-    const float* src = skip ? xn.data() : x.data();
-    const bool counts = s == rdx::Stat::Count || s == rdx::Stat::Any || s == rdx::Stat::All;
-    const auto r = rdx::reduce_segments(ctx(), s, in, n, off, {}, counts ? "x > 0.5f" : "");
-    REQUIRE(r.size() == off.size() - 1);
-    for (std::uint64_t k = 0; k + 1 < off.size(); ++k) {
-      const std::uint64_t b = off[k], e = off[k + 1], c = e - b;
-      INFO("segment " << k);
-      double sum = 0, dot = 0, sq = 0, prod = 1;
-      std::uint64_t count = 0, lo = b, hi = b, numbers = 0;
-      for (std::uint64_t f = b; f < e; ++f) {
-        if (std::isnan(src[f])) continue;  // the nan* forms' NaN (x holds none)
-        ++numbers;
-        prod *= src[f];
-        sum += src[f];
-        dot += double(x[f]) * y[f];
-        sq += double(x[f]) * x[f];
-        count += x[f] > 0.5f;
-        if (x[f] < x[lo]) lo = f;
-        if (x[f] > x[hi]) hi = f;
-      }
-      const double mean = numbers ? sum / double(numbers) : nan;
-      double m2 = 0;
-      for (std::uint64_t f = b; f < e; ++f)
-        if (!std::isnan(src[f])) m2 += (src[f] - mean) * (src[f] - mean);
-      const double var = numbers ? m2 / double(numbers) : nan;
-      const double v = r.value(k).as<double>();
-      const auto near = [&](double want) {
-        if (std::isnan(want)) return std::isnan(v);
-        return std::fabs(v - want) <= 1e-4 * (1 + std::fabs(want));
-      };
-      switch (s) {
-        case rdx::Stat::MinMax:
-          CHECK(r.indices[k] == (c ? lo - b : rdx::kEmptySegmentIndex));
-          CHECK(r.max_indices[k] == (c ? hi - b : rdx::kEmptySegmentIndex));
-          CHECK(v == (c ? x[lo] : 0.0));
-          CHECK(r.max(k).as<double>() == (c ? x[hi] : 0.0));
-          break;
-        case rdx::Stat::Mean:
-          CHECK(near(mean));
-          break;
-        case rdx::Stat::Var:
-          CHECK(near(var));
-          break;
-        case rdx::Stat::Std:
-          CHECK(near(std::sqrt(var)));
-          break;
-        case rdx::Stat::Norm2:
-          CHECK(near(std::sqrt(sq)));
-          break;
-        case rdx::Stat::Dot:
-          CHECK(near(dot));
-          break;
-        case rdx::Stat::Count:
-          CHECK(r.value(k).as<std::uint64_t>() == count);
-          break;
-        case rdx::Stat::Any:  // an empty segment: false, as NumPy's any of nothing
-          CHECK(r.type == rdx::Type::U8);
-          CHECK(r.value(k).as<int>() == (count > 0 ? 1 : 0));
-          break;
-        case rdx::Stat::All:  // an empty segment: true
-          CHECK(r.type == rdx::Type::U8);
-          CHECK(r.value(k).as<int>() == (count == c ? 1 : 0));
-          break;
-        case rdx::Stat::NanSum:  // an empty segment: 0
-          CHECK(near(sum));
-          break;
-        case rdx::Stat::NanProd:  // short segments only: longer ones overflow f32
-          if (c <= 7) CHECK(near(prod));
-          break;
-        case rdx::Stat::NanMean:
-          CHECK(near(mean));
-          break;
-        case rdx::Stat::NanVar:
-          CHECK(near(var));
-          break;
-        case rdx::Stat::NanStd:
-          CHECK(near(std::sqrt(var)));
-          break;
+  // By default var, std, minmax and their nan* forms run their chunk form (state_chunk) in the
+  // lanes' loop; state_chunk = 1 runs them element by element: both against the references.
+  rdx::Options element_by_element;
+  element_by_element.tuning.set("state_chunk", 1);
+  for (const rdx::Options& opts : {rdx::Options{}, element_by_element})
+    for (rdx::Stat s : rdx::kAllStats) {
+      INFO(rdx::name(s));
+      INFO((opts.tuning.empty() ? "chunk form" : "element by element"));
+      const bool skip = rdx::name(s).substr(0, 3) == "nan";
+      const std::span<const rdx::Array> in = s == rdx::Stat::Dot ? std::span<const rdx::Array>(two)
+                                             : skip ? std::span<const rdx::Array>(with_nan)
+                                                    : std::span<const rdx::Array>(one);
+      const float* src = skip ? xn.data() : x.data();
+      const bool counts = s == rdx::Stat::Count || s == rdx::Stat::Any || s == rdx::Stat::All;
+      const auto r = rdx::reduce_segments(ctx(), s, in, n, off, opts, counts ? "x > 0.5f" : "");
+      REQUIRE(r.size() == off.size() - 1);
+      if (s == rdx::Stat::Var || s == rdx::Stat::MinMax || s == rdx::Stat::NanStd)
+        CHECK((r.plan.state_chunk > 0) == opts.tuning.empty());
+      for (std::uint64_t k = 0; k + 1 < off.size(); ++k) {
+        const std::uint64_t b = off[k], e = off[k + 1], c = e - b;
+        INFO("segment " << k);
+        double sum = 0, dot = 0, sq = 0, prod = 1;
+        std::uint64_t count = 0, lo = b, hi = b, numbers = 0;
+        for (std::uint64_t f = b; f < e; ++f) {
+          if (std::isnan(src[f])) continue;  // the nan* forms' NaN (x holds none)
+          ++numbers;
+          prod *= src[f];
+          sum += src[f];
+          dot += double(x[f]) * y[f];
+          sq += double(x[f]) * x[f];
+          count += x[f] > 0.5f;
+          if (x[f] < x[lo]) lo = f;
+          if (x[f] > x[hi]) hi = f;
+        }
+        const double mean = numbers ? sum / double(numbers) : nan;
+        double m2 = 0;
+        for (std::uint64_t f = b; f < e; ++f)
+          if (!std::isnan(src[f])) m2 += (src[f] - mean) * (src[f] - mean);
+        const double var = numbers ? m2 / double(numbers) : nan;
+        const double v = r.value(k).as<double>();
+        const auto near = [&](double want) {
+          if (std::isnan(want)) return std::isnan(v);
+          return std::fabs(v - want) <= 1e-4 * (1 + std::fabs(want));
+        };
+        switch (s) {
+          case rdx::Stat::MinMax:
+            CHECK(r.indices[k] == (c ? lo - b : rdx::kEmptySegmentIndex));
+            CHECK(r.max_indices[k] == (c ? hi - b : rdx::kEmptySegmentIndex));
+            CHECK(v == (c ? x[lo] : 0.0));
+            CHECK(r.max(k).as<double>() == (c ? x[hi] : 0.0));
+            break;
+          case rdx::Stat::Mean:
+            CHECK(near(mean));
+            break;
+          case rdx::Stat::Var:
+            CHECK(near(var));
+            break;
+          case rdx::Stat::Std:
+            CHECK(near(std::sqrt(var)));
+            break;
+          case rdx::Stat::Norm2:
+            CHECK(near(std::sqrt(sq)));
+            break;
+          case rdx::Stat::Dot:
+            CHECK(near(dot));
+            break;
+          case rdx::Stat::Count:
+            CHECK(r.value(k).as<std::uint64_t>() == count);
+            break;
+          case rdx::Stat::Any:  // an empty segment: false, as NumPy's any of nothing
+            CHECK(r.type == rdx::Type::U8);
+            CHECK(r.value(k).as<int>() == (count > 0 ? 1 : 0));
+            break;
+          case rdx::Stat::All:  // an empty segment: true
+            CHECK(r.type == rdx::Type::U8);
+            CHECK(r.value(k).as<int>() == (count == c ? 1 : 0));
+            break;
+          case rdx::Stat::NanSum:  // an empty segment: 0
+            CHECK(near(sum));
+            break;
+          case rdx::Stat::NanProd:  // short segments only: longer ones overflow f32
+            if (c <= 7) CHECK(near(prod));
+            break;
+          case rdx::Stat::NanMean:
+            CHECK(near(mean));
+            break;
+          case rdx::Stat::NanVar:
+            CHECK(near(var));
+            break;
+          case rdx::Stat::NanStd:
+            CHECK(near(std::sqrt(var)));
+            break;
+        }
       }
     }
-  }
   // Along an axis: column means and minmax of a 2-D array (positions along the axis).
   const std::vector<std::uint64_t> shape = {n / 19, 19};
   const auto means = rdx::reduce_axis(ctx(), rdx::Stat::Mean, one, shape, 0);

@@ -72,6 +72,10 @@ struct SegmentedPlan {
   // float products, not users' reductions): `unroll` vector accumulators per work-item, folded at
   // the end.
   bool vector_acc = false;
+  // A user's reduction with a chunk form (Reduction::chunk), the work-group form of the axis and
+  // offsets forms: each lane turns this many of its elements into one state at once (tunable
+  // state_chunk; 1 or 0: element by element).
+  std::uint64_t state_chunk = 0;
   // CPUs, columns (the axis form) of 16 or more, or of 2, 4 or 8 with vector accumulators: each
   // work-item (local size 1) takes this many neighbouring columns and walks the rows in order,
   // its columns' states in local memory (lanes, unroll and vector are 1; vector_acc: 16 columns

@@ -73,6 +73,7 @@ std::string build_options(const SegmentedPlan& p, bool checked) {
                                  p.parts, p.unroll, p.vector);
   if (checked) o += " -DCHECKED";
   if (p.vector_acc) o += " -DSEG_VACC";
+  if (p.state_chunk) o += detail::format(" -DRDX_CHUNK={}", p.state_chunk);
   if (p.shuffle) o += " -DSEG_SHUFFLE";
   if (p.by_offsets) o += " -DOFFSETS";
   o += view_options(p);

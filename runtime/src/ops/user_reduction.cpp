@@ -800,9 +800,9 @@ std::string user_definitions(const Reduction& r, std::span<const Type> inputs,
     // elements at once.
     // RDX_INDEX(p): x[p]'s index, as the map's i (the kernel passes where its VW-vectors are).
     s << "#ifdef RDX_CHUNK\n#define USER_CHUNK 1\n"
-         "#define RDX_INDEX(p) (rdx_i0 + ((ulong)(p) / VW) * rdx_step + (ulong)(p) % VW)\n"
-         "RDX_USER_INLINE rdx_state rdx_chunk(const T0_COMPUTE* x, ulong rdx_i0, ulong rdx_step) "
-         "{\n  rdx_state r;\n"
+         "#define RDX_INDEX(p) (rdx_i0 + ((ulong)(p) / rdx_vw) * rdx_step + (ulong)(p) % rdx_vw)\n"
+         "RDX_USER_INLINE rdx_state rdx_chunk(const T0_COMPUTE* x, ulong rdx_i0, ulong rdx_step, "
+         "uint rdx_vw) {\n  rdx_state r;\n"
       << zero_pad << "  {" << statements("chunk", r.chunk) << "  }\n  return r;\n}\n#endif\n";
   }
   s << "#define COMBINE_VALUES(a, b) rdx_combine((a), (b))\n#define IDENTITY_VALUE "

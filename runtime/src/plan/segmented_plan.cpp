@@ -40,6 +40,9 @@ constexpr std::uint64_t kMaxParts = 4096;
 constexpr std::uint64_t kVector = 4;
 constexpr std::uint64_t kUnrollVector = 4;
 constexpr std::uint64_t kUnrollScalar = 16;
+// A user's chunk form (Reduction::chunk): elements a lane turns into one state at once, as
+// fast_strided's chunk (plan/fast_tuning.cpp); not yet measured on segments.
+constexpr std::uint64_t kStateChunk = 16;
 // CPUs (PoCL 3.1, 2 cores, 2^24 f32): vector loads into vector accumulators from a mean of 16
 // elements (4-element loads: sum 9.0-25.4 GB/s against 5.3-12.1 one by one at 16-128, max
 // 2.5-20.3 against 1.4-1.9); below, one by one (segments of 4: 5 GB/s against 2.1).
@@ -82,10 +85,10 @@ std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) {
 std::uint64_t tunable(const Options& opts, std::string_view name, std::uint64_t dflt) {
   for (const auto& [k, v] : opts.tuning.items())
     if (k != "lanes" && k != "parts" && k != "unroll" && k != "vector" && k != "chunk" &&
-        k != "column_block" && k != "fold")
+        k != "column_block" && k != "fold" && k != "state_chunk")
       throw ArgumentError(
           detail::format("segmented reductions have the tunables lanes, parts, unroll, vector, "
-                         "column_block, fold (exact sums) and chunk, not '{}'",
+                         "column_block, fold (exact sums), chunk and state_chunk, not '{}'",
                          detail::printable(k)));
   return opts.tuning.get(name).value_or(dflt);
 }
@@ -279,6 +282,9 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
 // Elements per pass of host inputs: of every input (a user's reduction may read several).
 void choose_chunk(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts,
                   std::span<const Type> inputs) {
+  // The chunk form runs in seg_reduce's element loop only: not the view form, column blocks or
+  // the exact form.
+  if (p.by_view || p.column_block || p.exact) p.state_chunk = 0;
   std::uint64_t most = detail::max_alloc_elements(dev, p.type);
   for (Type t : inputs)
     most = std::min(most, detail::max_alloc_elements(dev, t));
@@ -346,6 +352,13 @@ SegmentedPlan user_base_plan(const DeviceInfo& dev, const Reduction& r,
   p.acc = r.fields[0].type;
   p.reduction = r.name.empty() ? "custom" : r.name;
   p.state_bytes = detail::state_layout(r).bytes;
+  if (!r.chunk.empty() && inputs.size() == 1) {
+    const std::uint64_t c = tunable(opts, "state_chunk", kStateChunk);
+    if (c > 1 && (c % 8 != 0 || c > 1024))
+      throw ArgumentError(
+          detail::format("state_chunk {} is not 1 or a multiple of 8 up to 1024", c));
+    p.state_chunk = c > 1 ? c : 0;
+  }
   return p;
 }
 
@@ -510,6 +523,7 @@ std::string SegmentedPlan::describe() const {
     r += detail::format(" wg={} lanes={} parts={} unroll={} vector={}{}{}", work_group_size, lanes,
                         parts, unroll, vector, vector_acc ? " vector_acc=1" : "",
                         shuffle ? " shuffle=1" : "");
+  if (state_chunk) r += detail::format(" state_chunk={}", state_chunk);
   return in_passes() ? r + detail::format(" chunk={}", chunk) : r;
 }
 
