@@ -60,7 +60,7 @@ SegmentedResult run_to_host(Context& ctx, const SegmentedPlan& p, const BufferAt
 // whole: a pass's part of a segment may be all NaN.
 // The values are then given in the result's type (rdx::result_type: f16's min is an f16).
 SegmentedResult finished_segments(SegmentedResult r) {
-  if (is_index_op(r.plan.op))
+  if (detail::may_lack_index(r.plan.op, r.acc))
     for (std::uint64_t k = 0; k < r.size(); ++k)
       if (r.indices[k] != kEmptySegmentIndex)
         detail::check_all_nan_index(r.plan.op, r.value(k), "segmented reduction", k);

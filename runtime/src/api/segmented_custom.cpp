@@ -8,6 +8,7 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "api/segmented_host.hpp"
@@ -19,6 +20,7 @@
 #include "exec/run_segmented.hpp"
 #include "ops/stats.hpp"
 #include "rdx/errors.hpp"
+#include "rdx/segmented.hpp"
 #include "rdx/segmented_custom.hpp"
 
 namespace rdx {
@@ -80,8 +82,16 @@ SegmentedPlan run_states(const Job& job, const SegmentedPlan& p, const std::vect
   }
 }
 
+// A call's states on the device: the plan that ran and p.segments states in `states`.
+struct DeviceStates {
+  SegmentedPlan ran;
+  cl::Buffer states;
+};
+
 // The states read back and split into fields.
-SegmentedStates to_fields(const Job& job, const SegmentedPlan& p, const cl::Buffer* states) {
+SegmentedStates to_fields(const Job& job, const DeviceStates& d) {
+  const SegmentedPlan& p = d.ran;
+  const cl::Buffer* states = &d.states;
   SegmentedStates r;
   r.plan = p;
   const detail::StateLayout& layout = job.prep->layout;
@@ -119,8 +129,8 @@ struct HostBuffers {
 
 // Host inputs: handed to the device in one pass (the elements the segments cover; read in place on
 // a CPU device, core/host_input.hpp), or in passes.
-SegmentedStates run_host(const Job& job, const SegmentedPlan& p,
-                         std::span<const std::uint64_t> offsets) {
+DeviceStates run_host(const Job& job, const SegmentedPlan& p,
+                      std::span<const std::uint64_t> offsets) {
   auto& impl = detail::impl_of(job.ctx);
   const cl::Buffer out = states_buffer(job, p);
   const std::uint64_t used = p.by_offsets ? offsets.back()
@@ -135,7 +145,7 @@ SegmentedStates run_host(const Job& job, const SegmentedPlan& p,
     if (p.by_offsets) off = detail::host_offsets(impl, offsets);
     const SegmentedPlan ran =
         p.segments ? run_states(job, p, in.buffers, in.offsets, 0, off ? &*off : nullptr, out) : p;
-    return to_fields(job, ran, &out);
+    return {ran, out};
   }
   // Passes: every segment starts from the identity, and each pass's pieces are combined into it.
   const detail::UserRun merge_run = job.run(0, {});
@@ -153,11 +163,11 @@ SegmentedStates run_host(const Job& job, const SegmentedPlan& p,
     run_states(job, pass.q, in.buffers, in.offsets, pass.first, off ? &*off : nullptr, piece);
     detail::merge_states(impl, p, merge_run, out, pass.segment, piece, pass.q.segments);
   });
-  return to_fields(job, p, &out);
+  return {p, out};
 }
 
-SegmentedStates run_device(const Job& job, const SegmentedPlan& p,
-                           std::span<const std::uint64_t> offsets, const char* who) {
+DeviceStates run_device(const Job& job, const SegmentedPlan& p,
+                        std::span<const std::uint64_t> offsets, const char* who) {
   detail::check_one_pass(p, who);
   const cl::Buffer out = states_buffer(job, p);
   std::optional<cl::Buffer> off;
@@ -165,7 +175,7 @@ SegmentedStates run_device(const Job& job, const SegmentedPlan& p,
   const SegmentedPlan ran =
       p.segments ? run_states(job, p, job.in.device, job.in.offsets, 0, off ? &*off : nullptr, out)
                  : p;
-  return to_fields(job, ran, &out);
+  return {ran, out};
 }
 
 // The caller's field buffers: one per field of the reduction, each holding p.segments values of
@@ -221,42 +231,47 @@ std::uint64_t elements(std::span<const std::uint64_t> shape) {
   return n;
 }
 
-}  // namespace
+// A call's job and its states on the device, for the entry points below and the composites.
+struct Ran {
+  Job job;
+  DeviceStates d;
+};
 
-SegmentedStates reduce_segments(Context& ctx, const Reduction& r, std::span<const Array> inputs,
-                                std::uint64_t n, std::span<const std::uint64_t> offsets,
-                                const Options& opts) {
-  const Job job = host_job(ctx, r, inputs, n, "reduce_segments");
-  return run_host(job, offsets_plan(job, n, offsets, opts, "reduce_segments"), offsets);
+Ran segments_states(Context& ctx, const Reduction& r, std::span<const Array> inputs,
+                    std::uint64_t n, std::span<const std::uint64_t> offsets, const Options& opts) {
+  Job job = host_job(ctx, r, inputs, n, "reduce_segments");
+  const SegmentedPlan p = offsets_plan(job, n, offsets, opts, "reduce_segments");
+  DeviceStates d = run_host(job, p, offsets);
+  return {std::move(job), std::move(d)};
 }
 
-SegmentedStates reduce_segments(Context& ctx, const Reduction& r,
-                                std::span<const DeviceArray> inputs, std::uint64_t n,
-                                std::span<const std::uint64_t> offsets, const Options& opts) {
-  const Job job = device_job(ctx, r, inputs, n, "reduce_segments");
-  return run_device(job, offsets_plan(job, n, offsets, opts, "reduce_segments"), offsets,
-                    "reduce_segments");
+Ran segments_states(Context& ctx, const Reduction& r, std::span<const DeviceArray> inputs,
+                    std::uint64_t n, std::span<const std::uint64_t> offsets, const Options& opts) {
+  Job job = device_job(ctx, r, inputs, n, "reduce_segments");
+  const SegmentedPlan p = offsets_plan(job, n, offsets, opts, "reduce_segments");
+  DeviceStates d = run_device(job, p, offsets, "reduce_segments");
+  return {std::move(job), std::move(d)};
 }
 
-SegmentedStates reduce_axis(Context& ctx, const Reduction& r, std::span<const Array> inputs,
-                            std::span<const std::uint64_t> shape, std::size_t axis,
-                            const Options& opts) {
+Ran axis_states(Context& ctx, const Reduction& r, std::span<const Array> inputs,
+                std::span<const std::uint64_t> shape, std::size_t axis, const Options& opts) {
   const std::uint64_t n = elements(shape);
-  const Job job = host_job(ctx, r, inputs, n == ~std::uint64_t{0} ? 0 : n, "reduce_axis");
-  return run_host(job, axis_plan(job, shape, axis, opts, "reduce_axis"), {});
+  Job job = host_job(ctx, r, inputs, n == ~std::uint64_t{0} ? 0 : n, "reduce_axis");
+  DeviceStates d = run_host(job, axis_plan(job, shape, axis, opts, "reduce_axis"), {});
+  return {std::move(job), std::move(d)};
 }
 
-SegmentedStates reduce_axis(Context& ctx, const Reduction& r, std::span<const DeviceArray> inputs,
-                            std::span<const std::uint64_t> shape, std::size_t axis,
-                            const Options& opts) {
+Ran axis_states(Context& ctx, const Reduction& r, std::span<const DeviceArray> inputs,
+                std::span<const std::uint64_t> shape, std::size_t axis, const Options& opts) {
   const std::uint64_t n = elements(shape);
-  const Job job = device_job(ctx, r, inputs, n == ~std::uint64_t{0} ? 0 : n, "reduce_axis");
-  return run_device(job, axis_plan(job, shape, axis, opts, "reduce_axis"), {}, "reduce_axis");
+  Job job = device_job(ctx, r, inputs, n == ~std::uint64_t{0} ? 0 : n, "reduce_axis");
+  DeviceStates d =
+      run_device(job, axis_plan(job, shape, axis, opts, "reduce_axis"), {}, "reduce_axis");
+  return {std::move(job), std::move(d)};
 }
 
-SegmentedStates reduce_axes(Context& ctx, const Reduction& r, std::span<const Array> inputs,
-                            const View& v, std::span<const std::int64_t> axes,
-                            const Options& opts) {
+Ran axes_states(Context& ctx, const Reduction& r, std::span<const Array> inputs, const View& v,
+                std::span<const std::int64_t> axes, const Options& opts) {
   const char* who = "reduce_axes";
   const Span span = element_span(v);
   std::vector<Array> from_lowest(inputs.begin(), inputs.end());  // each from the view's lowest
@@ -265,20 +280,65 @@ SegmentedStates reduce_axes(Context& ctx, const Reduction& r, std::span<const Ar
       a.data = static_cast<const unsigned char*>(a.data) + detail::byte_size(a.type, span.lo);
   View local = v;
   local.offset -= span.lo;
-  const Job job = host_job(ctx, r, from_lowest, span.hi - span.lo, who);
+  Job job = host_job(ctx, r, from_lowest, span.hi - span.lo, who);
   const SegmentedPlan p = plan_axes(ctx.device_info(), r, job.in.types, local, axes, opts);
   detail::check_fits(ctx, p, who);
-  return run_host(job, p, {});
+  DeviceStates d = run_host(job, p, {});
+  return {std::move(job), std::move(d)};
+}
+
+Ran axes_states(Context& ctx, const Reduction& r, std::span<const DeviceArray> inputs,
+                const View& v, std::span<const std::int64_t> axes, const Options& opts) {
+  const char* who = "reduce_axes";
+  Job job = device_job(ctx, r, inputs, element_span(v).hi, who);
+  const SegmentedPlan p = plan_axes(ctx.device_info(), r, job.in.types, v, axes, opts);
+  detail::check_fits(ctx, p, who);
+  DeviceStates d = run_device(job, p, {}, who);
+  return {std::move(job), std::move(d)};
+}
+
+}  // namespace
+
+SegmentedStates reduce_segments(Context& ctx, const Reduction& r, std::span<const Array> inputs,
+                                std::uint64_t n, std::span<const std::uint64_t> offsets,
+                                const Options& opts) {
+  const Ran x = segments_states(ctx, r, inputs, n, offsets, opts);
+  return to_fields(x.job, x.d);
+}
+
+SegmentedStates reduce_segments(Context& ctx, const Reduction& r,
+                                std::span<const DeviceArray> inputs, std::uint64_t n,
+                                std::span<const std::uint64_t> offsets, const Options& opts) {
+  const Ran x = segments_states(ctx, r, inputs, n, offsets, opts);
+  return to_fields(x.job, x.d);
+}
+
+SegmentedStates reduce_axis(Context& ctx, const Reduction& r, std::span<const Array> inputs,
+                            std::span<const std::uint64_t> shape, std::size_t axis,
+                            const Options& opts) {
+  const Ran x = axis_states(ctx, r, inputs, shape, axis, opts);
+  return to_fields(x.job, x.d);
+}
+
+SegmentedStates reduce_axis(Context& ctx, const Reduction& r, std::span<const DeviceArray> inputs,
+                            std::span<const std::uint64_t> shape, std::size_t axis,
+                            const Options& opts) {
+  const Ran x = axis_states(ctx, r, inputs, shape, axis, opts);
+  return to_fields(x.job, x.d);
+}
+
+SegmentedStates reduce_axes(Context& ctx, const Reduction& r, std::span<const Array> inputs,
+                            const View& v, std::span<const std::int64_t> axes,
+                            const Options& opts) {
+  const Ran x = axes_states(ctx, r, inputs, v, axes, opts);
+  return to_fields(x.job, x.d);
 }
 
 SegmentedStates reduce_axes(Context& ctx, const Reduction& r, std::span<const DeviceArray> inputs,
                             const View& v, std::span<const std::int64_t> axes,
                             const Options& opts) {
-  const char* who = "reduce_axes";
-  const Job job = device_job(ctx, r, inputs, element_span(v).hi, who);
-  const SegmentedPlan p = plan_axes(ctx.device_info(), r, job.in.types, v, axes, opts);
-  detail::check_fits(ctx, p, who);
-  return run_device(job, p, {}, who);
+  const Ran x = axes_states(ctx, r, inputs, v, axes, opts);
+  return to_fields(x.job, x.d);
 }
 
 SegmentedPlan reduce_segments_into(Context& ctx, const Reduction& r,
@@ -377,6 +437,44 @@ SegmentedStats finish(Stat s, Type acc, Type element, const SegmentedStates& st,
   return out;
 }
 
+// The composite's results from the states on the device (cl/seg_results.cl), where it has that
+// form (ops/stats.hpp's stat_result_cl) and the plan numbers its segments in rows (not by
+// offsets); otherwise the states read back and finished on the host, segment by segment.
+SegmentedStats finish(Stat s, Type acc, Type element, const Ran& x,
+                      std::span<const std::uint64_t> offsets) {
+  const SegmentedPlan& p = x.d.ran;
+  const std::optional<detail::ResultForm> form =
+      p.by_offsets || p.exact || p.segments == 0
+          ? std::nullopt
+          : detail::stat_result_cl(s, acc, element, x.job.r, x.job.ctx.device_info().fp64);
+  if (!form) return finish(s, acc, element, to_fields(x.job, x.d), offsets);
+  auto& impl = detail::impl_of(x.job.ctx);
+  std::vector<cl::Buffer> out;
+  for (Type t : form->outputs)
+    out.push_back(detail::device_buffer(impl, p.segments * size_of(t), "results"));
+  detail::state_results(impl, p, x.job.run(0, {}), x.d.states, form->statements, form->outputs,
+                        out);
+  auto read = [&](std::size_t j, void* to) {
+    RDX_CHECK(impl.queue.enqueueReadBuffer(out[j], CL_TRUE, 0,
+                                           p.segments * size_of(form->outputs[j]), to));
+  };
+  SegmentedStats r;
+  r.stat = s;
+  r.plan = p;
+  r.type = form->outputs[0];
+  r.values.resize(p.segments * size_of(r.type));
+  read(0, r.values.data());
+  if (s == Stat::MinMax) {
+    r.indices.resize(p.segments);
+    r.max_values.resize(r.values.size());
+    r.max_indices.resize(p.segments);
+    read(1, r.indices.data());
+    read(2, r.max_values.data());
+    read(3, r.max_indices.data());
+  }
+  return r;
+}
+
 // A statistic as the segmented forms run it: its accumulator, its reduction, and the options
 // without the accumulator (the reduction's fields have their types).
 struct StatJob {
@@ -404,12 +502,78 @@ StatJob stat_job(Context& ctx, Stat s, std::span<const In> inputs, const Options
   return {acc, types[0], detail::stat_reduction(s, types, acc, map), o};
 }
 
+// mean of f32 or f64 elements under run_to_run: the built-in segmented sum in acc (its vector
+// loads, its column blocks), then the division; the same state as mean's reduction, a sum in acc.
+bool mean_by_sum(Stat s, const StatJob& j) {
+  return s == Stat::Mean && j.opts.determinism == Determinism::RunToRun &&
+         (j.element == Type::F32 || j.element == Type::F64);
+}
+
+SegmentedStats mean_from_sums(const SegmentedResult& sums, Type acc,
+                              std::span<const std::uint64_t> offsets) {
+  const SegmentStart start{sums.plan, offsets};
+  SegmentedStats out;
+  out.stat = Stat::Mean;
+  out.plan = sums.plan;
+  out.type = acc;
+  out.values.resize(sums.values.size());
+  auto divide = [&](auto zero) {
+    using A = decltype(zero);
+    if (sums.acc != acc) throw std::logic_error("mean: the sums are not in mean's accumulator");
+    const auto* in = reinterpret_cast<const A*>(sums.values.data());
+    auto* to = reinterpret_cast<A*>(out.values.data());
+    for (std::uint64_t k = 0; k < sums.size(); ++k)
+      to[k] = detail::mean_of(in[k], start.count(k));
+  };
+  if (acc == Type::F32)
+    divide(0.0f);
+  else
+    divide(0.0);
+  return out;
+}
+
+Options sum_options(const StatJob& j) {
+  Options o = j.opts;
+  o.acc = j.acc;
+  return o;
+}
+SegmentedResult sums_of(Context& ctx, const StatJob& j, const Array& a, std::uint64_t n,
+                        std::span<const std::uint64_t> offsets) {
+  return reduce_segments(ctx, a.type, a.data, n, offsets, Op::Sum, sum_options(j));
+}
+SegmentedResult sums_of(Context& ctx, const StatJob& j, const DeviceArray& a, std::uint64_t n,
+                        std::span<const std::uint64_t> offsets) {
+  return reduce_segments(ctx, a.type, BufferAt(a.buffer, a.offset), n, offsets, Op::Sum,
+                         sum_options(j));
+}
+SegmentedResult sums_of(Context& ctx, const StatJob& j, const Array& a,
+                        std::span<const std::uint64_t> shape, std::size_t axis) {
+  return reduce_axis(ctx, a.type, a.data, shape, axis, Op::Sum, sum_options(j));
+}
+SegmentedResult sums_of(Context& ctx, const StatJob& j, const DeviceArray& a,
+                        std::span<const std::uint64_t> shape, std::size_t axis) {
+  return reduce_axis(ctx, a.type, BufferAt(a.buffer, a.offset), shape, axis, Op::Sum,
+                     sum_options(j));
+}
+SegmentedResult sums_of(Context& ctx, const StatJob& j, const Array& a, const View& v,
+                        std::span<const std::int64_t> axes) {
+  return reduce_axes(ctx, a.type, a.data, v, axes, Op::Sum, sum_options(j));
+}
+SegmentedResult sums_of(Context& ctx, const StatJob& j, const DeviceArray& a, const View& v,
+                        std::span<const std::int64_t> axes) {
+  View w = v;  // the input's elements from its offset on
+  w.offset += a.offset;
+  return reduce_axes(ctx, a.type, a.buffer, w, axes, Op::Sum, sum_options(j));
+}
+
 template <class In>
 SegmentedStats stat_segments(Context& ctx, Stat s, std::span<const In> inputs, std::uint64_t n,
                              std::span<const std::uint64_t> offsets, const Options& opts,
                              const std::string& map) {
   const StatJob j = stat_job(ctx, s, inputs, opts, map);
-  return finish(s, j.acc, j.element, reduce_segments(ctx, j.r, inputs, n, offsets, j.opts),
+  if (mean_by_sum(s, j))
+    return mean_from_sums(sums_of(ctx, j, inputs[0], n, offsets), j.acc, offsets);
+  return finish(s, j.acc, j.element, segments_states(ctx, j.r, inputs, n, offsets, j.opts),
                 offsets);
 }
 
@@ -418,7 +582,8 @@ SegmentedStats stat_axis(Context& ctx, Stat s, std::span<const In> inputs,
                          std::span<const std::uint64_t> shape, std::size_t axis,
                          const Options& opts, const std::string& map) {
   const StatJob j = stat_job(ctx, s, inputs, opts, map);
-  return finish(s, j.acc, j.element, reduce_axis(ctx, j.r, inputs, shape, axis, j.opts), {});
+  if (mean_by_sum(s, j)) return mean_from_sums(sums_of(ctx, j, inputs[0], shape, axis), j.acc, {});
+  return finish(s, j.acc, j.element, axis_states(ctx, j.r, inputs, shape, axis, j.opts), {});
 }
 
 template <class In>
@@ -426,7 +591,8 @@ SegmentedStats stat_axes(Context& ctx, Stat s, std::span<const In> inputs, const
                          std::span<const std::int64_t> axes, const Options& opts,
                          const std::string& map) {
   const StatJob j = stat_job(ctx, s, inputs, opts, map);
-  return finish(s, j.acc, j.element, reduce_axes(ctx, j.r, inputs, v, axes, j.opts), {});
+  if (mean_by_sum(s, j)) return mean_from_sums(sums_of(ctx, j, inputs[0], v, axes), j.acc, {});
+  return finish(s, j.acc, j.element, axes_states(ctx, j.r, inputs, v, axes, j.opts), {});
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
 #include "core/pinned_bytes.hpp"
+#include "core/type_table.hpp"
 #include "exec/exec.hpp"
 #include "ops/exact_sum.hpp"
 #include "ops/operators.hpp"
@@ -321,6 +322,27 @@ void merge_states(Context::Impl& ctx, const SegmentedPlan& p, const UserRun& use
   Kernel k = ex.kernel("segmented.cl", "seg_merge", build_options(p, false));
   ex.args(k, out, first, piece, count);
   ex.launch(k, count, std::min<std::size_t>(k.wg, 64));
+}
+
+void state_results(Context::Impl& ctx, const SegmentedPlan& p, const UserRun& user,
+                   const cl::Buffer& states, const std::string& results,
+                   std::span<const Type> out_types, std::span<const cl::Buffer> out) {
+  if (p.by_offsets || p.exact || out.empty() || out.size() > 4 || out.size() != out_types.size())
+    throw std::logic_error("state_results: an axis or view plan, one to four outputs");
+  if (p.segments == 0) return;
+  const std::string definitions = *user.definitions + "\n#define RDX_RESULT " + results + "\n";
+  UserRun run = user;
+  run.definitions = &definitions;
+  std::string opts = view_options(p);
+  for (std::size_t j = 0; j < out_types.size(); ++j)
+    opts += detail::format(" -DR{}_T={}", j, type_row(out_types[j]).cl_name);
+  Exec ex(ctx, kernel_plan(p));
+  ex.user = run;
+  Kernel k = ex.kernel("seg_results.cl", "seg_results", opts);
+  const auto at = [&](std::size_t j) -> const cl::Buffer& { return out[j < out.size() ? j : 0]; };
+  ex.args(k, states, p.segments, p.length, p.inner, at(0), at(1), at(2), at(3));
+  ex.launch(k, p.segments, std::min<std::size_t>(k.wg, 64));
+  RDX_CHECK(ex.queue.finish());
 }
 
 }  // namespace rdx::detail

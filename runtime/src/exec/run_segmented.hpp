@@ -44,6 +44,13 @@ void merge_states(Context::Impl& ctx, const SegmentedPlan& p, const UserRun& use
                   const cl::Buffer& out, std::uint64_t first, const cl::Buffer& piece,
                   std::uint64_t count);
 
+// A composite's results from its states (cl/seg_results.cl): `results` (the outputs' statements,
+// ops/stats.hpp's ResultForm, with `out_types` their types) run over states [0, p.segments) of
+// `states`, one output buffer per type in `out`. p is neither by_offsets nor exact. Waits.
+void state_results(Context::Impl& ctx, const SegmentedPlan& p, const UserRun& user,
+                   const cl::Buffer& states, const std::string& results,
+                   std::span<const Type> out_types, std::span<const cl::Buffer> out);
+
 // The same rule for offsets on the host.
 void check_host_offsets(std::span<const std::uint64_t> offsets, std::uint64_t n);
 

@@ -66,7 +66,7 @@ std::string cl_combine(Op op, Type acc) {
 
 void check_all_nan_index(Op op, const Scalar& value, const char* where,
                          std::optional<std::uint64_t> segment) {
-  if (!is_index_op(op) || !nan_ignored(op_row(op).combine) || !is_float(value.type)) return;
+  if (!may_lack_index(op, value.type)) return;
   if (!std::isnan(value.as<double>())) return;
   throw ArgumentError(detail::format(
       "{}: every element{} is NaN, so {} has no index (NumPy raises: All-NaN slice encountered)",

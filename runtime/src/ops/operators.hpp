@@ -333,6 +333,10 @@ inline constexpr std::uint64_t kNoIndex = ~std::uint64_t{0};
 // ignore NaN, so their value is NaN exactly then (and for an empty segment, whose index is
 // kEmptySegmentIndex). Throws ArgumentError naming `where` (and the segment, when given) for a
 // finished result `value` of op that is one.
+// Whether a finished result of op in acc can be such a one (float nanargmin and nanargmax).
+inline bool may_lack_index(Op op, Type acc) {
+  return is_index_op(op) && nan_ignored(op_row(op).combine) && is_float(acc);
+}
 void check_all_nan_index(Op op, const Scalar& value, const char* where,
                          std::optional<std::uint64_t> segment = std::nullopt);
 

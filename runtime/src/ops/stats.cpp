@@ -380,9 +380,8 @@ StatResult stat_result(Stat s, Type acc, const StateResult& st, std::uint64_t n)
     case Stat::NanMean: {
       // The sum in acc, divided in acc's precision (nanmean: by the count of numbers).
       const std::uint64_t m = s == Stat::Mean ? n : st.fields.at(1).as<std::uint64_t>();
-      out.value =
-          m == 0 ? as_acc(nan)
-                 : as_acc(acc == Type::F32 ? double(float(f(0)) / float(m)) : f(0) / double(m));
+      out.value = acc == Type::F32 ? Scalar::of(mean_of(st.fields.at(0).as<float>(), m))
+                                   : Scalar::of(mean_of(f(0), m));
       break;
     }
     case Stat::Var:
@@ -438,6 +437,55 @@ StatResult stat_result(Stat s, Type acc, const StateResult& st, std::uint64_t n)
       break;
   }
   return out;
+}
+
+std::optional<ResultForm> stat_result_cl(Stat s, Type acc, Type element, const Reduction& r,
+                                         bool fp64) {
+  const auto f = [&](std::size_t k) { return "s." + r.fields.at(k).name; };
+  const std::string a(type_row(acc).cl_name);
+  // stat_result's double steps, rounded once to acc.
+  const auto in_double = [&](const std::string& body) -> std::optional<ResultForm> {
+    if (!fp64) return std::nullopt;
+    return ResultForm{detail::format("double r = NAN; {} out0[k] = ({})r;", body, a), {acc}};
+  };
+  switch (s) {
+    case Stat::MinMax:
+      if (result_type(Op::Min, element, acc) != acc) return std::nullopt;
+      return ResultForm{detail::format("out0[k] = {}; out1[k] = SEG_POS(k, {}); out2[k] = {}; "
+                                       "out3[k] = SEG_POS(k, {});",
+                                       f(0), f(1), f(2), f(3)),
+                        {acc, Type::U64, acc, Type::U64}};
+    case Stat::Mean:
+    case Stat::NanMean: {
+      // f32: the quotient of two floats in double, rounded to float, is float's quotient.
+      const std::string m = s == Stat::Mean ? "count" : f(1);
+      const std::string d = acc == Type::F32 ? "(double)(float)" : "(double)";
+      return in_double(detail::format("if ({0} != 0) r = (double){1} / ({2}{0});", m, f(0), d));
+    }
+    case Stat::Var:
+    case Stat::Std:
+    case Stat::NanVar:
+    case Stat::NanStd: {
+      const int h = moments_half_exponent(acc);
+      const bool var = s == Stat::Var || s == Stat::NanVar;
+      return in_double(
+          detail::format("if ({} != 0 && isfinite((double){})) r = {};", f(0), f(1),
+                         var ? detail::format("ldexp((double){}, {})", f(3), 2 * h)
+                             : detail::format("ldexp(sqrt((double){}), {})", f(3), h)));
+    }
+    case Stat::Norm2:
+      return std::nullopt;
+    case Stat::Dot:
+    case Stat::Count:
+    case Stat::NanSum:
+    case Stat::NanProd:
+      return ResultForm{detail::format("out0[k] = {};", f(0)), {r.fields.at(0).type}};
+    case Stat::Any:
+      return ResultForm{detail::format("out0[k] = {} > 0;", f(0)), {Type::U8}};
+    case Stat::All:
+      return ResultForm{detail::format("out0[k] = {} == count;", f(0)), {Type::U8}};
+  }
+  return std::nullopt;
 }
 
 bool exact_moments(Stat s, const Options& opts) {

@@ -1,8 +1,12 @@
 // Internal: the composite reductions (rdx/stats.hpp) as users' reductions (rdx/custom.hpp), and
 // their results from the final states. Pure: no OpenCL.
 #pragma once
+#include <cstdint>
+#include <limits>
+#include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "ops/exact_sum.hpp"
 #include "rdx/stats.hpp"
@@ -27,8 +31,28 @@ Type stat_acc(Stat s, std::span<const Type> inputs, const Options& opts, bool fp
 // for a wrong number of inputs or a map given to a statistic other than count.
 Reduction stat_reduction(Stat s, std::span<const Type> inputs, Type acc, const std::string& map);
 
+// mean's final step: a sum in acc (float or double) over m elements, divided in acc's precision;
+// NaN for none. stat_result's, and the segmented forms' over the built-in sum.
+template <class A>
+A mean_of(A sum, std::uint64_t m) {
+  return m == 0 ? std::numeric_limits<A>::quiet_NaN() : sum / static_cast<A>(m);
+}
+
 // The statistic from the final state of stat_reduction over n elements.
 StatResult stat_result(Stat s, Type acc, const StateResult& state, std::uint64_t n);
+
+// stat_result's twin on the device, for cl/seg_results.cl: OpenCL C statements that store the
+// results of state `s` (r's state_t) of segment k over `count` elements into out0[k] (minmax:
+// out0..out3[k], the minimum, its position SEG_POS(k, at), the maximum, its position), the same
+// values as stat_result gives (its float steps in double: `fp64`, the device has it). None where
+// the device has no such form: norm2, minmax whose results are not in acc (16-bit elements), and
+// the float ones without fp64.
+struct ResultForm {
+  std::string statements;
+  std::vector<Type> outputs;  // out0's type, out1's, ...
+};
+std::optional<ResultForm> stat_result_cl(Stat s, Type acc, Type element, const Reduction& r,
+                                         bool fp64);
 
 // Whether s under opts runs as exact moments (var and std under Determinism AnyDevice and Exact):
 // moments_reduction's fields summed exactly, then moments_result.
