@@ -32,6 +32,7 @@
 #pragma OPENCL FP_CONTRACT OFF
 
 #include "exact_digits.h"
+#include "group_tree.h"
 
 #ifndef BIN_W
 #error "binned_sum.cl: BIN_W (the bins' width) is missing (ops/binned_sum.cpp)"
@@ -399,17 +400,15 @@ inline istate_t group_sum(local int* index, local int* li, local long* lk, local
     lk[lid * FOLD + i] = i >= shift ? lk[lid * FOLD + i - shift] : 0;
     lc[lid * FOLD + i] = i >= shift ? lc[lid * FOLD + i - shift] : 0;
   }
-  for (uint h = WG / 2; h > 0; h /= 2) {
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid < h) {
-      for (int i = 0; i < FOLD; ++i) {
-        /* below 2^(R_BITS + 1) each: normal after every step */
-        const long k = lk[lid * FOLD + i] + lk[(lid + h) * FOLD + i];
-        lk[lid * FOLD + i] = k & ((1l << R_BITS) - 1);
-        lc[lid * FOLD + i] += lc[(lid + h) * FOLD + i] + (k >> R_BITS);
-      }
-    }
+  /* One step per bin: below 2^(R_BITS + 1) each, normal after every step. */
+#define BIN_STEP(h)                                                  \
+  for (int i = 0; i < FOLD; ++i) {                                   \
+    const long k = lk[lid * FOLD + i] + lk[(lid + (h)) * FOLD + i];  \
+    lk[lid * FOLD + i] = k & ((1l << R_BITS) - 1);                   \
+    lc[lid * FOLD + i] += lc[(lid + (h)) * FOLD + i] + (k >> R_BITS); \
   }
+  TREE_LEVELS(WG, 1, lid, BIN_STEP)
+#undef BIN_STEP
   barrier(CLK_LOCAL_MEM_FENCE);
   istate_t r;
   r.index = to;

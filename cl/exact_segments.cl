@@ -36,6 +36,10 @@
 #error "exact_segments.cl rounds every segment: EXACT_ROUND and R_T come with the layout's options"
 #endif
 #include "exact_digits.h"
+#include "group_tree.h"
+
+/* A level of a segment's lanes' tree of digits (group_tree.h). */
+#define SUM_STEP(h) sum[lid] += sum[lid + (h)];
 
 #ifdef EXACT_FOLD
 /* A lane's running window: opened at an element's magnitude plus SEG_HEADROOM binades (larger
@@ -178,10 +182,7 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_segments(
   const int glo = group_lo, ghi = group_hi;
   for (int k = glo; k <= ghi; ++k) { /* the same range for the whole group */
     sum[lid] = k >= acc->lo && k <= acc->hi ? acc->d[k] : 0;
-    for (uint h = X_LANES / 2; h > 0; h /= 2) {
-      barrier(CLK_LOCAL_MEM_FENCE);
-      if (lane < h) sum[lid] += sum[lid + h];
-    }
+    TREE_LEVELS(X_LANES, 1, lane, SUM_STEP)
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lane == 0) {
       touch(acc, k, k);

@@ -55,6 +55,10 @@
 #define EXACT_BINS
 #endif
 #include "exact_digits.h"
+#include "group_tree.h"
+
+/* A level of the digits' trees (group_tree.h): exact, so any order gives the same sum. */
+#define SUM_STEP(h) sum[lid] += sum[lid + (h)];
 
 #ifdef EXACT_FOLD
 /* V elements a vector: 16 on a CPU's work-item (its blocks), else 32 bytes. */
@@ -361,10 +365,7 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_partial(
       continue;
     }
     sum[lid] = k >= acc->lo && k <= acc->hi ? acc->d[k] : 0;
-    for (uint h = WG / 2; h > 0; h /= 2) {
-      barrier(CLK_LOCAL_MEM_FENCE);
-      if (lid < h) sum[lid] += sum[lid + h];
-    }
+    TREE_LEVELS(WG, 1, lid, SUM_STEP)
     barrier(CLK_LOCAL_MEM_FENCE);
     if (lid == 0) partial[get_group_id(0) * DIGITS + k] = sum[0];
     barrier(CLK_LOCAL_MEM_FENCE); /* sum[0] is read before the next digit overwrites it */
@@ -384,10 +385,7 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void exact_finish(global 
   for (ulong g = lid; g < groups; g += WG)
     s += partial[g * DIGITS + k];
   sum[lid] = s;
-  for (uint h = WG / 2; h > 0; h /= 2) {
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (lid < h) sum[lid] += sum[lid + h];
-  }
+  TREE_LEVELS(WG, 1, lid, SUM_STEP)
   if (lid == 0) out[k] = sum[0];
   if (k != 0) return;
   if (lid == 0) all_flags = 0;

@@ -41,6 +41,7 @@
 #ifndef RDX_COMMON_H
 #include "common.h"
 #endif
+#include "group_tree.h"
 
 #ifndef VW
 #define VW 4
@@ -419,11 +420,7 @@ kernel void fast_reduce(global const T* restrict in, ulong n, ulong chunk, globa
 
   /* The group's partial: a local tree (sequential addressing). */
   sh[lid] = s;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint w = WG / 2; w > 0; w >>= 1) {
-    if (lid < w) sh[lid] = st_combine(sh[lid], sh[lid + w]);
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
+  halving_tree(sh, lid);
 #if HOST_FINISH /* the host reads the GROUPS partials and combines them: no counter */
   if (lid == 0) st_store(part_v, part_i, get_group_id(0), sh[0]);
   return;
@@ -446,11 +443,7 @@ kernel void fast_reduce(global const T* restrict in, ulong n, ulong chunk, globa
   for (ulong k = lid; k < groups; k += WG)
     t = st_combine(t, load_partial(part_v, part_i, k));
   sh[lid] = t;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint w = WG / 2; w > 0; w >>= 1) {
-    if (lid < w) sh[lid] = st_combine(sh[lid], sh[lid + w]);
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
+  halving_tree(sh, lid);
   if (lid == 0) {
     st_store(part_v, part_i, groups, sh[0]);
     *counter = 0; /* ready for the next launch */

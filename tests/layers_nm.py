@@ -75,7 +75,8 @@ def reachable(edges, start):
 
 
 def folder_of(obj):
-    m = re.search(r"/src/([a-z_]+)/[^/]+\.o$", obj)
+    # A subfolder belongs to its folder's layer (strategies/seeds/ is `strategies`).
+    m = re.search(r"/src/([a-z_]+)/(?:[a-z_]+/)*[^/]+\.o$", obj)
     if m:
         return m.group(1)
     if obj.endswith("/embedded_sources.cpp.o"):

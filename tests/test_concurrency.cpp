@@ -216,9 +216,9 @@ TEST_CASE(
   const auto dir = std::filesystem::temp_directory_path() /
                    rdx::detail::format("rdx_fault_kernels_{}", static_cast<long>(::getpid()));
   std::filesystem::remove_all(dir);
-  std::filesystem::copy(RDX_CL_DIR, dir);
+  std::filesystem::copy(RDX_CL_DIR, dir, std::filesystem::copy_options::recursive);
   {
-    std::ifstream in(dir / "localtree.cl");
+    std::ifstream in(dir / "seeds/localtree.cl");
     std::stringstream ss;
     ss << in.rdbuf();
     std::string text = ss.str();
@@ -226,7 +226,7 @@ TEST_CASE(
     REQUIRE(pos != std::string::npos);
     text.insert(pos,
                 "#ifdef FROM_PARTIALS\n__attribute__((reqd_work_group_size(3, 1, 1)))\n#endif\n");
-    std::ofstream(dir / "localtree.cl") << text;
+    std::ofstream(dir / "seeds/localtree.cl") << text;
   }
   Context ctx(device());
   std::vector<std::int32_t> v(100000, 2);

@@ -36,8 +36,8 @@ inline std::string read_file(const std::filesystem::path& p) {
   return ss.str();
 }
 
-// A copy of cl/ (RDX_CL_DIR, which the test target defines) in a temporary folder that
-// RDX_KERNEL_DIR points to while it lives, for kernels edited to fail.
+// A copy of cl/ and its subfolders (RDX_CL_DIR, which the test target defines) in a temporary
+// folder that RDX_KERNEL_DIR points to while it lives, for kernels edited to fail.
 struct KernelDirCopy {
   std::filesystem::path dir;
   KernelDirCopy() {
@@ -45,7 +45,7 @@ struct KernelDirCopy {
           ("rdx_kernels_" + std::to_string(::getpid()) + "_" +
            std::to_string(reinterpret_cast<std::uintptr_t>(this)));
     std::filesystem::remove_all(dir);
-    std::filesystem::copy(RDX_CL_DIR, dir);
+    std::filesystem::copy(RDX_CL_DIR, dir, std::filesystem::copy_options::recursive);
     setenv("RDX_KERNEL_DIR", dir.c_str(), 1);
   }
   KernelDirCopy(const KernelDirCopy&) = delete;

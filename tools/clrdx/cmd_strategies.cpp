@@ -29,15 +29,15 @@ int cmd_strategies(const StrategiesArgs& a) {
     std::cout << arr.dump(2) << "\n";
     return 0;
   }
-  rdx::detail::print("{:<24} {:<16} {}\n", "strategy", "kernel", "seed / idea");
+  rdx::detail::print("{:<24} {:<22} {}\n", "strategy", "kernel", "seed / idea");
   for (auto& s : rdx::strategies()) {
-    rdx::detail::print("{:<24} {:<16} {}\n{:<41} {}\n", s.name, s.kernel_file, s.seeds, "",
+    rdx::detail::print("{:<24} {:<22} {}\n{:<47} {}\n", s.name, s.kernel_file, s.seeds, "",
                        s.summary);
     for (auto& d : devices)
       if (auto form = rdx::strategy_form(s.name, d); !form.empty())
-        rdx::detail::print("{:<41} on {}: {}\n", "", d.name, form);
+        rdx::detail::print("{:<47} on {}: {}\n", "", d.name, form);
   }
-  rdx::detail::print("{:<24} {:<16} {}\n", "auto", "-",
+  rdx::detail::print("{:<24} {:<22} {}\n", "auto", "-",
                      "the default: fast_blocked on CPUs, fast_strided elsewhere");
   return 0;
 }

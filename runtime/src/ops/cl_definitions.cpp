@@ -79,7 +79,7 @@ std::string generate(Type type, Type acc, Op op) {
   if (nan_ignored(o.combine) && a.is_float) s += "#define NAN_IGNORED 1\n";
   if (o.combine == Combine::Mul && a.is_float)
     s += detail::format("#define PROD_MARK {}\n", prod_mark(acc));
-  // The native atomic of the row, which cl/atomic_ops.h uses where the device has it.
+  // The native atomic of the row, which cl/seeds/atomic_ops.h uses where the device has it.
   if (const Atomic at = atomic_of(op, acc); at != Atomic::None)
     s += detail::format("#define ATOMIC_FORM_{} 1\n", upper(atomic_name(at)));
   s += detail::format("#define COMBINE_VALUES(a, b) {}\n", cl_combine(op, acc));

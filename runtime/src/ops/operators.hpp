@@ -80,13 +80,13 @@ enum class Identity : std::uint8_t {
   LowestNaN,   // integers: the type's minimum; floats: NaN in a state (ignored), -inf when empty
 };
 
-// The hardware atomic that combines one value into a word (cl/atomic_ops.h implements each, and
-// strategies/atomic.cpp says which a device has). On floats, Add is NVIDIA's PTX add (global
-// memory only); Min and Max are atomic_min/atomic_max of the order-preserving key, NaN skipped
-// (so on floats the NaN-ignoring rows only). None: a compare-exchange loop.
+// The hardware atomic that combines one value into a word (cl/seeds/atomic_ops.h implements each,
+// and strategies/seeds/atomic.cpp says which a device has). On floats, Add is NVIDIA's PTX add
+// (global memory only); Min and Max are atomic_min/atomic_max of the order-preserving key, NaN
+// skipped (so on floats the NaN-ignoring rows only). None: a compare-exchange loop.
 enum class Atomic : std::uint8_t { None, Add, Min, Max, And, Or, Xor };
 
-// The atomic's name: cl/atomic_ops.h's ATOMIC_FORM_<NAME>, in capitals.
+// The atomic's name: cl/seeds/atomic_ops.h's ATOMIC_FORM_<NAME>, in capitals.
 constexpr std::string_view atomic_name(Atomic a) {
   switch (a) {
     case Atomic::None:

@@ -1,6 +1,7 @@
 // Internal: what the planner knows of each strategy, apart from how it runs (its facts row,
-// `facts_<name>()`, in plan/facts_*.cpp; strategies/registry.hpp pairs it with the launcher's run
-// hooks). Pure: no OpenCL types, so plan/plan.cpp and its unit tests need no executor.
+// `facts_<name>()`, in plan/facts_fast.cpp, plan/seeds/facts_*.cpp; strategies/registry.hpp pairs
+// it with the launcher's run hooks). Pure: no OpenCL types, so plan/plan.cpp and its unit tests
+// need no executor.
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -1,8 +1,9 @@
 // Internal: the one list of librdx's strategies. Each X(name) is a strategy with two halves: its
-// facts, `StrategyFacts facts_<name>()` (plan/strategy_facts.hpp, defined in plan/facts_*.cpp: what
-// the planner reads), and its launcher, `StrategyRun strategy_<name>()` (strategies/registry.hpp,
-// defined in strategies/<launcher>.cpp: how it runs). A listed strategy without either definition
-// fails to link. The tables' order is each facts row's `order`.
+// facts, `StrategyFacts facts_<name>()` (plan/strategy_facts.hpp, defined in plan/facts_fast.cpp,
+// plan/seeds/facts_*.cpp: what the planner reads), and its launcher, `StrategyRun
+// strategy_<name>()` (strategies/registry.hpp, defined in strategies/<launcher>.cpp: how it runs).
+// A listed strategy without either definition fails to link. The tables' order is each facts row's
+// `order`.
 #pragma once
 
 // clang-format off

@@ -1,7 +1,7 @@
-// Internal: what a strategy's facts (plan/facts_*.cpp: its depth and form) and its launcher
-// (strategies/<launcher>.cpp) share: the grids and paths a launch takes, as pure functions of the
-// device's facts and the plan. One home each, so that the depth the planner reports is the depth
-// of the launches that run.
+// Internal: what a strategy's facts (plan/facts_fast.cpp, plan/seeds/facts_*.cpp: its depth and
+// form) and its launcher (strategies/<launcher>.cpp) share: the grids and paths a launch takes, as
+// pure functions of the device's facts and the plan. One home each, so that the depth the planner
+// reports is the depth of the launches that run.
 #pragma once
 #include <cstdint>
 
@@ -10,8 +10,8 @@
 
 namespace rdx::detail {
 
-// The pass loop of the tree strategies (strategies/passes.hpp runs it): how many work-groups a
-// pass over `count` states launches with work-groups of `wg`.
+// The pass loop of the tree strategies (strategies/seeds/passes.hpp runs it): how many work-groups
+// a pass over `count` states launches with work-groups of `wg`.
 using PassGroups = std::uint64_t (*)(const DeviceInfo& dev, std::uint64_t count, std::uint64_t wg);
 
 // ceil(count / wg): one state per work-item (a group of one work-item never shrinks the count).
@@ -37,7 +37,7 @@ std::uint64_t passes_depth(const DeviceInfo& dev, std::uint64_t n, std::uint64_t
   return depth;
 }
 
-// subgroup's form for (accumulator, operator) on `dev` (cl/subgroup.cl's SG_PATH):
+// subgroup's form for (accumulator, operator) on `dev` (cl/seeds/subgroup.cl's SG_PATH):
 //   Shuffle  (cl_khr_subgroups + cl_khr_subgroup_shuffle): every type and operator;
 //   Builtin  (cl_khr_subgroups only): sum/min/max of i32/u32/i64/u64, sum of f32/f64;
 //   Fallback (anything else): a local-memory tree.
@@ -57,8 +57,8 @@ inline constexpr std::uint64_t kCasItemsPerCu = 32;
 // Whether combining an `acc` value with `op` (argmin/argmax: their value pass) into a global word
 // takes one hardware atomic on `dev`: the operator row's atomic (operators.hpp, which the
 // definitions name as ATOMIC_FORM_*), where the device has it; the same cases as
-// cl/atomic_ops.h's GLOBAL_NATIVE_COMBINE, and a kernel built with COMBINE_NATIVE where it has
-// none fails to compile.
+// cl/seeds/atomic_ops.h's GLOBAL_NATIVE_COMBINE, and a kernel built with COMBINE_NATIVE where it
+// has none fails to compile.
 bool atomic_native(const DeviceInfo& dev, Type acc, Op op);
 
 // pow2_partials: bytes of one state_t in local memory for a built-in operator (the (value, index)

@@ -1,5 +1,5 @@
-// The strategy table: each listed strategy's facts (plan/facts_*.cpp) paired with its launcher's
-// run hooks, in the facts' order.
+// The strategy table: each listed strategy's facts (plan/facts_fast.cpp, plan/seeds/facts_*.cpp)
+// paired with its launcher's run hooks, in the facts' order.
 #include "strategies/registry.hpp"
 
 #include <algorithm>

@@ -1,9 +1,9 @@
 // Internal: the strategy table. A strategy is one unit: its kernel file cl/<file>.cl, its facts
-// row `StrategyFacts facts_<name>()` (plan/facts_*.cpp: what the planner reads), and its launcher
-// strategies/<name>.cpp, which defines `StrategyRun strategy_<name>()` (its run hooks) beside the
-// launcher. Adding a strategy: the .cl file, the facts row, the launcher with that function, and
-// its name in RDX_STRATEGIES (plan/strategy_list.hpp); a listed name without either function
-// does not link. CMake picks up new .cl files and launchers by itself.
+// row `StrategyFacts facts_<name>()` (plan/facts_fast.cpp, plan/seeds/facts_*.cpp: what the planner
+// reads), and its launcher strategies/<name>.cpp, which defines `StrategyRun strategy_<name>()`
+// (its run hooks) beside the launcher. Adding a strategy: the .cl file, the facts row, the launcher
+// with that function, and its name in RDX_STRATEGIES (plan/strategy_list.hpp); a listed name
+// without either function does not link. CMake picks up new .cl files and launchers by itself.
 #pragma once
 #include <functional>
 #include <span>

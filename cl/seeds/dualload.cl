@@ -20,7 +20,6 @@ kernel void dl_reduce(IN_PARAMS, ulong n, OUT_PARAMS ELEM_PARAMS) {
   const ulong i = (ulong)get_group_id(0) * (2 * WG) + lid;
   DUAL_LOAD(v, i);
   sh[lid] = v;
-  barrier(CLK_LOCAL_MEM_FENCE);
   halving_tree(sh, lid);
   if (lid == 0) STORE(get_group_id(0), sh[0]);
 }

@@ -1,6 +1,6 @@
 // The facts of atomic_global and atomic_local (seed 001 steps 1 and 2): which atomic each device
-// gets (plan/strategy_shapes.hpp's atomic_native, which the launcher strategies/atomic.cpp builds
-// its kernels with), their depth and their forms.
+// gets (plan/strategy_shapes.hpp's atomic_native, which the launcher strategies/seeds/atomic.cpp
+// builds its kernels with), their depth and their forms.
 #include "core/format.hpp"
 
 #include <string>
@@ -64,29 +64,31 @@ std::string atomic_local_form(const DeviceInfo& dev) {
 }  // namespace
 
 StrategyFacts facts_atomic_global() {
-  return {101,
-          {"atomic_global", "atomic_global.cl", "001 (A Study in Reduction) step 1: AtomicGlobal",
-           "every work-item combines its element into one global accumulator with an atomic"},
-          atomic_depth,
-          atomic_unsupported,
-          atomic_global_form,
-          1,
-          {},
-          nullptr,
-          atomic_user_unsupported};
+  return {
+      101,
+      {"atomic_global", "seeds/atomic_global.cl", "001 (A Study in Reduction) step 1: AtomicGlobal",
+       "every work-item combines its element into one global accumulator with an atomic"},
+      atomic_depth,
+      atomic_unsupported,
+      atomic_global_form,
+      1,
+      {},
+      nullptr,
+      atomic_user_unsupported};
 }
 
 StrategyFacts facts_atomic_local() {
-  return {102,
-          {"atomic_local", "atomic_local.cl", "001 (A Study in Reduction) step 2: AtomicShared",
-           "atomics into one local accumulator per work-group, then one global atomic per group"},
-          atomic_depth,
-          atomic_unsupported,
-          atomic_local_form,
-          1,
-          {},
-          nullptr,
-          atomic_user_unsupported};
+  return {
+      102,
+      {"atomic_local", "seeds/atomic_local.cl", "001 (A Study in Reduction) step 2: AtomicShared",
+       "atomics into one local accumulator per work-group, then one global atomic per group"},
+      atomic_depth,
+      atomic_unsupported,
+      atomic_local_form,
+      1,
+      {},
+      nullptr,
+      atomic_user_unsupported};
 }
 
 }  // namespace rdx::detail

@@ -26,7 +26,7 @@
 #endif
 #include "group_tree.h"
 
-/* SG_PATH, chosen by the host (runtime/src/strategies/subgroup.cpp): 1 sub-group shuffles,
+/* SG_PATH, chosen by the host (runtime/src/strategies/seeds/subgroup.cpp): 1 sub-group shuffles,
  * 2 the sub-group reduce built-ins (the host picks it only for the cases they cover), undefined
  * for the local-memory fallback. */
 #ifdef SG_PATH

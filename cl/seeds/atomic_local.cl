@@ -19,7 +19,7 @@
 #include "common.h"
 #endif
 
-#include "atomic_ops.h"
+#include "seeds/atomic_ops.h"
 
 kernel void al_init(global WORD* acc, global IWORD* best_i) {
   acc[0] = to_word(value_identity());

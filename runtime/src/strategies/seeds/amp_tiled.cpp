@@ -1,5 +1,5 @@
-// Launcher of cl/amp_tiled.cl (seed 003's tiled kernels): launches until at most WG partials are
-// left, two scratch arrays used alternately, the last WG partials combined sequentially on the
+// Launcher of cl/seeds/amp_tiled.cl (seed 003's tiled kernels): launches until at most WG partials
+// are left, two scratch arrays used alternately, the last WG partials combined sequentially on the
 // host (the seed's std::accumulate).
 #include "strategies/registry.hpp"
 
@@ -9,8 +9,8 @@ namespace {
 // `per_item`: input elements each work-item reads (2 for amp_tiled_4, else 1).
 Outcome run_tiled(Exec& ex, const cl::Buffer& in, std::uint64_t n, const char* name,
                   std::uint64_t per_item) {
-  Kernel first = ex.kernel("amp_tiled.cl", name);
-  Kernel again = ex.kernel("amp_tiled.cl", name, "-DFROM_PARTIALS");
+  Kernel first = ex.kernel("seeds/amp_tiled.cl", name);
+  Kernel again = ex.kernel("seeds/amp_tiled.cl", name, "-DFROM_PARTIALS");
   const std::uint64_t most = (n + per_item * first.wg - 1) / (per_item * first.wg);
   States bufs[2] = {ex.states(most), ex.states(most)};
   States src = Exec::input(in, n);

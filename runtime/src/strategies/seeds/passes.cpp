@@ -1,5 +1,5 @@
 // The pass loop of the tree strategies (see passes.hpp).
-#include "strategies/passes.hpp"
+#include "strategies/seeds/passes.hpp"
 
 #include "core/format.hpp"
 

@@ -97,7 +97,7 @@ std::uint64_t pow2_partials_depth(const Plan& p, const DeviceInfo& dev) {
 
 StrategyFacts facts_bottomup() {
   return {1,
-          {"bottomup", "bottomup.cl", "000 (Lawlor): bottom-up tree, totalFloats",
+          {"bottomup", "seeds/bottomup.cl", "000 (Lawlor): bottom-up tree, totalFloats",
            "log2(n) launches, step doubling, pairs combined in global memory"},
           log2_n_depth,
           nullptr,
@@ -107,7 +107,7 @@ StrategyFacts facts_bottomup() {
 
 StrategyFacts facts_topdown() {
   return {2,
-          {"topdown", "topdown.cl", "000 (Lawlor): top-down monokernel, topdownAllFloats",
+          {"topdown", "seeds/topdown.cl", "000 (Lawlor): top-down monokernel, topdownAllFloats",
            "one launch, one work-group halving the active range with a barrier per step"},
           log2_n_depth,
           nullptr,
@@ -117,7 +117,8 @@ StrategyFacts facts_topdown() {
 
 StrategyFacts facts_hybrid() {
   return {3,
-          {"hybrid", "hybrid.cl", "000 (Lawlor): last paragraph, local-memory levels + CPU levels",
+          {"hybrid", "seeds/hybrid.cl",
+           "000 (Lawlor): last paragraph, local-memory levels + CPU levels",
            "one launch: each work-group halves its slice in local memory; the host finishes the "
            "tree over the partials"},
           hybrid_depth,
@@ -128,7 +129,7 @@ StrategyFacts facts_hybrid() {
 
 StrategyFacts facts_interleaved() {
   return {103,
-          {"interleaved", "interleaved.cl",
+          {"interleaved", "seeds/interleaved.cl",
            "001 step 3 (Shared, interleaved/divergent); 004 (Kandasamy): Figure 1, divergent "
            "stride doubling",
            "local-memory tree, lid % (2*s) == 0 combines lid and lid+s, s doubling: divergent"},
@@ -139,19 +140,20 @@ StrategyFacts facts_interleaved() {
 }
 
 StrategyFacts facts_strided() {
-  return {104,
-          {"strided", "strided.cl", "001 step 4 (SharedAntiDivergence): strided index 2*s*lid",
-           "local-memory tree, work-item lid combines 2*s*lid and 2*s*lid+s: active items "
-           "contiguous"},
-          tree_passes_depth_halvable,
-          nullptr,
-          nullptr,
-          1};
+  return {
+      104,
+      {"strided", "seeds/strided.cl", "001 step 4 (SharedAntiDivergence): strided index 2*s*lid",
+       "local-memory tree, work-item lid combines 2*s*lid and 2*s*lid+s: active items "
+       "contiguous"},
+      tree_passes_depth_halvable,
+      nullptr,
+      nullptr,
+      1};
 }
 
 StrategyFacts facts_localtree() {
   return {105,
-          {"localtree", "localtree.cl",
+          {"localtree", "seeds/localtree.cl",
            "001 step 5 (sequential addressing); 002 (Parallel Patterns 3): two-launch reduce; 004 "
            "(Kandasamy): contiguous halving",
            "each work-group reduces its slice in local memory; repeated over the partials"},
@@ -163,7 +165,7 @@ StrategyFacts facts_localtree() {
 
 StrategyFacts facts_dualload() {
   return {106,
-          {"dualload", "dualload.cl", "001 (A Study in Reduction) step 6: SharedDualLoad",
+          {"dualload", "seeds/dualload.cl", "001 (A Study in Reduction) step 6: SharedDualLoad",
            "each work-item combines two elements while loading, then the local-memory tree"},
           dual_passes_depth,
           nullptr,
@@ -172,20 +174,20 @@ StrategyFacts facts_dualload() {
 }
 
 StrategyFacts facts_unrolled_warp() {
-  return {
-      107,
-      {"unrolled_warp", "unrolled_warp.cl", "001 (A Study in Reduction) step 7: SharedUnrolledLast",
-       "the last tree steps unrolled: in one sub-group (sub_group_barrier) where the device "
-       "has sub-groups, else with barriers (the seed's warp-synchronous form is not portable)"},
-      dual_passes_depth,
-      nullptr,
-      unrolled_warp_form,
-      1};
+  return {107,
+          {"unrolled_warp", "seeds/unrolled_warp.cl",
+           "001 (A Study in Reduction) step 7: SharedUnrolledLast",
+           "the last tree steps unrolled: in one sub-group (sub_group_barrier) where the device "
+           "has sub-groups, else with barriers (the seed's warp-synchronous form is not portable)"},
+          dual_passes_depth,
+          nullptr,
+          unrolled_warp_form,
+          1};
 }
 
 StrategyFacts facts_unrolled() {
   return {108,
-          {"unrolled", "unrolled.cl", "001 (A Study in Reduction) step 8: SharedUnrolledAll",
+          {"unrolled", "seeds/unrolled.cl", "001 (A Study in Reduction) step 8: SharedUnrolledAll",
            "the whole tree written out for the compile-time work-group size, a barrier per step"},
           dual_passes_depth,
           nullptr,
@@ -195,7 +197,7 @@ StrategyFacts facts_unrolled() {
 
 StrategyFacts facts_subgroup() {
   return {109,
-          {"subgroup", "subgroup.cl", "001 (A Study in Reduction) step 9: SharedShuffle",
+          {"subgroup", "seeds/subgroup.cl", "001 (A Study in Reduction) step 9: SharedShuffle",
            "the tree finishes in registers with sub-group shuffles or reduce built-ins; a "
            "local-memory tree where the device or the type/operator has none"},
           subgroup_depth,
@@ -206,7 +208,8 @@ StrategyFacts facts_subgroup() {
 
 StrategyFacts facts_multiseq() {
   return {110,
-          {"multiseq", "multiseq.cl", "001 (A Study in Reduction) step 10: SharedMultiSeq (Brent)",
+          {"multiseq", "seeds/multiseq.cl",
+           "001 (A Study in Reduction) step 10: SharedMultiSeq (Brent)",
            "a fixed grid; each work-item combines every G-th element sequentially, then the tree"},
           multiseq_depth,
           nullptr,
@@ -217,7 +220,7 @@ StrategyFacts facts_multiseq() {
 StrategyFacts facts_pow2_partials() {
   return {
       202,
-      {"pow2_partials", "pow2_partials.cl",
+      {"pow2_partials", "seeds/pow2_partials.cl",
        "002 (Parallel Patterns 3): reduceKernel twice, <<<1, next_pow2(gridSize)>>>",
        "bounded groups write partials (interleaved tree); one work-group of next_pow2(partials) "
        "finishes"},

@@ -1,7 +1,7 @@
-// Launcher of cl/atomic_global.cl and cl/atomic_local.cl (seed 001 steps 1 and 2): one hardware
-// atomic per combine where the device has one (atomic_native, plan/strategy_shapes.hpp), else a
-// compare-exchange loop whose contention is bounded (cl/atomic_ops.h). argmin/argmax run in two
-// passes (the extreme value, then its first index).
+// Launcher of cl/seeds/atomic_global.cl and cl/seeds/atomic_local.cl (seed 001 steps 1 and 2): one
+// hardware atomic per combine where the device has one (atomic_native, plan/strategy_shapes.hpp),
+// else a compare-exchange loop whose contention is bounded (cl/seeds/atomic_ops.h). argmin/argmax
+// run in two passes (the extreme value, then its first index).
 #include "core/format.hpp"
 
 #include <algorithm>
@@ -30,7 +30,7 @@ Outcome run_atomic(Exec& ex, const cl::Buffer& in, std::uint64_t n, const std::s
     throw UnsupportedError(detail::format(
         "{}: argmin/argmax over 2^32 or more elements needs cl_khr_int64_base_atomics",
         p.strategy));
-  // A user's state: a compare-exchange loop (cl/atomic_ops.h).
+  // A user's state: a compare-exchange loop (cl/seeds/atomic_ops.h).
   const bool native = !ex.user && atomic_native(dev, p.acc, p.op);
   const std::string extra =
       detail::format("-DCOMBINE_NATIVE={}{}{}{}", native ? 1 : 0, idx64 ? " -DIDX64" : "",
@@ -64,12 +64,12 @@ Outcome run_atomic(Exec& ex, const cl::Buffer& in, std::uint64_t n, const std::s
 }  // namespace
 
 Outcome run_atomic_global(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
-  return run_atomic(ex, in, n, "atomic_global.cl", "ag", true);
+  return run_atomic(ex, in, n, "seeds/atomic_global.cl", "ag", true);
 }
 
 Outcome run_atomic_local(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   // Its loop already runs once per group in global memory.
-  return run_atomic(ex, in, n, "atomic_local.cl", "al", false);
+  return run_atomic(ex, in, n, "seeds/atomic_local.cl", "al", false);
 }
 
 StrategyRun strategy_atomic_global() {

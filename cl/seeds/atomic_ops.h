@@ -18,7 +18,7 @@
  * Which atomic combines a value into a word: the operator's row (runtime/src/ops/operators.hpp)
  * names it in the generated definitions as ATOMIC_FORM_ADD, _MIN, _MAX, _AND, _OR or _XOR (none
  * for products, a user's reduction and argmin/argmax's index pass); whether the device has it,
- * the host decides (runtime/src/strategies/atomic.cpp, atomic_native) and says so with
+ * the host decides (runtime/src/strategies/seeds/atomic.cpp, atomic_native) and says so with
  * COMBINE_NATIVE; the device's atomics come as definitions:
  *   RDX_INT64_EXT      cl_khr_int64_extended_atomics (64-bit min/max/and/or/xor);
  *   RDX_PTX_FLOAT_ADD  NVIDIA's OpenCL: inline PTX atom.global.add.f32/.f64, what CUDA's

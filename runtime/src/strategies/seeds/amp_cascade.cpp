@@ -1,12 +1,12 @@
-// Launcher of cl/amp_cascade.cl: a fixed number of tiles, one launch, the tiles' partials combined
-// on the host.
+// Launcher of cl/seeds/amp_cascade.cl: a fixed number of tiles, one launch, the tiles' partials
+// combined on the host.
 #include "plan/strategy_shapes.hpp"
 #include "strategies/registry.hpp"
 
 namespace rdx::detail {
 
 Outcome run_amp_cascade(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
-  Kernel k = ex.kernel("amp_cascade.cl", "amp_cascade");
+  Kernel k = ex.kernel("seeds/amp_cascade.cl", "amp_cascade");
   const std::uint64_t tiles = amp_cascade_tiles(n, k.wg, ex.ctx.info);
   States p = ex.states(tiles);
   ex.args(k, in, n, p.values, p.indices);

@@ -1,4 +1,4 @@
-// Launcher of cl/amp_simple.cl (seed 003's simple model): launches over a window of 2
+// Launcher of cl/seeds/amp_simple.cl (seed 003's simple model): launches over a window of 2
 // (amp_halving) or 8 (amp_window8) elements until fewer than a window is left, a tail state for
 // what each launch cuts off, the rest on the host.
 #include <string>
@@ -10,8 +10,8 @@ namespace {
 
 Outcome run_window(Exec& ex, const cl::Buffer& in, std::uint64_t n, std::uint64_t window) {
   const std::string def = "-DWINDOW=" + std::to_string(window);
-  Kernel first = ex.kernel("amp_simple.cl", "amp_window", def);
-  Kernel again = ex.kernel("amp_simple.cl", "amp_window", def + " -DFROM_PARTIALS");
+  Kernel first = ex.kernel("seeds/amp_simple.cl", "amp_window", def);
+  Kernel again = ex.kernel("seeds/amp_simple.cl", "amp_window", def + " -DFROM_PARTIALS");
   States a = ex.states(n / window);
   States tail = ex.states(1);
   States src = Exec::input(in, n);

@@ -17,7 +17,6 @@ kernel void lt_reduce(IN_PARAMS, ulong n, OUT_PARAMS ELEM_PARAMS) {
   const uint lid = get_local_id(0);
   const ulong gid = get_global_id(0);
   sh[lid] = gid < n ? LOAD(gid) : st_identity();
-  barrier(CLK_LOCAL_MEM_FENCE);
   halving_tree(sh, lid);
   if (lid == 0) STORE(get_group_id(0), sh[0]);
 }

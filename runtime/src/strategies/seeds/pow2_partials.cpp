@@ -1,4 +1,4 @@
-// Launcher of cl/pow2_partials.cl: a bounded number of work-groups writes partials, then ONE
+// Launcher of cl/seeds/pow2_partials.cl: a bounded number of work-groups writes partials, then ONE
 // work-group of next_pow2(partials) work-items combines them.
 #include "core/cl_check.hpp"
 #include "plan/strategy_shapes.hpp"
@@ -17,10 +17,10 @@ std::uint64_t state_bytes(const Exec& ex) {
 
 Outcome run_pow2_partials(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
   const std::uint64_t sb = state_bytes(ex);
-  Kernel first = ex.kernel("pow2_partials.cl", "p2_reduce");
+  Kernel first = ex.kernel("seeds/pow2_partials.cl", "p2_reduce");
   while (first.wg > 1 && first.wg * sb > ex.ctx.info.local_mem)
     first.wg /= 2;
-  Kernel last = ex.kernel("pow2_partials.cl", "p2_reduce", "-DFROM_PARTIALS");
+  Kernel last = ex.kernel("seeds/pow2_partials.cl", "p2_reduce", "-DFROM_PARTIALS");
   std::size_t kernel_max = 0;
   RDX_CHECK(last.kernel.getWorkGroupInfo(ex.ctx.device, CL_KERNEL_WORK_GROUP_SIZE, &kernel_max));
   const std::uint64_t groups =

@@ -1,6 +1,6 @@
 // The facts of seed 003's strategies (C++ AMP): amp_sequential, the windows (amp_halving,
 // amp_window8), the tiles (amp_tiled_*) and amp_cascade. Their launchers are
-// strategies/amp_*.cpp and strategies/host_sequential.cpp.
+// strategies/seeds/amp_*.cpp and strategies/seeds/host_sequential.cpp.
 #include <string>
 
 #include "plan/strategy_facts.hpp"
@@ -76,7 +76,7 @@ StrategyFacts facts_amp_sequential() {
 
 StrategyFacts facts_amp_halving() {
   return {302,
-          {"amp_halving", "amp_simple.cl", "003 (C++ AMP): reduction_simple_1",
+          {"amp_halving", "seeds/amp_simple.cl", "003 (C++ AMP): reduction_simple_1",
            "log2(n) launches, a[i] = a[i] + a[i+s] with s halving; cut-off elements to a tail "
            "state"},
           amp_halving_depth,
@@ -87,7 +87,7 @@ StrategyFacts facts_amp_halving() {
 
 StrategyFacts facts_amp_window8() {
   return {303,
-          {"amp_window8", "amp_simple.cl", "003 (C++ AMP): reduction_simple_2",
+          {"amp_window8", "seeds/amp_simple.cl", "003 (C++ AMP): reduction_simple_2",
            "log8(n) launches, each work-item combines a window of eight; serial tail, rest on "
            "host"},
           amp_window8_depth,
@@ -98,7 +98,7 @@ StrategyFacts facts_amp_window8() {
 
 StrategyFacts facts_amp_tiled_modulo() {
   return {304,
-          {"amp_tiled_modulo", "amp_tiled.cl", "003 (C++ AMP): reduction_tiled_1",
+          {"amp_tiled_modulo", "seeds/amp_tiled.cl", "003 (C++ AMP): reduction_tiled_1",
            "tile in local memory, stride doubling, active if tid % (2s) == 0 (divergent)"},
           amp_tiled_depth,
           nullptr,
@@ -108,7 +108,7 @@ StrategyFacts facts_amp_tiled_modulo() {
 
 StrategyFacts facts_amp_tiled_consecutive() {
   return {305,
-          {"amp_tiled_consecutive", "amp_tiled.cl", "003 (C++ AMP): reduction_tiled_2",
+          {"amp_tiled_consecutive", "seeds/amp_tiled.cl", "003 (C++ AMP): reduction_tiled_2",
            "stride doubling on index 2*s*tid: consecutive active work-items"},
           amp_tiled_depth,
           nullptr,
@@ -118,7 +118,7 @@ StrategyFacts facts_amp_tiled_consecutive() {
 
 StrategyFacts facts_amp_tiled_conflictfree() {
   return {306,
-          {"amp_tiled_conflictfree", "amp_tiled.cl", "003 (C++ AMP): reduction_tiled_3",
+          {"amp_tiled_conflictfree", "seeds/amp_tiled.cl", "003 (C++ AMP): reduction_tiled_3",
            "stride halving, tid < s: consecutive local addresses, no bank conflicts"},
           amp_tiled_depth,
           nullptr,
@@ -128,7 +128,7 @@ StrategyFacts facts_amp_tiled_conflictfree() {
 
 StrategyFacts facts_amp_tiled_twoload() {
   return {307,
-          {"amp_tiled_twoload", "amp_tiled.cl", "003 (C++ AMP): reduction_tiled_4",
+          {"amp_tiled_twoload", "seeds/amp_tiled.cl", "003 (C++ AMP): reduction_tiled_4",
            "half the work-items, each combines two global elements while loading the tile"},
           amp_tiled_twoload_depth,
           nullptr,
@@ -138,7 +138,7 @@ StrategyFacts facts_amp_tiled_twoload() {
 
 StrategyFacts facts_amp_cascade() {
   return {308,
-          {"amp_cascade", "amp_cascade.cl", "003 (C++ AMP): reduction_cascade",
+          {"amp_cascade", "seeds/amp_cascade.cl", "003 (C++ AMP): reduction_cascade",
            "a fixed number of tiles, grid-stride loop per work-item, tile tree, tiles on the host"},
           amp_cascade_depth,
           nullptr,

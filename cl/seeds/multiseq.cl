@@ -27,7 +27,6 @@ kernel void ms_reduce(IN_PARAMS, ulong n, OUT_PARAMS ELEM_PARAMS) {
       v = st_combine(v, LOAD(k));
   }
   sh[lid] = v;
-  barrier(CLK_LOCAL_MEM_FENCE);
   halving_tree(sh, lid);
   if (lid == 0) STORE(get_group_id(0), sh[0]);
 }

@@ -1,5 +1,5 @@
-// Launcher of cl/hybrid.cl: one launch for the low levels of the tree (a partial per work-group),
-// the top levels on the host.
+// Launcher of cl/seeds/hybrid.cl: one launch for the low levels of the tree (a partial per
+// work-group), the top levels on the host.
 #include <vector>
 
 #include "strategies/registry.hpp"
@@ -7,7 +7,7 @@
 namespace rdx::detail {
 
 Outcome run_hybrid(Exec& ex, const cl::Buffer& in, std::uint64_t n) {
-  Kernel k = ex.kernel("hybrid.cl", "hy_local");
+  Kernel k = ex.kernel("seeds/hybrid.cl", "hy_local");
   const std::uint64_t groups = (n + k.wg - 1) / k.wg;
   States p = ex.states(groups);
   ex.args(k, in, n, p.values, p.indices);
