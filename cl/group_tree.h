@@ -12,9 +12,9 @@
  *                          halving_tree), binned_sum.cl (group_sum, one step per bin),
  *                          exact_sum.cl (exact_partial per digit, exact_finish),
  *                          exact_segments.cl (a segment's X_LANES lanes per digit), the seeds'
- *                          localtree, dualload and multiseq (halving_tree); segmented.cl's lanes'
- *                          tree has the same form (levels SEG_LANES/2 .. SEG_LOCAL_LAST, its state
- *                          kept in a register by STEP).
+ *                          localtree, dualload and multiseq (halving_tree), segmented.cl (a
+ *                          segment's lanes, levels SEG_LANES/2 .. SEG_LOCAL_LAST, its state kept
+ *                          in a register by STEP; warp shuffles take the levels below).
  *   halving_tree(sh, lid)  sh[0 .. WG) combined into sh[0] with st_combine, then a barrier: the
  *                          barrier before each level and the one after are those of the classic
  *                          form (barrier; each level followed by a barrier), the same pairs in the

@@ -46,10 +46,11 @@
  * the same lanes as the halving tree, in the same order, so the results' bits do not change.
  * For segments whose lanes are neighbours (not COLUMNS), states of 4 or 8 bytes without an index
  * (not INDEXED, not USER_STATE), and WG a multiple of 32 (whole warps: every work-item of a warp
- * reaches each shuffle). */
+ * reaches each shuffle). The local levels are cl/group_tree.h's TREE_LEVELS. */
 #ifndef RDX_COMMON_H
 #include "common.h"
 #endif
+#include "group_tree.h"
 
 #ifndef LANES
 #error "LANES (work-items per segment) is defined by the launcher"
@@ -421,13 +422,10 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(
 #endif
 #if SEG_LANES > SEG_LOCAL_LAST
   scratch[AT(slot, lane)] = s;
-  for (uint h = SEG_LANES / 2; h >= SEG_LOCAL_LAST; h /= 2) {
-    barrier(CLK_LOCAL_MEM_FENCE);
-    if (lane < h) {
-      s = st_combine(s, scratch[AT(slot, lane + h)]);
-      scratch[AT(slot, lane)] = s;
-    }
-  }
+#define SEG_TREE_STEP(h)                             \
+  s = st_combine(s, scratch[AT(slot, lane + (h))]); \
+  scratch[AT(slot, lane)] = s;
+  TREE_LEVELS(SEG_LANES, SEG_LOCAL_LAST, lane, SEG_TREE_STEP)
 #endif
 #ifdef SEG_SHUFFLE
 #pragma unroll
