@@ -509,21 +509,19 @@ bool mean_by_sum(Stat s, const StatJob& j) {
          (j.element == Type::F32 || j.element == Type::F64);
 }
 
-SegmentedStats mean_from_sums(const SegmentedResult& sums, Type acc,
+SegmentedStats mean_from_sums(SegmentedResult sums, Type acc,
                               std::span<const std::uint64_t> offsets) {
+  if (sums.acc != acc) throw std::logic_error("mean: the sums are not in mean's accumulator");
   const SegmentStart start{sums.plan, offsets};
   SegmentedStats out;
   out.stat = Stat::Mean;
   out.plan = sums.plan;
   out.type = acc;
-  out.values.resize(sums.values.size());
+  out.values = std::move(sums.values);  // divided in place: no second buffer of results
   auto divide = [&](auto zero) {
-    using A = decltype(zero);
-    if (sums.acc != acc) throw std::logic_error("mean: the sums are not in mean's accumulator");
-    const auto* in = reinterpret_cast<const A*>(sums.values.data());
-    auto* to = reinterpret_cast<A*>(out.values.data());
-    for (std::uint64_t k = 0; k < sums.size(); ++k)
-      to[k] = detail::mean_of(in[k], start.count(k));
+    auto* v = reinterpret_cast<decltype(zero)*>(out.values.data());
+    for (std::uint64_t k = 0; k < out.plan.segments; ++k)
+      v[k] = detail::mean_of(v[k], start.count(k));
   };
   if (acc == Type::F32)
     divide(0.0f);
