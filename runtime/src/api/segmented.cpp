@@ -10,6 +10,7 @@
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
 #include "core/host_input.hpp"
+#include "core/result_memory.hpp"
 #include "dispatch/run_plan.hpp"
 #include "exec/run_segmented.hpp"
 #include "ops/operators.hpp"
@@ -42,8 +43,8 @@ SegmentedResult run_to_host(Context& ctx, const SegmentedPlan& p, const BufferAt
   SegmentedResult r;
   r.acc = p.acc;
   r.plan = p;
-  r.values.resize(p.segments * size_of(p.acc));
-  if (is_index_op(p.op)) r.indices.resize(p.segments);
+  detail::size_for_results(r.values, p.segments * size_of(p.acc));
+  if (is_index_op(p.op)) detail::size_for_results(r.indices, p.segments);
   if (p.segments == 0) return r;  // host offsets: checked before
   const cl::Buffer values = device_buffer(impl, r.values.size(), "results");
   const cl::Buffer indices =

@@ -14,6 +14,7 @@
 #include "api/segmented_host.hpp"
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
+#include "core/result_memory.hpp"
 #include "core/text.hpp"
 #include "dispatch/run_plan.hpp"
 #include "dispatch/run_user.hpp"
@@ -462,12 +463,12 @@ SegmentedStats finish(Stat s, Type acc, Type element, const Ran& x,
   r.stat = s;
   r.plan = p;
   r.type = form->outputs[0];
-  r.values.resize(p.segments * size_of(r.type));
+  detail::size_for_results(r.values, p.segments * size_of(r.type));
   read(0, r.values.data());
   if (s == Stat::MinMax) {
-    r.indices.resize(p.segments);
-    r.max_values.resize(r.values.size());
-    r.max_indices.resize(p.segments);
+    detail::size_for_results(r.indices, p.segments);
+    detail::size_for_results(r.max_values, r.values.size());
+    detail::size_for_results(r.max_indices, p.segments);
     read(1, r.indices.data());
     read(2, r.max_values.data());
     read(3, r.max_indices.data());
