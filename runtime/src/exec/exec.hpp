@@ -63,6 +63,9 @@ class Exec {
  public:
   Exec(Context::Impl& ctx, const Plan& plan, bool profile = false)
       : ctx(ctx), plan(plan), queue(ctx.queue_for(profile)), profile_(profile) {}
+  // Exec keeps a reference to its plan: a temporary plan would dangle (ASan's
+  // stack-use-after-scope in state_results), so it does not compile.
+  Exec(Context::Impl& ctx, Plan&& plan, bool profile = false) = delete;
   // Waits for the queue before the scratch is released (PoCL aborts on releasing a buffer that a
   // queued command still uses), also when a launch failed half-way.
   ~Exec();

@@ -336,7 +336,8 @@ void state_results(Context::Impl& ctx, const SegmentedPlan& p, const UserRun& us
   std::string opts = view_options(p);
   for (std::size_t j = 0; j < out_types.size(); ++j)
     opts += detail::format(" -DR{}_T={}", j, type_row(out_types[j]).cl_name);
-  Exec ex(ctx, kernel_plan(p));
+  const Plan kp = kernel_plan(p);
+  Exec ex(ctx, kp);
   ex.user = run;
   Kernel k = ex.kernel("seg_results.cl", "seg_results", opts);
   const auto at = [&](std::size_t j) -> const cl::Buffer& { return out[j < out.size() ? j : 0]; };
