@@ -283,6 +283,17 @@ TEST_CASE("the accumulator rule: a refusal lists exactly the accumulators the ch
 // User text in a message (a map, a field's name, a type's or an operator's name) reaches it with
 // every byte below 0x20 escaped (detail::printable): no second line, no terminal escape, and no
 // NUL that would cut what() short.
+TEST_CASE("a request leaves the strategy to the plan by \"auto\" or by no name at all") {
+  Options o;
+  CHECK(rdx::detail::auto_strategy(o));  // the default
+  o.strategy = "";
+  CHECK(rdx::detail::auto_strategy(o));
+  o.strategy = "fast_strided";
+  CHECK_FALSE(rdx::detail::auto_strategy(o));
+  o.strategy = "Auto";  // names are exact
+  CHECK_FALSE(rdx::detail::auto_strategy(o));
+}
+
 TEST_CASE("messages quote user text with its control characters escaped") {
   const auto message = [](auto&& call) {
     try {

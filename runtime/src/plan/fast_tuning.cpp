@@ -10,6 +10,7 @@
 #include <string>
 
 #include "ops/operators.hpp"
+#include "plan/request.hpp"
 #include "rdx/errors.hpp"
 
 namespace rdx::detail {
@@ -178,8 +179,7 @@ void tune_fast(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTab
   // For users' reductions (dispatch/run_user.cpp reads it), only where Options or the table set it.
   if (t("scalar_map")) p.params.set("scalar_map", 1);
   // Only where auto picked the strategy: a plan asked for by name runs its kernel.
-  if (blocked && host_may_finish && (o.strategy.empty() || o.strategy == "auto") &&
-      t("host_items") > 1)
+  if (blocked && host_may_finish && detail::auto_strategy(o) && t("host_items") > 1)
     p.params.set("host_items", t("host_items"));
   if (!host_may_finish) {  // a user's reduction: its chunk size (fast_user_plan keeps it or not)
     const std::uint64_t chunk = t("chunk");

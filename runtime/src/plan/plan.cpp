@@ -65,7 +65,7 @@ struct SumGrid {
 };
 
 Plan sum_grid_plan(const DeviceInfo& dev, Plan p, const Options& opts, const SumGrid& g) {
-  if (!opts.strategy.empty() && opts.strategy != "auto")
+  if (!detail::auto_strategy(opts))
     throw ArgumentError(detail::format(
         "determinism {}: float sums run the {} accumulator (strategy auto), not '{}'",
         name(opts.determinism), g.accumulator, detail::printable(opts.strategy)));
@@ -193,9 +193,7 @@ Plan make_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n, const O
     return opts.determinism == Determinism::AnyDevice ? binned_plan(dev, p, opts)
                                                       : exact_plan(dev, p, opts);
 
-  p.strategy = opts.strategy.empty() || opts.strategy == "auto"
-                   ? resolve_auto(tuning, dev, type, op)
-                   : opts.strategy;
+  p.strategy = detail::auto_strategy(opts) ? resolve_auto(tuning, dev, type, op) : opts.strategy;
   const detail::StrategyFacts* s = detail::find_facts(p.strategy);
   if (!s)
     throw ArgumentError(detail::format("unknown strategy '{}' (expected one of: {})",

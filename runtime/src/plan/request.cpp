@@ -131,4 +131,8 @@ std::uint64_t byte_size(Type type, std::uint64_t n) {
   return n * size_of(type);
 }
 
+bool auto_strategy(const Options& opts) {
+  return opts.strategy.empty() || opts.strategy == "auto";
+}
+
 }  // namespace rdx::detail

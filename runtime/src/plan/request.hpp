@@ -30,6 +30,9 @@ std::uint64_t max_alloc_elements(const DeviceInfo& dev, Type type);
 // n * size_of(type), or ArgumentError when that overflows 64 bits.
 std::uint64_t byte_size(Type type, std::uint64_t n);
 
+// Whether the request leaves the strategy to the plan (Options::strategy "auto" or empty).
+bool auto_strategy(const Options& opts);
+
 // What Options::determinism makes of an operator on `type` elements into `acc`: true for a
 // float sum of float elements under AnyDevice or Exact (the exact accumulator, cl/exact_sum.cl);
 // false where the level needs nothing more (RunToRun, and operators whose result does not depend

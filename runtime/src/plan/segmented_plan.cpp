@@ -299,7 +299,7 @@ void choose_chunk(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts,
 
 SegmentedPlan base_plan(const DeviceInfo& dev, Type type, Op op, std::uint64_t n,
                         const Options& opts) {
-  if (!opts.strategy.empty() && opts.strategy != "auto")
+  if (!detail::auto_strategy(opts))
     throw ArgumentError(
         detail::format("segmented reductions choose their own form (strategy auto), not '{}'",
                        detail::printable(opts.strategy)));

@@ -194,8 +194,7 @@ class LockedFile {
 const TuningTable& builtin_tuning() {
   static const TuningTable table = [] {
     TuningTable t;
-    TuneEntry
-        any;  // any device: the GPU layout (the tunables' defaults: plan/fast_tuning.cpp)
+    TuneEntry any;  // any device: the GPU layout (the tunables' defaults: plan/fast_tuning.cpp)
     any.auto_runs = "fast_strided";
     t.entries.push_back(any);
     TuneEntry cpu;  // CPUs: each work-item one long contiguous range
