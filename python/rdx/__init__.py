@@ -7,12 +7,14 @@
     rdx.max(a.reshape(1024, -1), axis=1, device="cpu")
     rdx.reduce(a, map="x * x", combine="a + b", identity="0")   # a reduction of your own
     rdx.sum(pyopencl_array[1000:5000])  # in place on the array's own context and queue
+    rdx.asnumpy(rdx.max(pyopencl_array.reshape(64, -1), axis=0))   # results left on the device
 
 docs/python.md in the repository documents the package.
 """
 from ._custom import ReductionKernel, reduce, reduce_segments, reduceat
 from ._device import from_buffer
 from ._devices import Context, Device, context, devices
+from ._inputs import asnumpy
 from ._rdx import (ArgumentError, BuildError, ClError, DeviceError, DeviceMemoryError, Error,
                    UnsupportedError)
 from ._rdx import __version__
@@ -28,5 +30,5 @@ __all__ = [
     "Error", "ArgumentError", "UnsupportedError", "DeviceError", "ClError", "DeviceMemoryError",
     "BuildError",
     *_NAMES,
-    "reduce", "ReductionKernel", "reduce_segments", "reduceat", "from_buffer",
+    "reduce", "ReductionKernel", "reduce_segments", "reduceat", "from_buffer", "asnumpy",
 ]

@@ -3,8 +3,9 @@
 A pyopencl.array.Array is its buffer (base_data), the first element's offset (its byte offset
 over the item size), its shape and its strides in elements; librdx reads those elements where
 they are (rdx::BufferAt, rdx::View over the cl::Buffer), on the array's own queue. Nothing is
-copied to the host. PyOpenCL is imported only by the caller: an object can only be PyOpenCL's
-when pyopencl is already in sys.modules.
+copied to the host. Reductions over some of the axes leave their results on the device too:
+new PyOpenCL arrays on the input's queue (DeviceArray.results). PyOpenCL is imported only by
+the caller: an object can only be PyOpenCL's when pyopencl is already in sys.modules.
 """
 from __future__ import annotations
 
@@ -94,6 +95,14 @@ class DeviceArray:
     def reshape(self, *shape):
         self.contiguous()
         return DeviceArray(self.arr.reshape(*shape), self.dtype, self._name)
+
+    def results(self, shape, dtype) -> "DeviceArray":
+        """A new C-contiguous PyOpenCL array of shape and dtype on this array's queue, for the
+        results of a reduction of it."""
+        import pyopencl.array as cla
+
+        return DeviceArray(cla.empty(self.queue, tuple(shape), np.dtype(dtype)), None,
+                           self._name)
 
     def handle(self, type_name: str):
         """The extension's rdx._rdx.DeviceArray (the buffer retained)."""

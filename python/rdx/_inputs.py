@@ -209,9 +209,13 @@ def sizes(shape, ax):
 def finish(value, dtype: np.dtype, shape, ax, keepdims: bool, out):
     """A result as NumPy gives it: value (a Python number or a NumPy array of the kept axes)
     in dtype; a NumPy scalar where no axis is kept, unless keepdims keeps them all as 1 (a 0-d
-    input's result is a scalar even then, as NumPy's)."""
-    if not keepdims and out is None and type(value) is not np.ndarray:
-        return dtype.type(value)  # a whole reduction's scalar, at its cost
+    input's result is a scalar even then, as NumPy's). A PyOpenCL array of results stays on
+    the device (finish_on_device)."""
+    if type(value) is not np.ndarray:
+        if pyopencl_array(value):
+            return finish_on_device(value, dtype, shape, ax, keepdims, out)
+        if not keepdims and out is None:
+            return dtype.type(value)  # a whole reduction's scalar, at its cost
     keep = keepdims and len(shape) > 0
     if isinstance(value, np.ndarray):
         r = value.astype(dtype, copy=False)
@@ -227,11 +231,60 @@ def finish(value, dtype: np.dtype, shape, ax, keepdims: bool, out):
     return r
 
 
+def finish_on_device(value, dtype: np.dtype, shape, ax, keepdims: bool, out):
+    """finish() of results left on the device (a PyOpenCL array of the kept axes): cast to dtype
+    there (indexes, u64, read as intp: the same bits), keepdims' axes of 1 as a reshape. Only
+    out= (a NumPy array, as NumPy's) and bool results are read back to the host."""
+    if dtype.kind == "b":
+        value = value.get().astype(dtype)
+    elif value.dtype != dtype:
+        same_bits = value.dtype.kind in "iu" and dtype.kind in "iu" and (
+            value.dtype.itemsize == dtype.itemsize)
+        value = value.view(dtype) if same_bits else value.astype(dtype)
+    if keepdims and len(shape) > 0:
+        value = value.reshape(tuple(1 if k in ax else n for k, n in enumerate(shape)))
+    return value if out is None else into(out, value)
+
+
+def to_host(value):
+    """A result as a host value: a PyOpenCL array of results read back, anything else as is."""
+    return value.get() if pyopencl_array(value) else value
+
+
 def into(out, r):
-    """out=: the result written into the caller's array, which is returned."""
+    """out=: the result written into the caller's array, which is returned: a NumPy array, or a
+    PyOpenCL array, written on its queue (results on the device copied there, cast on the device
+    where the dtypes differ; results on the host moved there)."""
+    if pyopencl_array(out):
+        return _into_device(out, r)
     if not isinstance(out, np.ndarray):
-        raise TypeError(f"out must be a numpy.ndarray, not {type(out).__name__}")
+        raise TypeError("out must be a numpy.ndarray or a pyopencl.array.Array, not "
+                        f"{type(out).__name__}")
     if out.shape != np.shape(r):
         raise ValueError(f"out has shape {out.shape}, the result {np.shape(r)}")
-    np.copyto(out, r, casting="unsafe")
+    np.copyto(out, to_host(r), casting="unsafe")
     return out
+
+
+def _into_device(out, r):
+    shape = tuple(map(int, out.shape))
+    if shape != tuple(np.shape(r)):
+        raise ValueError(f"out has shape {shape}, the result {np.shape(r)}")
+    if pyopencl_array(r):
+        v = r if r.dtype == out.dtype else r.astype(out.dtype)
+        if out.size and tuple(v.strides) != tuple(out.strides):
+            raise NotImplementedError(f"out=: a PyOpenCL array of strides {out.strides} (the "
+                                      f"results' are {v.strides}): pass a C-contiguous one")
+        out[...] = v  # on the device
+        return out
+    if out.size and not out.flags.c_contiguous:
+        raise NotImplementedError(f"out=: a PyOpenCL array of strides {out.strides}: pass a "
+                                  "C-contiguous one")
+    out.set(np.asarray(r).astype(out.dtype, order="C"))
+    return out
+
+
+def asnumpy(x):
+    """x as a NumPy array: a PyOpenCL array (rdx's results left on the device) read back to the
+    host, anything else through numpy.asarray."""
+    return x.get() if pyopencl_array(x) else np.asarray(x)

@@ -16,10 +16,13 @@ import numpy as np
 
 from . import _dtypes, _rdx, _table
 from ._devices import context, queue_context
-from ._inputs import (BOOL, F64, INTP, AxisError, DeviceArray, array, axes, check_determinism,
-                      contiguous, finish, into, keepdims_flag, one_axis, sizes, type_name)
+from ._device import pyopencl_array
+from ._inputs import (_NAMES, BOOL, F64, INTP, AxisError, DeviceArray, array, axes,
+                      check_determinism, contiguous, finish, into, keepdims_flag, one_axis, sizes,
+                      to_host, type_name)
 
 _RUN = "run_to_run"
+_F16 = np.dtype(np.float16)
 
 
 def _context(name, device, arrays):
@@ -56,10 +59,36 @@ def _inputs(arrays):
 
 
 def _op(name, op, a, ax, acc, device, determinism):
-    """The built-in operator op: (value, index) as the extension gives them."""
+    """The built-in operator op: (value, index) as the extension gives them; over some axes of
+    a PyOpenCL array, PyOpenCL arrays of the results on its queue (_op_on_device)."""
     check_determinism(determinism, name)
     ctx = _context(name, device, (a,))
+    if ax is not None and isinstance(a, DeviceArray) and device is None:
+        r = _op_on_device(ctx, a, op, ax, acc, determinism)
+        if r is not None:
+            return r
     return _rdx.reduce_op(ctx, _input(a), op, ax, acc, determinism)
+
+
+_INDEX_OPS = frozenset({"argmin", "argmax", "nanargmin", "nanargmax"})
+_DTYPE_OF = {name: np.dtype(code) for code, name in _NAMES.items()}
+
+
+def _op_on_device(ctx, a, op, ax, acc, determinism):
+    """op over the axes ax of a PyOpenCL array with its results left on the device: (values,
+    indexes or None), new PyOpenCL arrays on a's queue (values in the accumulator's dtype,
+    indexes uint64). None where librdx converts the results on the host (float16 extremes)."""
+    dt = _DTYPE_OF[acc] if acc else a.dtype
+    if dt == _F16:
+        return None
+    kept = [n for k, n in enumerate(a.shape) if k not in ax]
+    values = a.results(kept, dt)
+    index = a.results(kept, np.uint64) if op in _INDEX_OPS else None
+    if not _rdx.reduce_op_into(ctx, _input(a), op, list(ax), acc, determinism,
+                               values.handle(type_name(dt)),
+                               None if index is None else index.handle("u64")):
+        return None
+    return values.arr, (None if index is None else index.arr)
 
 
 def _stat(name, stat, arrays, ax, acc, device, determinism, map=""):
@@ -120,7 +149,7 @@ def _initial(initial, res):
 def _combine(ufunc, r, start, res, out):
     """A result with initial= taken as one more element of each slice (NumPy's ufunc of 0-d
     arrays: integers wrap without a warning)."""
-    r = ufunc(np.asarray(r), np.asarray(start), dtype=res)
+    r = ufunc(np.asarray(to_host(r)), np.asarray(start), dtype=res)
     if r.ndim == 0:
         r = r[()]
     return r if out is None else into(out, r)
@@ -172,8 +201,10 @@ def _ptp(row, a, axis=None, out=None, keepdims=False, device=None, determinism=_
                 None)
     lo = finish(_op(name, lo_op, a, ax, "", device, determinism)[0], dt, a.shape, ax, keepdims,
                 None)
-    r = np.subtract(hi, lo)  # NumPy's: integers wrap, bool is its TypeError
-    return r if out is None else into(out, r)
+    # NumPy's, or PyOpenCL's for results on the device (bool ones are read back): integers
+    # wrap, bool is NumPy's TypeError
+    r = hi - lo if pyopencl_array(hi) else np.subtract(hi, lo)
+    return r if out is None else into(out, to_host(r))
 
 
 def _arg(row, a, axis=None, out=None, keepdims=False, device=None, determinism=_RUN):
@@ -383,6 +414,11 @@ def _has_nan(value) -> bool:
     """Whether a result (a number, or an array of them) holds a NaN."""
     if isinstance(value, (float, np.floating)):
         return bool(value != value)
+    if pyopencl_array(value):  # results on the device: their max (NaN if any is) read back
+        m = _rdx.reduce_op(queue_context(value.queue),
+                           DeviceArray(value).handle(type_name(value.dtype)), "max", None, "",
+                           _RUN)[0]
+        return m != m
     return bool(np.isnan(value).any())
 
 
@@ -495,6 +531,12 @@ def _norm(row, x, ord=None, axis=None, keepdims=False, device=None, determinism=
 
 # The public functions, made from the table --------------------------------------------------
 
+# The functions whose results over some axes of a PyOpenCL array stay on the device (_op's
+# PyOpenCL arrays through finish): the built-in operators, and mean as the sum's quotient.
+_DEVICE_RESULTS = frozenset({"sum", "prod", "min", "max", "nanmin", "nanmax", "argmin",
+                             "argmax", "nanargmin", "nanargmax", "mean", "ptp"})
+
+
 def docstring(row: _table.Row) -> str:
     """What the function computes (the row's doc), and how it differs from NumPy."""
     head = f"np.{row.numpy}: {row.doc}." if row.numpy else f"rdx.{row.name}: {row.doc}."
@@ -506,6 +548,10 @@ def docstring(row: _table.Row) -> str:
     for why in dict.fromkeys(row.differs.values()):
         taken = ", ".join(f"{p}=" for p, w in row.differs.items() if w == why)
         lines.append(f"{taken}: {why}.")
+    if row.name in _DEVICE_RESULTS:
+        lines.append("Over some axes of a PyOpenCL array: a pyopencl.array.Array of the results "
+                     "on its queue (NumPy arrays with out=, initial=, device=, or bool and "
+                     "float16 extremes).")
     lines.append("device=: a selector, an rdx.Context or a pyopencl.CommandQueue; "
                  "determinism=: \"run_to_run\", \"any_device\" or \"exact\" (docs/python.md).")
     return "\n\n".join(textwrap.fill(line, 88) for line in lines)

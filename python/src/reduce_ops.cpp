@@ -1,12 +1,14 @@
 // rdx._rdx.reduce_op: the built-in operators (sum, prod, min, max, argmin, argmax, the bitwise
 // ones and the nan* forms of the extremes) over a whole array or over some of its axes, read in
 // place: a host array, or a device array (DeviceInput) on its own context. And
-// rdx._rdx.reduce_segments_op: one result per segment of a 1-D array.
+// rdx._rdx.reduce_segments_op: one result per segment of a 1-D array. And rdx._rdx.reduce_op_into:
+// a device array over some of its axes, the results left on the device in the caller's buffers.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <cmath>
 #include <span>
 #include <string>
 #include <utility>
@@ -112,6 +114,41 @@ nb::tuple reduce_segments_op(PyContext& c, const A& a, Offsets offsets, const st
   return nb::make_tuple(values, indexes);
 }
 
+// A device array over `over` (some of its axes, normalized and increasing), the results left on
+// the device: `values` (one value of the accumulator type per result, in C order of the kept
+// axes) and, for argmin/argmax and their nan* forms, `indices` (u64), both fresh arrays the
+// caller made at offset 0. False, with nothing run, where the results would need a conversion
+// (rdx::result_type is not the accumulator: f16 and bf16 extremes). Float nanargmin/nanargmax
+// of an all-NaN slice is the host form's ArgumentError, found by one max over the values (NaN
+// only there).
+bool reduce_op_into(PyContext& c, const DeviceInput& in, const std::string& op_name,
+                    const std::vector<std::int64_t>& over, const std::string& acc,
+                    const std::string& determinism, const DeviceInput& values,
+                    const std::optional<DeviceInput>& indices) {
+  const rdx::Op op = rdx::parse_op(op_name);
+  const rdx::Options opts = options_of(acc, determinism);
+  const rdx::Type a = opts.acc.value_or(rdx::computed_type(in.type));
+  if (rdx::result_type(op, in.type, a) != a) return false;
+  if (values.type != a || values.view.offset != 0 || (indices && indices->view.offset != 0) ||
+      rdx::is_index_op(op) != indices.has_value())
+    throw rdx::ArgumentError(
+        "reduce_op_into: values of the accumulator type (and indices for "
+        "argmin/argmax), each at offset 0");
+  Unlocked unlocked;
+  const rdx::SegmentedPlan p =
+      rdx::reduce_axes_into(c.ctx, in.type, in.buffer, in.view, over, op, values.buffer,
+                            indices ? &indices->buffer : nullptr, opts);
+  if (p.segments && (op == rdx::Op::NanArgMin || op == rdx::Op::NanArgMax) && rdx::is_float(a)) {
+    const rdx::Result m =
+        rdx::reduce(c.ctx, a, rdx::BufferAt(values.buffer, 0), p.segments, rdx::Op::Max);
+    if (std::isnan(m.value.as<double>()))
+      throw rdx::ArgumentError("reduce_axes: every element of a slice is NaN, so " +
+                               std::string(rdx::name(op)) +
+                               " has no index (NumPy raises: All-NaN slice encountered)");
+  }
+  return true;
+}
+
 }  // namespace
 
 void register_reduce_ops(nb::module_& m) {
@@ -121,6 +158,13 @@ void register_reduce_ops(nb::module_& m) {
         nb::arg("axes").none(), nb::arg("acc"), nb::arg("determinism"), doc);
   m.def("reduce_op", &reduce_op<HostArray>, nb::arg("context"), nb::arg("array"), nb::arg("op"),
         nb::arg("axes").none(), nb::arg("acc"), nb::arg("determinism"), doc);
+  m.def("reduce_op_into", &reduce_op_into, nb::arg("context"), nb::arg("array"), nb::arg("op"),
+        nb::arg("axes"), nb::arg("acc"), nb::arg("determinism"), nb::arg("values"),
+        nb::arg("indices").none(),
+        "op over the given axes (normalized, increasing; not all) of a device array, the "
+        "results into values (the accumulator type) and indices (u64, argmin/argmax), device "
+        "arrays at offset 0; waits for them. False, with nothing run, where the results need a "
+        "conversion (f16 and bf16 extremes).");
   const char* seg_doc =
       "op over each segment of a 1-D contiguous array: segment k is offsets[k] .. "
       "offsets[k + 1] - 1.";

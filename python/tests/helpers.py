@@ -4,6 +4,17 @@ import warnings
 
 import numpy as np
 
+try:  # rdx's results over some axes of PyOpenCL arrays are PyOpenCL arrays on the device
+    import pyopencl.array as _cla
+except ImportError:
+    _cla = None
+
+
+def device_result(got) -> np.ndarray:
+    """A PyOpenCL array of rdx's results, read back by the test through a map (the no-copy
+    tests refuse Array.get and enqueue_copy to rdx)."""
+    return np.array(got.map_to_host(is_blocking=True))
+
 DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
           np.uint64, np.float16, np.float32, np.float64]
 FLOATS = [np.float16, np.float32, np.float64]
@@ -77,6 +88,9 @@ def check(got, want, rtol=0.0, what=""):
         assert isinstance(got, type(want)), f"{what}: NumPy raised {want!r}, rdx gave {got!r}"
         return
     assert not isinstance(got, Exception), f"{what}: rdx raised {got!r}, NumPy gave {want!r}"
+    if _cla is not None and isinstance(got, _cla.Array):  # read back here, by the test
+        assert isinstance(want, np.ndarray), f"{what}: a device array where NumPy gave {want!r}"
+        got = device_result(got)
     assert type(got) is type(want), f"{what}: {type(got)} is not NumPy's {type(want)}"
     g, w = np.asarray(got), np.asarray(want)
     assert g.dtype == w.dtype, f"{what}: dtype {g.dtype}, NumPy's {w.dtype}"

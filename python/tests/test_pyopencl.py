@@ -189,3 +189,68 @@ def test_bool_bytes_on_the_device(queue, monkeypatch):
     check(rdx.dot(d, ints), np.dot(host, np.arange(60, dtype=np.int32)))
     monkeypatch.undo()
     np.testing.assert_array_equal(d.view(np.uint8).get(), raw)  # its bytes as they were
+
+
+def test_results_over_axes_stay_on_the_device(queue, dev, host, no_host_copy):
+    """The built-in operators (and mean, ptp) over some axes of a PyOpenCL array give PyOpenCL
+    arrays on its queue, of NumPy's dtype and shape; nothing is read back to the host."""
+    m, hm = dev[3:3 + 40 * 150].reshape(40, 150), host[3:3 + 40 * 150].reshape(40, 150)
+    for name in ("sum", "prod", "min", "max", "nanmin", "nanmax", "argmin", "argmax",
+                 "nanargmin", "nanargmax", "mean", "ptp"):
+        for axis in (0, 1):
+            r = getattr(rdx, name)(m, axis=axis)
+            assert isinstance(r, cla.Array) and r.queue is queue, (name, axis, type(r))
+            check(r, getattr(np, name)(hm, axis=axis), rtol=2e-6, what=f"{name} axis {axis}")
+    r = rdx.sum(m, axis=0, keepdims=True)
+    assert isinstance(r, cla.Array)
+    check(r, np.sum(hm, axis=0, keepdims=True))
+    ints = cla.arange(queue, 0, 24, 1, dtype=np.int32).reshape(2, 3, 4)  # made on the device
+    hi = np.arange(24, dtype=np.int32).reshape(2, 3, 4)
+    check(rdx.sum(ints, axis=(0, 2)), np.sum(hi, axis=(0, 2)))  # int64, as NumPy's
+    check(rdx.argmax(ints[:, ::-1], axis=1), np.argmax(hi[:, ::-1], axis=1))
+
+
+def test_results_over_axes_read_back(queue, host):
+    """What is not left on the device: out= (a NumPy array, filled), initial=, bool and
+    float16 results, the composites; an all-NaN slice of nanargmax raises as NumPy's."""
+    hm = host[:600].reshape(6, 100)
+    m = cla.to_device(queue, hm)
+    out = np.empty(100, np.float32)
+    assert rdx.sum(m, axis=0, out=out) is out
+    check(out, np.sum(hm, axis=0))
+    check(rdx.max(m, axis=1, initial=4.0), np.max(hm, axis=1, initial=4.0))
+    check(rdx.max(cla.to_device(queue, hm > 0), axis=0), np.max(hm > 0, axis=0))
+    h16 = hm.astype(np.float16)
+    check(rdx.max(cla.to_device(queue, h16), axis=0), np.max(h16, axis=0))
+    check(rdx.var(m, axis=0), np.var(hm, axis=0), rtol=2e-6)
+    nan = hm.copy()
+    nan[:, 7] = np.nan
+    with pytest.raises(ValueError, match="All-NaN"):
+        rdx.nanargmax(cla.to_device(queue, nan), axis=0)
+
+
+def test_out_on_the_device_and_asnumpy(queue, host):
+    """out= takes a PyOpenCL array (results written on its queue, cast there); a whole reduction
+    into a 0-d one; rdx.asnumpy brings any result home."""
+    hm = host[:600].reshape(6, 100)
+    m = cla.to_device(queue, hm)
+    out = cla.empty(queue, (100,), np.float32)
+    assert rdx.max(m, axis=0, out=out) is out
+    check(rdx.asnumpy(out), np.max(hm, axis=0))
+    wide = cla.empty(queue, (6,), np.float64)
+    assert rdx.sum(m, axis=1, out=wide) is wide
+    check(rdx.asnumpy(wide), np.sum(hm, axis=1).astype(np.float64))
+    idx = cla.empty(queue, (6,), np.int64)
+    rdx.argmax(m, axis=1, out=idx)
+    check(rdx.asnumpy(idx), np.argmax(hm, axis=1))
+    scalar = cla.empty(queue, (), np.float32)
+    assert rdx.sum(m, out=scalar) is scalar
+    check(rdx.asnumpy(scalar), np.asarray(np.sum(hm)))
+    host_out = cla.empty(queue, (100,), np.float32)
+    rdx.min(hm, axis=0, out=host_out)  # a host array's results moved to the device
+    check(rdx.asnumpy(host_out), np.min(hm, axis=0))
+    with pytest.raises(ValueError, match="shape"):
+        rdx.max(m, axis=0, out=cla.empty(queue, (99,), np.float32))
+    with pytest.raises(NotImplementedError, match="strides"):
+        rdx.max(m, axis=0, out=cla.empty(queue, (200,), np.float32)[::2])
+    check(rdx.asnumpy(np.float32(2)), np.asarray(np.float32(2)))
