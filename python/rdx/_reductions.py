@@ -550,8 +550,8 @@ def docstring(row: _table.Row) -> str:
         lines.append(f"{taken}: {why}.")
     if row.name in _DEVICE_RESULTS:
         lines.append("Over some axes of a PyOpenCL array: a pyopencl.array.Array of the results "
-                     "on its queue (NumPy arrays with out=, initial=, device=, or bool and "
-                     "float16 extremes).")
+                     "on its queue (NumPy arrays with initial=, device=, or bool and float16 "
+                     "extremes); out= takes a NumPy or a PyOpenCL array.")
     lines.append("device=: a selector, an rdx.Context or a pyopencl.CommandQueue; "
                  "determinism=: \"run_to_run\", \"any_device\" or \"exact\" (docs/python.md).")
     return "\n\n".join(textwrap.fill(line, 88) for line in lines)
