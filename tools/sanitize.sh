@@ -3,7 +3,9 @@
 # AddressSanitizer and UndefinedBehaviorSanitizer into build-asan/ ($RDX_ASAN_BUILD_DIR), and runs
 # that build's quick tier (the entries tools/test.sh runs; valgrind, Oclgrind and Intel's runtime,
 # which cannot run a sanitized binary, are not there) plus the bounded fuzz runs fuzz.npy and
-# fuzz.args. Extra arguments go to ctest (e.g. -R api). Suppressions (tests/sanitizers/) cover PoCL and the ICD loader only.
+# fuzz.args, but for the strategies' barrier matrix (strategies.loopvec.*: kernels whose host
+# path api.loopvec runs too) and cli.bench (timing loops over what cli runs). Extra arguments go
+# to ctest (e.g. -R api). Suppressions (tests/sanitizers/) cover PoCL and the ICD loader only.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/tools/setup.sh" --sanitize
@@ -33,4 +35,5 @@ export LSAN_OPTIONS=suppressions=$sup/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export RDX_TEST_NO_COLD=1  # cli.semantics' cold kernel builds: the release build runs them
 cd "$build"
-ctest -j "$(nproc)" --output-on-failure --no-tests=error --timeout 3600 -LE full "$@"
+ctest -j "$(nproc)" --output-on-failure --no-tests=error --timeout 3600 -LE full \
+  -E '^(strategies\.loopvec\..*|cli\.bench)$' "$@"
