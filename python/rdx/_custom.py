@@ -13,8 +13,8 @@ import numpy as np
 
 from . import _dtypes, _rdx
 from ._devices import Context, context, queue_context
-from ._inputs import (INTP, DeviceArray, array, axes, check_determinism, contiguous, finish,
-                      keepdims_flag, type_name)
+from ._inputs import (INDEX_OPS, INTP, DeviceArray, array, axes, check_determinism, contiguous,
+                      finish, keepdims_flag, type_name)
 from ._reductions import _context, _inputs, _op
 
 _RUN = "run_to_run"
@@ -29,7 +29,6 @@ _OPS = {
     "and": "and", "bitwise_and": "and", "or": "or", "bitwise_or": "or",
     "xor": "xor", "bitwise_xor": "xor",
 }
-_INDEX_OPS = ("argmin", "argmax", "nanargmin", "nanargmax")
 _EXTREMES = ("min", "max", "nanmin", "nanmax")
 _BITWISE = ("and", "or", "xor")
 _UFUNCS = {"sum": np.add, "prod": np.multiply, "min": np.minimum, "max": np.maximum,
@@ -91,7 +90,7 @@ def _definition(op, res, map, combine, identity, name, rname):
     if op is not None:
         if combine is not None or identity is not None:
             raise ValueError(f"rdx.{name}: an operator (op) or combine and identity, not both")
-        if op in _INDEX_OPS:
+        if op in INDEX_OPS:
             raise ValueError(f"rdx.{name}: {op} takes no map (its state has an index)")
         return _rdx.Definition(op, _field(res), map or "", "", "", rname)
     if combine is None or identity is None:
@@ -215,7 +214,7 @@ def reduce_segments(a, offsets, op=None, *, map=None, combine=None, identity=Non
         return values.astype(res, copy=False)
     if op in _BITWISE and dt.kind == "f":
         raise TypeError(f"rdx.{name}: {op} of {dt}: bitwise operators take integers and bool")
-    if dtype is not None and op not in _INDEX_OPS:
+    if dtype is not None and op not in INDEX_OPS:
         res = _dtypes.requested(dtype, name)
         if res != dt:
             a, dt = a.astype(res), res
@@ -224,7 +223,7 @@ def reduce_segments(a, offsets, op=None, *, map=None, combine=None, identity=Non
         raise ValueError(f"rdx.{name}: an empty segment has no {op} (zero-size array to "
                          "reduction operation which has no identity)")
     values, indexes = _rdx.reduce_segments_op(ctx, _inputs([a])[0], o, op, "", determinism)
-    if op in _INDEX_OPS:
+    if op in INDEX_OPS:
         return indexes.astype(INTP, copy=False)
     return values.astype(dt, copy=False)
 
@@ -237,7 +236,7 @@ def reduceat(a, indices, op="sum", *, dtype=None, device=None, determinism=_RUN)
     name = "reduceat"
     check_determinism(determinism, name)
     op = _op_name(op, name)
-    if op in _INDEX_OPS:
+    if op in INDEX_OPS:
         raise ValueError(f"rdx.{name}: {op} is not a ufunc: it has no reduceat")
     source = a
     a, dt = _segment_array(a, name)

@@ -40,6 +40,8 @@ def _supported(names) -> str:
 
 
 _NAMES = _type_map()
+# librdx's operators whose results are indexes (python/src/arrays.cpp, ops(): rdx::is_index_op).
+INDEX_OPS = frozenset(name for name, index in _rdx.ops() if index)
 _SUPPORTED = _supported(_NAMES)
 # Native dtypes other than bool, by item size: array() reads them in place.
 _READY = {np.dtype(k).newbyteorder("="): np.dtype(k).itemsize for k in _NAMES}

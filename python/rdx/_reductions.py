@@ -17,9 +17,9 @@ import numpy as np
 from . import _dtypes, _rdx, _table
 from ._devices import context, queue_context
 from ._device import pyopencl_array
-from ._inputs import (_NAMES, BOOL, F64, INTP, AxisError, DeviceArray, array, axes,
-                      check_determinism, contiguous, finish, into, keepdims_flag, one_axis, sizes,
-                      to_host, type_name)
+from ._inputs import (_NAMES, BOOL, F64, INDEX_OPS, INTP, AxisError, DeviceArray, array,
+                      axes, check_determinism, contiguous, finish, into, keepdims_flag, one_axis,
+                      sizes, to_host, type_name)
 
 _RUN = "run_to_run"
 _F16 = np.dtype(np.float16)
@@ -70,7 +70,6 @@ def _op(name, op, a, ax, acc, device, determinism):
     return _rdx.reduce_op(ctx, _input(a), op, ax, acc, determinism)
 
 
-_INDEX_OPS = frozenset({"argmin", "argmax", "nanargmin", "nanargmax"})
 _DTYPE_OF = {name: np.dtype(code) for code, name in _NAMES.items()}
 
 
@@ -83,7 +82,7 @@ def _op_on_device(ctx, a, op, ax, acc, determinism):
         return None
     kept = [n for k, n in enumerate(a.shape) if k not in ax]
     values = a.results(kept, dt)
-    index = a.results(kept, np.uint64) if op in _INDEX_OPS else None
+    index = a.results(kept, np.uint64) if op in INDEX_OPS else None
     if not _rdx.reduce_op_into(ctx, _input(a), op, list(ax), acc, determinism,
                                values.handle(type_name(dt)),
                                None if index is None else index.handle("u64")):
@@ -531,12 +530,6 @@ def _norm(row, x, ord=None, axis=None, keepdims=False, device=None, determinism=
 
 # The public functions, made from the table --------------------------------------------------
 
-# The functions whose results over some axes of a PyOpenCL array stay on the device (_op's
-# PyOpenCL arrays through finish): the built-in operators, and mean as the sum's quotient.
-_DEVICE_RESULTS = frozenset({"sum", "prod", "min", "max", "nanmin", "nanmax", "argmin",
-                             "argmax", "nanargmin", "nanargmax", "mean", "ptp"})
-
-
 def docstring(row: _table.Row) -> str:
     """What the function computes (the row's doc), and how it differs from NumPy."""
     head = f"np.{row.numpy}: {row.doc}." if row.numpy else f"rdx.{row.name}: {row.doc}."
@@ -548,10 +541,11 @@ def docstring(row: _table.Row) -> str:
     for why in dict.fromkeys(row.differs.values()):
         taken = ", ".join(f"{p}=" for p, w in row.differs.items() if w == why)
         lines.append(f"{taken}: {why}.")
-    if row.name in _DEVICE_RESULTS:
-        lines.append("Over some axes of a PyOpenCL array: a pyopencl.array.Array of the results "
-                     "on its queue (NumPy arrays with initial=, device=, or bool and float16 "
-                     "extremes); out= takes a NumPy or a PyOpenCL array.")
+    if row.device_results:
+        which = "" if row.device_results == "all" else " of integers or bools"
+        lines.append(f"Over some axes of a PyOpenCL array{which}: a pyopencl.array.Array of the "
+                     "results on its queue (NumPy arrays with initial=, device=, or bool and "
+                     "float16 extremes); out= takes a NumPy or a PyOpenCL array.")
     lines.append("device=: a selector, an rdx.Context or a pyopencl.CommandQueue; "
                  "determinism=: \"run_to_run\", \"any_device\" or \"exact\" (docs/python.md).")
     return "\n\n".join(textwrap.fill(line, 88) for line in lines)

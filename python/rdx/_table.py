@@ -52,6 +52,10 @@ class Row:
     returns: str = "_Result"
     # Stubs: @overload forms, each (annotation overrides, return), before the plain one.
     overloads: tuple[tuple[dict[str, str], str], ...] = ()
+    # Which inputs' results over some axes of a PyOpenCL array stay on the device, as PyOpenCL
+    # arrays on its queue (the docstring says so): "" none (the results are NumPy arrays), "all"
+    # every dtype, "integers" integer and bool inputs (the nan* sums of floats are composites).
+    device_results: str = ""
 
     def signature(self) -> inspect.Signature:
         """rdx's signature: NumPy's parameters, then device= and determinism=."""
@@ -84,20 +88,24 @@ _ONE_AXIS = {"axis": "SupportsIndex | None"}
 
 
 def _sum(name, ops, stat, nan, doc):
-    return Row(name, name, _SUM, "sum_like", "sum", nan, doc, ops, stat, _WHERE)
+    return Row(name, name, _SUM, "sum_like", "sum", nan, doc, ops, stat, _WHERE,
+               device_results="integers" if stat else "all")
 
 
 def _extreme(name, nan, doc):
-    return Row(name, name, _EXTREME_INITIAL, "extreme", "element", nan, doc, (name,), "", _WHERE)
+    return Row(name, name, _EXTREME_INITIAL, "extreme", "element", nan, doc, (name,), "", _WHERE,
+               device_results="all")
 
 
 def _arg(name, nan, doc):
-    return Row(name, name, _ARG, "arg", "intp", nan, doc, (name,), types=_ONE_AXIS)
+    return Row(name, name, _ARG, "arg", "intp", nan, doc, (name,), types=_ONE_AXIS,
+               device_results="all")
 
 
 def _moment(name, params, nan, doc, omits):
     numpy2 = ("mean", "correction") if "correction" in params else ()
-    return Row(name, name, params, "moment", "mean", nan, doc, ("sum",), name, omits, numpy2)
+    return Row(name, name, params, "moment", "mean", nan, doc, ("sum",), name, omits, numpy2,
+               device_results="all" if name == "mean" else "")
 
 
 FUNCTIONS: tuple[Row, ...] = (
@@ -163,7 +171,7 @@ FUNCTIONS: tuple[Row, ...] = (
         "NotImplementedError", stat="norm2", types={"ord": 'Literal[2, "fro"] | None'}),
     Row("ptp", "ptp", _EXTREME, "ptp", "element", "plain",
         "the range, max - min, in the element dtype (integers wrap, as NumPy's); NaN "
-        "propagates; bool is NumPy's TypeError", ops=("max", "min")),
+        "propagates; bool is NumPy's TypeError", ops=("max", "min"), device_results="all"),
 )
 NAMES = tuple(row.name for row in FUNCTIONS)
 BY_NAME = {row.name: row for row in FUNCTIONS}

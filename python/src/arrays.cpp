@@ -202,6 +202,17 @@ void register_types(nb::module_& m) {
       },
       "librdx's element types, one (name, NumPy's dtype string or \"\" where NumPy has none, "
       "item size) per rdx::Type: the one map of dtypes the package reads (rdx/_inputs.py)");
+  m.def(
+      "ops",
+      [] {
+        nb::list rows;
+        for (rdx::Op op : rdx::kAllOps)
+          rows.append(nb::make_tuple(nb::str(rdx::name(op).data(), rdx::name(op).size()),
+                                     rdx::is_index_op(op)));
+        return rows;
+      },
+      "librdx's built-in operators, one (name, whether its results are indexes) per rdx::Op: "
+      "the package's list of index operators (rdx/_inputs.py)");
 }
 
 }  // namespace rdxpy

@@ -10,6 +10,7 @@ import pytest
 
 import rdx
 from helpers import check, data
+from rdx import _table
 
 try:
     import pyopencl as cl
@@ -191,16 +192,33 @@ def test_bool_bytes_on_the_device(queue, monkeypatch):
     np.testing.assert_array_equal(d.view(np.uint8).get(), raw)  # its bytes as they were
 
 
+def _over_axes(device_results):
+    """The table's functions of one array over axes whose rows say device_results."""
+    return [row.name for row in _table.FUNCTIONS
+            if row.device_results == device_results and row.numpy and "." not in row.numpy
+            and row.params.startswith("a, axis=")]
+
+
 def test_results_over_axes_stay_on_the_device(queue, dev, host, no_host_copy):
-    """The built-in operators (and mean, ptp) over some axes of a PyOpenCL array give PyOpenCL
-    arrays on its queue, of NumPy's dtype and shape; nothing is read back to the host."""
+    """The functions whose table rows say so (device_results: the built-in operators, mean,
+    ptp; the nan* sums of integers) over some axes of a PyOpenCL array give PyOpenCL arrays on
+    its queue, of NumPy's dtype and shape; nothing is read back to the host."""
     m, hm = dev[3:3 + 40 * 150].reshape(40, 150), host[3:3 + 40 * 150].reshape(40, 150)
-    for name in ("sum", "prod", "min", "max", "nanmin", "nanmax", "argmin", "argmax",
-                 "nanargmin", "nanargmax", "mean", "ptp"):
+    on_device = _over_axes("all")
+    assert {"sum", "argmax", "mean"} <= set(on_device), on_device
+    for name in on_device:
         for axis in (0, 1):
             r = getattr(rdx, name)(m, axis=axis)
             assert isinstance(r, cla.Array) and r.queue is queue, (name, axis, type(r))
             check(r, getattr(np, name)(hm, axis=axis), rtol=2e-6, what=f"{name} axis {axis}")
+    mi = cla.arange(queue, 0, 60, 1, dtype=np.int16).reshape(6, 10)  # made on the device
+    hmi = np.arange(60, dtype=np.int16).reshape(6, 10)
+    of_integers = _over_axes("integers")
+    assert set(of_integers) == {"nansum", "nanprod"}, of_integers
+    for name in of_integers:
+        r = getattr(rdx, name)(mi, axis=1)
+        assert isinstance(r, cla.Array) and r.queue is queue, (name, type(r))
+        check(r, getattr(np, name)(hmi, axis=1), what=f"{name} of int16")
     r = rdx.sum(m, axis=0, keepdims=True)
     assert isinstance(r, cla.Array)
     check(r, np.sum(hm, axis=0, keepdims=True))
@@ -223,6 +241,9 @@ def test_results_over_axes_read_back(queue, host):
     h16 = hm.astype(np.float16)
     check(rdx.max(cla.to_device(queue, h16), axis=0), np.max(h16, axis=0))
     check(rdx.var(m, axis=0), np.var(hm, axis=0), rtol=2e-6)
+    for name in _over_axes("") + _over_axes("integers"):  # the rows that say NumPy arrays
+        r = getattr(rdx, name)(m, axis=0)
+        assert isinstance(r, np.ndarray), (name, type(r))
     nan = hm.copy()
     nan[:, 7] = np.nan
     with pytest.raises(ValueError, match="All-NaN"):
