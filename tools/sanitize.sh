@@ -23,7 +23,8 @@ done
 sup=$root/tests/sanitizers
 # PoCL and LLVM are built without frame pointers: the default fast unwinder stops at their first
 # frame, so allocation stacks are unwound the slow (DWARF) way to let the suppressions, which name
-# PoCL's compiler, match.
+# PoCL's compiler, match; but in api.loopvec and api.loopvec.forms, whose host-heavy cases it made
+# 25-45x slower: tests/CMakeLists.txt appends the fast unwinder to their options.
 # intercept_tls_get_addr=0: clang 14's __tls_get_addr interceptor takes a dynamic TLS block that
 # malloc happened to place at offset 16 of a page for a pre-2.25 glibc header and reads the words
 # before it; LeakSanitizer's tracer then crashed at exit ("Tracer caught signal 11") after every
