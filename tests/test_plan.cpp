@@ -269,6 +269,8 @@ TEST_CASE("PlanMemo: a kept plan only for the same request; a throwing plan is n
 }
 
 TEST_CASE("make_plan is a pure function: same facts, same plan; every strategy plans") {
+  CHECK(std::any_of(strategies().begin(), strategies().end(),
+                    [](const StrategyInfo& s) { return s.name == kBaselineStrategy; }));
   const auto gpu = fake_device(DeviceKind::GPU, "gpu");
   const auto cpu = fake_device(DeviceKind::CPU, "cpu");
   for (auto& s : strategies()) {
@@ -280,7 +282,8 @@ TEST_CASE("make_plan is a pure function: same facts, same plan; every strategy p
           const Plan a = make_plan(dev, Type::F32, Op::Sum, n, o);
           CHECK(a == make_plan(dev, Type::F32, Op::Sum, n, o));
           CHECK(a.strategy == s.name);
-          if (n > 1) CHECK(a.depth >= 1);  // at least one combine
+          CHECK(a.state == StateForm::Value);  // a strategy's plan keeps the operator's value
+          if (n > 1) CHECK(a.depth >= 1);      // at least one combine
           CHECK(a.work_group_size >= 1);
         } catch (const UnsupportedError&) {
           // a strategy may refuse a device; the message is checked by the device tests
@@ -1167,6 +1170,7 @@ TEST_CASE("plans under Determinism AnyDevice: float sums run the fixed bins") {
   o.determinism = Determinism::AnyDevice;
   const Plan g = make_plan(gpu, Type::F32, Op::Sum, 1 << 28, o);
   CHECK(g.strategy == "binned_sum");
+  CHECK(g.state == StateForm::Bins);
   CHECK(g.params.get("groups") == gpu.compute_units * 4);
   CHECK(g.params.get("lanes") == 4);
   CHECK(g.params.get("unroll") == 4);
@@ -1178,6 +1182,7 @@ TEST_CASE("plans under Determinism AnyDevice: float sums run the fixed bins") {
   CHECK(make_plan(gpu, Type::F64, Op::Sum, 1 << 28, o).depth == 8 + 2 + 1);
   const Plan c = make_plan(cpu, Type::F16, Op::Sum, 1000, o);
   CHECK(c.strategy == "binned_sum");
+  CHECK(c.state == StateForm::Bins);
   CHECK(c.acc == Type::F32);
   CHECK(c.work_group_size == 1);
   CHECK(c.params.get("blocked") == 1);
@@ -1237,6 +1242,7 @@ TEST_CASE(
   o.determinism = Determinism::Exact;
   const Plan g = make_plan(gpu, Type::F32, Op::Sum, 1 << 28, o);
   CHECK(g.strategy == "exact_sum");
+  CHECK(g.state == StateForm::Digits);
   CHECK(g.params.get("groups") == gpu.compute_units * 8);
 
   CHECK(g.params.get("blocked") == 0);

@@ -474,7 +474,7 @@ int cmd_bench(const BenchArgs& a) {
       const double first_t = rows.front().seconds;
       double local_t = 0;
       for (auto& r : rows)
-        if (r.strategy == "localtree") local_t = r.seconds;
+        if (r.strategy == rdx::kBaselineStrategy) local_t = r.seconds;
       rdx::detail::print("  {:<16} {:>12} {:>10} {:>7} {:>8} {:>8} {:>9}  {}\n", "strategy", "time",
                          "GB/s", "% peak", "step x", "cumul x", "vs local", "result");
       double prev_t = 0;

@@ -191,7 +191,7 @@ int cmd_verify(const VerifyArgs& a) {
   for (const auto& dev : devices) {
     rdx::Context ctx(std::to_string(dev.index));
     rdx::Options generic;  // case sizes around the usual work-group size, whatever auto runs
-    generic.strategy = "localtree";
+    generic.strategy = rdx::kBaselineStrategy;
     const std::size_t wg =
         rdx::make_plan(dev, rdx::Type::I32, rdx::Op::Sum, 1, generic).work_group_size;
     std::vector<rdx::Case> cases;

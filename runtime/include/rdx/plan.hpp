@@ -52,8 +52,15 @@ struct Options {
   bool operator==(const Options&) const = default;
 };
 
+// What a plan's kernels accumulate: the operator's value in Plan::acc (every strategy's plans),
+// or a float sum's reproducible state: fixed bins (Determinism AnyDevice, the plan "binned_sum")
+// or exact digits (Exact, "exact_sum"). The library runs a plan by this form, never by its
+// strategy's name (docs/ARCHITECTURE.md, "One dispatch").
+enum class StateForm : std::uint8_t { Value, Bins, Digits };
+
 struct Plan {
   std::string strategy;  // the strategy that runs (never "auto")
+  StateForm state = StateForm::Value;
   Type type = Type::F32, acc = Type::F32;
   Op op = Op::Sum;
   // A user's reduction (rdx/custom.hpp) or a composite (rdx/stats.hpp): its name ("custom" for

@@ -13,6 +13,10 @@ struct StrategyInfo {
   std::string_view summary;      // one line: the idea it teaches
 };
 
+// The seeds' baseline, seed 001's local-memory tree: what `clrdx bench`'s "vs local" column
+// compares with and whose work-group size `clrdx verify` sizes its cases around.
+inline constexpr std::string_view kBaselineStrategy = "localtree";
+
 // Every strategy, in seed order.
 std::span<const StrategyInfo> strategies();
 

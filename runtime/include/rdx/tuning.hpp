@@ -122,7 +122,7 @@ TuningTable tuning_for(const DeviceInfo& dev);
 class Context;
 
 // One configuration rdx::tune measures: a strategy and its tunables (what Options::strategy and
-// Options::tuning set). label(): "strided" or "blocked" and the values, for progress lines.
+// Options::tuning set). label(): the strategy and the values, for progress lines.
 struct TuneCandidate {
   std::string strategy;
   Params values;

@@ -72,7 +72,7 @@ cl::Event enqueue_reduce(Context& ctx, Type type, const BufferAt& data, std::uin
   const std::size_t bytes = size_of(plan.acc);
   check_out(ctx, out, offset, bytes, bytes);
   detail::check_device_input(ctx, data, type, n, "enqueue_reduce");
-  if (detail::is_sum_state_plan(plan) &&
+  if (detail::keeps_sum_state(plan) &&
       n > 0) {  // rounded on the device (an empty sum: the fill below)
     cl::Event done;
     detail::Exec ex(detail::impl_of(ctx), plan);

@@ -4,11 +4,10 @@
 #include "rdx/partial.hpp"
 
 #include <cstdint>
+#include <variant>
 
-#include "api/reduce_published.hpp"
 #include "dispatch/partial_access.hpp"
 #include "dispatch/run_plan.hpp"
-#include "dispatch/run_sum.hpp"
 #include "exec/exec.hpp"
 #include "exec/wait_gate.hpp"
 #include "ops/sum_state.hpp"
@@ -30,22 +29,18 @@ Partial partial_of(Context& ctx, Type type, const void* host, const BufferAt* de
   if (device) detail::check_device_input(ctx, *device, type, n, "reduce_partial");
   if (n == 0) return PartialAccess::empty(plan);
   if (!device && !host) throw ArgumentError("reduce_partial: data is null but n > 0");
-  if (detail::is_sum_state_plan(plan)) {
-    double seconds = 0;
-    const detail::SumState s =
-        detail::sum_total(ctx, plan, host, device, n, opts.profile, &seconds);
-    return PartialAccess::of_sum(s, plan, n, seconds);
-  }
-  // rdx::reduce's work, its result kept as published (not finished: a part's nanargmin may be
-  // all NaN where the whole is not).
-  if (!device && n > detail::max_alloc_elements(ctx.device_info(), type)) {
+  if (!device && !detail::fits_one_call(ctx.device_info(), plan, n)) {
     detail::WaitGate::leave();  // as rdx::reduce's stream: the other parts need not wait for it
     Stream s(ctx, type, op, opts);
     s.push(host, n);
     return s.finish_partial();
   }
-  return PartialAccess::of_result(
-      detail::reduce_published(ctx, plan, host, device, n, opts.profile), n);
+  // rdx::reduce's work, a value kept as published (not finished: a part's nanargmin may be all
+  // NaN where the whole is not), a reproducible sum's state unrounded.
+  detail::WholeRun ran = detail::run_whole(ctx, plan, host, device, n, opts.profile);
+  if (const Result* r = std::get_if<Result>(&ran)) return PartialAccess::of_result(*r, n);
+  const detail::SumRan& s = std::get<detail::SumRan>(ran);
+  return PartialAccess::of_sum(s.state, plan, n, s.seconds);
 }
 
 }  // namespace

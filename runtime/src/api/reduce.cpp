@@ -8,15 +8,14 @@
 #include <memory>
 #include <optional>
 #include <utility>
+#include <variant>
 #include <vector>
 
-#include "api/reduce_published.hpp"
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
 #include "core/host_input.hpp"
 #include "dispatch/host_loop.hpp"
 #include "dispatch/run_plan.hpp"
-#include "dispatch/run_sum.hpp"
 #include "exec/exec.hpp"
 #include "exec/wait_gate.hpp"
 #include "plan/fast_tuning.hpp"
@@ -28,16 +27,13 @@ namespace {
 
 using detail::byte_size;
 using detail::empty_result;
-using detail::is_sum_state_plan;
-using detail::max_alloc_elements;
-using detail::run_plan;
 
-// A float sum under Determinism AnyDevice or Exact: sum_total (dispatch/run_sum.hpp), rounded.
-Result sum_state_result(Context& ctx, const Plan& plan, const void* host, const BufferAt* device,
-                        std::uint64_t n, bool profile) {
-  double seconds = 0;
-  const detail::SumState total = detail::sum_total(ctx, plan, host, device, n, profile, &seconds);
-  return detail::sum_result(total, plan, n, seconds);
+// run_whole's outcome for the caller: a value finished (dispatch/run_plan.hpp), a reproducible
+// sum's state rounded once into plan.acc.
+Result finished(const Plan& plan, std::uint64_t n, detail::WholeRun ran) {
+  if (Result* r = std::get_if<Result>(&ran)) return detail::finished_result(std::move(*r));
+  const detail::SumRan& s = std::get<detail::SumRan>(ran);
+  return detail::sum_result(s.state, plan, n, s.seconds);
 }
 
 // make_plan's plan for the request, kept by the context for the next call (core/plan_memo.hpp).
@@ -84,11 +80,10 @@ Result reduce(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
   if (n == 0) return empty_result(plan);
   if (!data) throw ArgumentError("reduce: data is null but n > 0");
   byte_size(type, n);  // ArgumentError where n elements overflow a 64-bit byte count
-  if (is_sum_state_plan(plan)) return sum_state_result(ctx, plan, data, nullptr, n, opts.profile);
   if (detail::runs_on_host(plan, n) && !opts.profile)
     if (std::optional<Result> r = detail::run_host_loop(plan, data, n))
       return detail::finished_result(std::move(*r));
-  if (n > max_alloc_elements(ctx.device_info(), type)) {
+  if (!detail::fits_one_call(ctx.device_info(), plan, n)) {
     // Beyond one allocation: the streaming reducer's chunks, transfers overlapping reductions
     // (its worker thread waits for them: a device group's other parts need not wait for this one).
     detail::WaitGate::leave();
@@ -96,8 +91,7 @@ Result reduce(Context& ctx, Type type, const void* data, std::uint64_t n, Op op,
     s.push(data, n);
     return s.finish();  // finished there
   }
-  return detail::finished_result(
-      detail::reduce_published(ctx, plan, data, nullptr, n, opts.profile));
+  return finished(plan, n, detail::run_whole(ctx, plan, data, nullptr, n, opts.profile));
 }
 
 Result reduce(Context& ctx, Type type, const BufferAt& data, std::uint64_t n, Op op,
@@ -106,17 +100,7 @@ Result reduce(Context& ctx, Type type, const BufferAt& data, std::uint64_t n, Op
   const Plan& plan = *kept;
   detail::check_device_input(ctx, data, type, n, "reduce");
   if (n == 0) return empty_result(plan);
-  if (is_sum_state_plan(plan)) return sum_state_result(ctx, plan, nullptr, &data, n, opts.profile);
-  return detail::finished_result(
-      detail::reduce_published(ctx, plan, nullptr, &data, n, opts.profile));
-}
-
-Result detail::reduce_published(Context& ctx, const Plan& plan, const void* host,
-                                const BufferAt* device, std::uint64_t n, bool profile) {
-  if (device) return publish(run_plan(ctx, plan, *device, n, profile));
-  const cl::Buffer buf =
-      host_input(impl_of(ctx), host, byte_size(plan.type, n), size_of(plan.type));
-  return publish(run_plan(ctx, plan, buf, n, profile));  // waits for the kernels
+  return finished(plan, n, detail::run_whole(ctx, plan, nullptr, &data, n, opts.profile));
 }
 
 }  // namespace rdx

@@ -1,6 +1,6 @@
 // The segmented entry points (rdx/segmented.hpp): check the request, hand host data to the
 // device (core/host_input.hpp: read in place on a CPU device), run the plan
-// (exec/run_segmented.cpp), read the results back.
+// (strategies/run_segmented.cpp), read the results back.
 #include "core/format.hpp"
 
 #include <cstring>
@@ -12,10 +12,10 @@
 #include "core/host_input.hpp"
 #include "core/result_memory.hpp"
 #include "dispatch/run_plan.hpp"
-#include "exec/run_segmented.hpp"
 #include "ops/operators.hpp"
 #include "rdx/errors.hpp"
 #include "rdx/segmented.hpp"
+#include "strategies/run_segmented.hpp"
 
 namespace rdx {
 namespace detail {

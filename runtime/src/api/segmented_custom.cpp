@@ -1,7 +1,7 @@
 // The segmented entry points of users' reductions and the composites (rdx/segmented_custom.hpp):
 // check the request, hand host inputs to the device (core/host_input.hpp; in passes beyond one
 // allocation, the pieces of a segment combined on the device: seg_merge), run the plan with the
-// reduction's definitions (exec/run_segmented.cpp), and split the states into fields; the
+// reduction's definitions (strategies/run_segmented.cpp), and split the states into fields; the
 // composites' final step per segment is ops/stats.hpp's.
 #include "core/format.hpp"
 
@@ -18,7 +18,7 @@
 #include "core/text.hpp"
 #include "dispatch/run_plan.hpp"
 #include "dispatch/run_user.hpp"
-#include "exec/run_segmented.hpp"
+#include "strategies/run_segmented.hpp"
 #include "ops/stats.hpp"
 #include "rdx/errors.hpp"
 #include "rdx/segmented.hpp"

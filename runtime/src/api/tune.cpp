@@ -20,7 +20,7 @@
 namespace rdx {
 
 std::string TuneCandidate::label() const {
-  std::string r = strategy == "fast_blocked" ? "blocked" : "strided";
+  std::string r = strategy;
   for (const auto& [name, value] : values.items())
     r += detail::format(" {}={}", name, value);
   return r;
@@ -173,7 +173,7 @@ TunePairResult tune_pair(Context& ctx, const TuneRequest& req, const TuningTable
     // The built-in values themselves are among the candidates (the same plan at every size
     // timed; several candidates can be, where a tunable does not change the plan); they are
     // never stored.
-    bool builtin = c.strategy == base_plan.strategy;
+    bool builtin = true;  // equal plans at every size: the same strategy too
     for (std::size_t j = 0; builtin && j < sizes.size(); ++j)
       builtin = make_plan(dev, type, op, sizes[j], *configs[k], baseline_table) ==
                 make_plan(dev, type, op, sizes[j], base_opts, baseline_table);

@@ -312,6 +312,7 @@ Partial Partial::from_bytes(std::span<const unsigned char> in) {
   p.plan_.acc = p.acc_;
   p.plan_.op = p.op_;
   p.plan_.n = p.count_;
+  p.plan_.state = p.exact_ ? StateForm::Digits : p.binned_ ? StateForm::Bins : StateForm::Value;
   // The error bound of a reproducible sum follows from the level and the count alone.
   if (p.exact_) p.plan_.depth = 1;
   if (p.binned_) p.plan_.depth = detail::binned_depth(p.acc_, p.count_);

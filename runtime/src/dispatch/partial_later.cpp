@@ -27,7 +27,7 @@ struct Later {
 }  // namespace
 
 bool enqueues(const Plan& plan) {
-  if (is_sum_state_plan(plan)) return true;
+  if (keeps_sum_state(plan)) return true;
   const StrategyDef* s = find_strategy(plan.strategy);
   return s && s->enqueue;
 }
@@ -40,7 +40,7 @@ std::function<Partial()> enqueue_partial(Context& ctx, const Plan& plan, const B
   l->plan = plan;
   l->ex = std::make_unique<Exec>(impl_of(ctx), l->plan, profile);
   l->ex->in_offset = in.offset;
-  if (is_sum_state_plan(plan)) {
+  if (keeps_sum_state(plan)) {
     l->sum = sum_later(*l->ex, in.buffer, n);
     return [l, n, profile] {
       const SumState s = l->sum();

@@ -1,13 +1,16 @@
-// Runs a plan on a device buffer and shapes its result (see run_plan.hpp): the layer under both
-// rdx::reduce and rdx::Stream.
+// Runs a plan and shapes its result (see run_plan.hpp): the layer under rdx::reduce,
+// rdx::reduce_partial and rdx::Stream.
 #include "dispatch/run_plan.hpp"
 
 #include "core/format.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 #include "core/context_impl.hpp"
+#include "core/host_input.hpp"
+#include "dispatch/run_sum.hpp"
 #include "exec/exec.hpp"
 #include "ops/operators.hpp"
 #include "rdx/errors.hpp"
@@ -20,6 +23,36 @@ Result run_plan(Context& ctx, const Plan& plan, const BufferAt& in, std::uint64_
   ex.in_offset = in.offset;
   const Outcome o = find_strategy(plan.strategy)->run(ex, in.buffer, n);
   return ran_result(ctx, ex, o, profile);
+}
+
+WholeRun run_whole(Context& ctx, const Plan& plan, const void* host, const BufferAt* device,
+                   std::uint64_t n, bool profile) {
+  switch (plan.state) {
+    case StateForm::Value: {
+      if (device) return publish(run_plan(ctx, plan, *device, n, profile));
+      const cl::Buffer buf =
+          host_input(impl_of(ctx), host, byte_size(plan.type, n), size_of(plan.type));
+      return publish(run_plan(ctx, plan, buf, n, profile));  // waits for the kernels
+    }
+    case StateForm::Bins:
+    case StateForm::Digits: {
+      SumRan r;
+      r.state = sum_total(ctx, plan, host, device, n, profile, &r.seconds);
+      return r;
+    }
+  }
+  throw std::logic_error("run_whole: a plan of no state form");
+}
+
+bool fits_one_call(const DeviceInfo& dev, const Plan& plan, std::uint64_t n) {
+  switch (plan.state) {
+    case StateForm::Value:
+      return n <= max_alloc_elements(dev, plan.type);
+    case StateForm::Bins:
+    case StateForm::Digits:
+      return true;
+  }
+  throw std::logic_error("fits_one_call: a plan of no state form");
 }
 
 Result ran_result(const Context& ctx, Exec& ex, const Outcome& o, bool profile) {

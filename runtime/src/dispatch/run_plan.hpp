@@ -1,14 +1,41 @@
-// Internal: running a plan on a device buffer, and shaping its result: what rdx::reduce and
-// rdx::Stream share (neither calls the other for it).
+// Internal: running a plan, and shaping its result: what rdx::reduce, rdx::reduce_partial and
+// rdx::Stream share (none calls another for it). run_whole is the one place a whole input's plan
+// is told apart by its form.
 #pragma once
 #include <cstdint>
+#include <variant>
 
 #include "exec/device_input.hpp"  // check_device_input, for the entry points
 #include "exec/exec.hpp"
+#include "ops/sum_state.hpp"
 #include "plan/request.hpp"  // max_alloc_elements, byte_size
 #include "rdx/reduce.hpp"
 
 namespace rdx::detail {
+
+// A reproducible float sum's run: its state over the elements, and its kernels' seconds (with
+// profile).
+struct SumRan {
+  SumState state;
+  double seconds = 0;
+};
+// What run_whole gives, by the plan's form: a published Result (StateForm::Value: publish below)
+// or a reproducible sum's state (Bins, Digits), which the caller rounds (sum_result) or keeps (a
+// Partial).
+using WholeRun = std::variant<Result, SumRan>;
+
+// The one dispatch of a whole input: `plan` run on n >= 1 elements of host data (`host`) or of a
+// device buffer (`device`), by Plan::state (an exhaustive switch): a value plan by its strategy's
+// launcher (run_plan; host data uploaded first, core/host_input.hpp), bins and digits by the
+// reproducible sum's passes (dispatch/run_sum.hpp, which take host data in chunks themselves).
+// Host data of a value plan must fit one call (fits_one_call).
+WholeRun run_whole(Context& ctx, const Plan& plan, const void* host, const BufferAt* device,
+                   std::uint64_t n, bool profile);
+
+// Whether run_whole takes n host elements in one call: a reproducible sum always, a value plan
+// up to one device allocation (beyond it, api/ hands the input to an rdx::Stream, whose chunks'
+// transfers overlap the reductions).
+bool fits_one_call(const DeviceInfo& dev, const Plan& plan, std::uint64_t n);
 
 // Runs `plan` on the first n >= 1 elements of `in` (from its offset on; on ctx's queue; ends with
 // a blocking read).

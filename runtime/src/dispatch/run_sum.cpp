@@ -4,10 +4,10 @@
 #include <algorithm>
 
 #include "core/host_input.hpp"
-#include "dispatch/run_binned.hpp"
-#include "dispatch/run_exact.hpp"
 #include "exec/chunks.hpp"
 #include "plan/request.hpp"
+#include "strategies/run_binned.hpp"
+#include "strategies/run_exact.hpp"
 
 namespace rdx::detail {
 

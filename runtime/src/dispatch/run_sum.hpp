@@ -1,5 +1,5 @@
 // Internal: the reproducible float sum plans (exact_sum, binned_sum: ops/sum_state.hpp) run by
-// the plan's form; dispatch/run_exact.hpp and dispatch/run_binned.hpp have each form's steps.
+// the plan's form; strategies/run_exact.hpp and strategies/run_binned.hpp have each form's steps.
 #pragma once
 #include <cstdint>
 #include <functional>

@@ -18,12 +18,12 @@
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
 #include "core/text.hpp"
-#include "dispatch/run_exact.hpp"
 #include "dispatch/run_plan.hpp"
 #include "exec/chunks.hpp"
 #include "exec/exec.hpp"
 #include "ops/user_reduction.hpp"
 #include "strategies/registry.hpp"
+#include "strategies/run_exact.hpp"
 
 namespace rdx::detail {
 namespace {

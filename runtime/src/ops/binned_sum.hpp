@@ -28,10 +28,9 @@
 
 namespace rdx::detail {
 
-// The strategy name make_plan gives a float sum under Determinism AnyDevice.
-inline constexpr const char* kBinnedSum = "binned_sum";
+// Whether a plan keeps fixed bins (a float sum under Determinism AnyDevice).
 inline bool is_binned(const Plan& p) {
-  return p.strategy == kBinnedSum;
+  return p.state == StateForm::Bins;
 }
 
 inline constexpr int kBinnedFold = 3;

@@ -14,11 +14,9 @@
 
 namespace rdx::detail {
 
-// The strategy name make_plan gives a float sum under Determinism AnyDevice or Exact.
-inline constexpr const char* kExactSum = "exact_sum";
-// Whether a plan is that one.
+// Whether a plan keeps exact digits (a float sum under Determinism Exact).
 inline bool is_exact(const Plan& p) {
-  return p.strategy == kExactSum;
+  return p.state == StateForm::Digits;
 }
 
 // The layout for elements of `in` (a float type), from the row of the type its values are

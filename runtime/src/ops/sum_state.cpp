@@ -7,8 +7,14 @@
 namespace rdx::detail {
 
 SumState sum_zero(const Plan& plan) {
-  if (is_binned(plan)) return binned_zero(binned_bin_type(plan.acc));
-  if (is_exact(plan)) return exact_zero(plan.type);
+  switch (plan.state) {
+    case StateForm::Bins:
+      return binned_zero(binned_bin_type(plan.acc));
+    case StateForm::Digits:
+      return exact_zero(plan.type);
+    case StateForm::Value:
+      break;
+  }
   throw std::logic_error("sum_zero: " + plan.strategy + " keeps no sum state");
 }
 

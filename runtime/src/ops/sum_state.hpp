@@ -14,9 +14,16 @@ namespace rdx::detail {
 
 using SumState = std::variant<ExactSum, BinnedSum>;
 
-// Whether `plan` is one of the two (exact_sum, binned_sum).
-inline bool is_sum_state_plan(const Plan& p) {
-  return is_exact(p) || is_binned(p);
+// Whether `plan` keeps one of the two (Plan::state Bins or Digits).
+inline bool keeps_sum_state(const Plan& p) {
+  switch (p.state) {
+    case StateForm::Value:
+      return false;
+    case StateForm::Bins:
+    case StateForm::Digits:
+      return true;
+  }
+  return false;  // not a StateForm
 }
 
 // No elements, in the plan's form.

@@ -207,11 +207,8 @@ void tune_fast_blocked(const DeviceInfo& dev, Plan& p, const Options& o, const T
   tune_fast(dev, p, o, t, kFastBlockedParams, true, true);
 }
 
-void tune_fast_device_finish(const DeviceInfo& dev, Plan& p, const Options& o,
-                             const TuningTable& t) {
-  const bool blocked = p.strategy == "fast_blocked";
-  if (!blocked && p.strategy != "fast_strided")
-    throw std::logic_error("tune_fast_device_finish: not a fast_* plan: " + p.strategy);
+void tune_fast_device_finish(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTable& t,
+                             bool blocked) {
   tune_fast(dev, p, o, t,
             blocked ? std::span<const ParamSpec>(kFastBlockedParams)
                     : std::span<const ParamSpec>(kFastStridedParams),

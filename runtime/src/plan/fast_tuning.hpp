@@ -36,9 +36,10 @@ inline constexpr std::uint64_t kMostCappedRoundsScalar = 2;
 void tune_fast_strided(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTable& t);
 void tune_fast_blocked(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTable& t);
 // The same grid for a plan whose last group finishes (a user's reduction: the host cannot run its
-// combine), without the cap that lets the host finish (host_finish_items).
-void tune_fast_device_finish(const DeviceInfo& dev, Plan& p, const Options& o,
-                             const TuningTable& t);
+// combine), without the cap that lets the host finish (host_finish_items); `blocked`: the
+// fast_blocked layout (its launcher's user_plan hook says which, strategies/fast.cpp).
+void tune_fast_device_finish(const DeviceInfo& dev, Plan& p, const Options& o, const TuningTable& t,
+                             bool blocked);
 
 // Whether a host input of n >= 1 elements runs on the calling thread (dispatch/host_loop.hpp):
 // a plan with host_items of n or more (fast_blocked, picked by auto, of a built-in operator: a

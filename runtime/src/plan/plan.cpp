@@ -7,8 +7,8 @@
 #include <initializer_list>
 #include <string>
 
-#include "ops/binned_sum.hpp"  // kBinnedSum
-#include "ops/exact_sum.hpp"   // kExactSum
+#include "ops/binned_sum.hpp"
+#include "ops/exact_sum.hpp"
 #include "plan/request.hpp"
 #include "plan/strategy_facts.hpp"
 #include "rdx/errors.hpp"
@@ -55,7 +55,8 @@ constexpr std::uint64_t kBinnedHostFinishGpu = 0;
 // "blocked" (their grid), "chunk" (elements per pass of host data, for the tests of bit
 // equality) and `own`; one work-item per group on CPUs, a contiguous range each ("blocked").
 struct SumGrid {
-  const char* strategy;
+  const char* strategy;  // the plan's name (Plan::strategy); what runs it is `state`
+  StateForm state;
   const char* accumulator;  // in messages
   std::initializer_list<const char*> own;
   std::uint64_t gpu_groups_per_cu, cpu_groups_per_cu, most_groups;
@@ -82,6 +83,7 @@ Plan sum_grid_plan(const DeviceInfo& dev, Plan p, const Options& opts, const Sum
   const bool cpu = dev.kind == DeviceKind::CPU;
   const std::uint64_t cus = std::max<std::uint32_t>(dev.compute_units, 1);
   p.strategy = g.strategy;
+  p.state = g.state;
   p.work_group_size = detail::checked_work_group(dev, opts.work_group_size ? opts.work_group_size
                                                       : cpu                ? 1
                                                                            : 0);
@@ -107,9 +109,15 @@ Plan sum_grid_plan(const DeviceInfo& dev, Plan p, const Options& opts, const Sum
 // turns off its double windows (on by default where the device has doubles). CPUs: one
 // work-item per group (its bins are 8-32 KB of private memory).
 Plan exact_plan(const DeviceInfo& dev, Plan p, const Options& opts) {
-  p = sum_grid_plan(
-      dev, p, opts,
-      {detail::kExactSum, "exact", {"fold"}, kExactGroupsPerCuGpu, kExactGroupsPerCuCpu, 4096, 0});
+  p = sum_grid_plan(dev, p, opts,
+                    {"exact_sum",
+                     StateForm::Digits,
+                     "exact",
+                     {"fold"},
+                     kExactGroupsPerCuGpu,
+                     kExactGroupsPerCuCpu,
+                     4096,
+                     0});
   const std::uint64_t fold = opts.tuning.get("fold").value_or(dev.fp64 ? 1 : 0);
   if (fold > 1) throw ArgumentError(detail::format("fold {} is not 0 or 1", fold));
   if (fold && !dev.fp64)
@@ -124,10 +132,11 @@ Plan exact_plan(const DeviceInfo& dev, Plan p, const Options& opts) {
 // before depositing them (its loads in flight). CPUs (blocked) run neither: their lanes are 64
 // bytes and their blocks have 4 vectors. "host_finish" 1 (CPUs' default) reads the groups'
 // states back and merges them on the host instead of launching binned_finish
-// (dispatch/run_binned.cpp): kBinnedHostFinishCpu says why.
+// (strategies/run_binned.cpp): kBinnedHostFinishCpu says why.
 Plan binned_plan(const DeviceInfo& dev, Plan p, const Options& opts) {
   p = sum_grid_plan(dev, p, opts,
-                    {detail::kBinnedSum,
+                    {"binned_sum",
+                     StateForm::Bins,
                      "fixed-bin",
                      {"lanes", "unroll", "host_finish"},
                      kBinnedGroupsPerCuGpu,

@@ -147,9 +147,10 @@ std::function<Outcome()> enqueue_fast(Exec& ex, const cl::Buffer& in, std::uint6
 
 // A user's reduction finishes on the device, with vector_map = 1 where the blocked layout on a
 // CPU runs its vector form (ops/user_reduction.hpp, has_vector_form).
+template <bool kBlocked>
 void fast_user_plan(const DeviceInfo& dev, const Prepared& prep, const Options& opts,
                     const TuningTable& tuning, Plan& p) {
-  tune_fast_device_finish(dev, p, opts, tuning);  // the host cannot run the user's combine
+  tune_fast_device_finish(dev, p, opts, tuning, kBlocked);  // the host cannot run its combine
   const FastGrid g = fast_grid(p);
   // CPUs only: its loads rely on the compiler's support for under-aligned vector types (clang's).
   const bool cpu = dev.kind == DeviceKind::CPU;
@@ -233,11 +234,11 @@ StateResult run_fast_user(Context& ctx, const Reduction& r, const Prepared& prep
 }
 
 StrategyRun strategy_fast_strided() {
-  return {run_fast, enqueue_fast, fast_user_plan, run_fast_user};
+  return {run_fast, enqueue_fast, fast_user_plan<false>, run_fast_user};
 }
 
 StrategyRun strategy_fast_blocked() {
-  return {run_fast, enqueue_fast, fast_user_plan, run_fast_user};
+  return {run_fast, enqueue_fast, fast_user_plan<true>, run_fast_user};
 }
 
 }  // namespace rdx::detail

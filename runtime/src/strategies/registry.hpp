@@ -4,6 +4,9 @@
 // (its run hooks) beside the launcher. Adding a strategy: the .cl file, the facts row, the launcher
 // with that function, and its name in RDX_STRATEGIES (plan/strategy_list.hpp); a listed name
 // without either function does not link. CMake picks up new .cl files and launchers by itself.
+// Beside them sit the launchers of forms that are not in the table, run by a plan's form instead
+// of its name: the reproducible sums (run_exact, run_binned: Plan::state) and the segmented
+// kernels (run_segmented: rdx::SegmentedPlan).
 #pragma once
 #include <functional>
 #include <span>

@@ -32,7 +32,7 @@ struct Stream::Impl {
       : ctx(c), type(t), op(o), opts(opts), es(size_of(t)) {
     whole =
         make_plan(ctx.device_info(), type, op, 0, opts, ctx.tuning());  // throws for a bad request
-    if (detail::is_sum_state_plan(whole)) exact = detail::sum_zero(whole);
+    if (detail::keeps_sum_state(whole)) exact = detail::sum_zero(whole);
     const std::uint64_t max_alloc = ctx.device_info().max_alloc;
     std::uint64_t bytes = slot_bytes ? slot_bytes : kDefaultSlotBytes;
     if (max_alloc) bytes = std::min(bytes, max_alloc);

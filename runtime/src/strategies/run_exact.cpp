@@ -1,7 +1,7 @@
 // Runs cl/exact_sum.cl: exact_partial over the grid, exact_finish over the digits, one read. The
 // kernels and the scratch stay with the context, by plan shape (an allocation per call costs a
 // GPU driver tens of microseconds).
-#include "dispatch/run_exact.hpp"
+#include "strategies/run_exact.hpp"
 
 #include "core/format.hpp"
 
@@ -12,9 +12,8 @@
 #include <optional>
 
 #include "core/cl_check.hpp"
-#include "dispatch/run_plan.hpp"
-#include "dispatch/sum_kernels.hpp"
 #include "exec/exec.hpp"
+#include "strategies/sum_kernels.hpp"
 
 namespace rdx::detail {
 namespace {

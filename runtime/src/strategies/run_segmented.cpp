@@ -1,7 +1,7 @@
 // Runs a segmented plan: cl/segmented.cl's seg_reduce, then seg_finish when segments are split
 // into parts (see that file's launch rules); the exact form (SegmentedPlan::exact) runs
 // cl/exact_segments.cl's exact_segments instead.
-#include "exec/run_segmented.hpp"
+#include "strategies/run_segmented.hpp"
 
 #include "core/format.hpp"
 

@@ -1,5 +1,5 @@
 // SumKernels (sum_kernels.hpp): built once per slot.
-#include "dispatch/sum_kernels.hpp"
+#include "strategies/sum_kernels.hpp"
 
 namespace rdx::detail {
 

@@ -2,8 +2,8 @@
 // and one read of its 7 words or, where the plan's "host_finish" says so (CPUs), one read of the
 // groups' states, which the host merges (add_binned: the same state, unique for its value). The
 // kernels and the scratch stay with the context, by plan shape (as the exact sum's,
-// dispatch/run_exact.cpp).
-#include "dispatch/run_binned.hpp"
+// strategies/run_exact.cpp).
+#include "strategies/run_binned.hpp"
 
 #include "core/format.hpp"
 
@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "core/cl_check.hpp"
-#include "dispatch/sum_kernels.hpp"
+#include "strategies/sum_kernels.hpp"
 
 namespace rdx::detail {
 namespace {

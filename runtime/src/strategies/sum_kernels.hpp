@@ -1,5 +1,6 @@
-// Internal: what the two reproducible sums (dispatch/run_exact.cpp, dispatch/run_binned.cpp) keep
-// with the context per plan shape: their three kernels, the finish's output and its pinned copy.
+// Internal: what the two reproducible sums (strategies/run_exact.cpp, strategies/run_binned.cpp)
+// keep with the context per plan shape: their three kernels, the finish's output and its pinned
+// copy.
 #pragma once
 #include <cstddef>
 #include <memory>
