@@ -262,6 +262,61 @@ TEST_CASE("views: device buffers at an offset, results into the caller's buffers
                   rdx::ArgumentError);
 }
 
+TEST_CASE("views: composites' results into the caller's buffers, as reduce_axes gives them") {
+  const std::vector<float> data = base_data(400, true);
+  const cl::Buffer dev = buffer(data.size() * 4, data.data());
+  // A (4, 5) array at element 100 over axis 0, and its reversed rows over axis 1.
+  const rdx::View slice = rdx::View::contiguous(std::vector<std::uint64_t>{4, 5}, 100);
+  const rdx::View reversed{{4, 5}, {5, -1}, 104};
+  const std::vector<rdx::DeviceArray> in = {{rdx::Type::F32, dev, 0}};
+  const std::vector<rdx::Type> f32 = {rdx::Type::F32};
+  const std::vector<std::int64_t> axis0 = {0}, axis1 = {1};
+  rdx::Options exact;
+  exact.determinism = rdx::Determinism::Exact;
+  int compared = 0;
+  for (rdx::Stat s : {rdx::Stat::Var, rdx::Stat::Std, rdx::Stat::MinMax, rdx::Stat::Count,
+                      rdx::Stat::NanMean, rdx::Stat::Norm2, rdx::Stat::NanSum, rdx::Stat::Mean})
+    for (const auto& [view, axes] : {std::pair{slice, axis0}, std::pair{reversed, axis1}})
+      for (const rdx::Options& o : {rdx::Options{}, exact}) {
+        // Exact: the mean per segment's exact form, finished on the host.
+        if (o.determinism != rdx::Determinism::RunToRun && s != rdx::Stat::Mean) continue;
+        INFO(rdx::name(s), " over axis ", axes[0], " ", rdx::name(o.determinism));
+        const rdx::SegmentedStats want = rdx::reduce_axes(ctx(), s, in, view, axes, o);
+        const std::vector<rdx::Type> types = rdx::stat_result_types(ctx().device_info(), s, f32, o);
+        REQUIRE(types[0] == want.type);
+        std::vector<cl::Buffer> out;
+        for (rdx::Type t : types)
+          out.push_back(buffer(want.size() * rdx::size_of(t)));
+        rdx::reduce_axes_into(ctx(), s, in, view, axes, out, o);
+        auto read = [&](std::size_t j, void* to, std::size_t bytes) {
+          ctx().queue().enqueueReadBuffer(out[j], CL_TRUE, 0, bytes, to);
+        };
+        std::vector<unsigned char> values(want.values.size());
+        read(0, values.data(), values.size());
+        CHECK(values == want.values);  // the same bits, whichever side finished them
+        if (s == rdx::Stat::MinMax) {
+          REQUIRE(types.size() == 4);
+          std::vector<std::uint64_t> lo(want.size()), hi(want.size());
+          std::vector<unsigned char> maxima(want.max_values.size());
+          read(1, lo.data(), lo.size() * 8);
+          read(2, maxima.data(), maxima.size());
+          read(3, hi.data(), hi.size() * 8);
+          CHECK(lo == want.indices);
+          CHECK(maxima == want.max_values);
+          CHECK(hi == want.max_indices);
+        }
+        ++compared;
+      }
+  CHECK(compared == 8 * 2 + 2);
+  // Too few outputs, or one too small: ArgumentError.
+  const std::vector<cl::Buffer> one = {buffer(5 * 4)};
+  CHECK_THROWS_AS(rdx::reduce_axes_into(ctx(), rdx::Stat::MinMax, in, slice, axis0, one),
+                  rdx::ArgumentError);
+  const std::vector<cl::Buffer> small = {buffer(4)};
+  CHECK_THROWS_AS(rdx::reduce_axes_into(ctx(), rdx::Stat::Count, in, slice, axis0, small),
+                  rdx::ArgumentError);
+}
+
 TEST_CASE("views: exact sums, composites and an empty axis") {
   std::vector<float> data = base_data(400, false);
   for (std::size_t k = 0; k < data.size(); ++k)

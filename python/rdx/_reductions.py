@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import inspect
+import math
 import textwrap
 import warnings
 
@@ -90,11 +91,36 @@ def _op_on_device(ctx, a, op, ax, acc, determinism):
     return values.arr, (None if index is None else index.arr)
 
 
-def _stat(name, stat, arrays, ax, acc, device, determinism, map=""):
-    """The composite stat: (value, index, max, max_index) as the extension gives them."""
+def _stat(name, stat, arrays, ax, acc, device, determinism, map="", on_device=False):
+    """The composite stat: (value, index, max, max_index) as the extension gives them; with
+    on_device, over some axes of PyOpenCL arrays, PyOpenCL arrays of the results on the first
+    array's queue (_stat_on_device)."""
     check_determinism(determinism, name)
     ctx = _context(name, device, arrays)
+    if on_device and ax is not None and isinstance(arrays[0], DeviceArray) and device is None:
+        r = _stat_on_device(ctx, stat, arrays, ax, acc, determinism, map)
+        if r is not None:
+            return r
     return _rdx.reduce_stat(ctx, _inputs(arrays), stat, ax, acc, determinism, map)
+
+
+def _stat_on_device(ctx, stat, arrays, ax, acc, determinism, map):
+    """stat over the axes ax of PyOpenCL arrays with its results left on the device: (value,
+    None, None, None), or for minmax (minima, their indexes, maxima, theirs), new PyOpenCL
+    arrays on the first array's queue in the types librdx gives (_rdx.stat_types). None where
+    there are no results or a result type is a 16-bit one (the host path converts those)."""
+    a = arrays[0]
+    kept = [n for k, n in enumerate(a.shape) if k not in ax]
+    if math.prod(kept) == 0:
+        return None
+    types = _rdx.stat_types(ctx, stat, [type_name(x.dtype) for x in arrays], acc, determinism)
+    dtypes = [_DTYPE_OF.get(t) for t in types]
+    if builtins.any(d is None or d.itemsize == 2 for d in dtypes):
+        return None
+    outs = [a.results(kept, d) for d in dtypes]
+    _rdx.reduce_stat_into(ctx, _inputs(arrays), stat, list(ax), acc, determinism, map,
+                          [o.handle(t) for o, t in zip(outs, types)])
+    return tuple([o.arr for o in outs] + [None] * (4 - len(outs)))
 
 
 # Sums and products --------------------------------------------------------------------------
@@ -115,7 +141,7 @@ def _sum_like(row, a, axis=None, dtype=None, out=None, keepdims=False, initial=N
             and a.dtype.kind == "f" and not isinstance(a, DeviceArray)):
         a = contiguous(a)  # the fixed bins are a whole-input form: a view sums its copy
     if row.stat and a.dtype.kind == "f":  # nansum, nanprod of floats
-        value = _stat(name, row.stat, [a], ax, acc, device, determinism)[0]
+        value = _stat(name, row.stat, [a], ax, acc, device, determinism, on_device=True)[0]
     else:
         value = _op(name, op, a, ax, acc, device, determinism)[0]
     if start is None:
@@ -232,7 +258,7 @@ def _minmax(row, a, axis=None, keepdims=False, device=None, determinism=_RUN):
     keepdims = keepdims_flag(keepdims)
     if sizes(a.shape, ax)[0] == 0:  # NumPy's rule, even where there are no results
         raise ValueError("zero-size array to reduction operation minmax which has no identity")
-    lo, _, hi, _ = _stat(name, row.stat, [a], ax, "", device, determinism)
+    lo, _, hi, _ = _stat(name, row.stat, [a], ax, "", device, determinism, on_device=True)
     return (finish(lo, dt, a.shape, ax, keepdims, None),
             finish(hi, dt, a.shape, ax, keepdims, None))
 
@@ -302,24 +328,32 @@ def _moment(row, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, mea
             acc = "f64" if ctx.device_facts()["fp64"] else "f32"
         value = _op(name, row.ops[0], a, ax, acc, device, determinism)[0]
         return finish(value / value.dtype.type(reduced), res, a.shape, ax, keepdims, out)
+    back = None  # the queue of results on the device that steps on the host return them to
     if mean is not None:  # the population variance around it (the root and ddof below)
         value, n = _around(name, a, ax, acc, mean, nan_form, reduced, device, determinism)
     else:
-        value = _stat(name, base, [a], ax, acc, device, determinism)[0]
+        value = _stat(name, base, [a], ax, acc, device, determinism, on_device=True)[0]
         n = None
         if nan_form and (ddof != 0 or _has_nan(value)):
             n = _counts(a, ax, device, determinism)
+            back, value = _to_host(value)
     # NumPy 2's warnings: np.mean and np.var test the slices' length, even where there are no
     # slices; the nan* forms of floats test each slice (none where there are none)
     counted = kept or not nan_form
     if stat.endswith("mean"):
         if counted and (reduced == 0 if n is None else np.any(np.asarray(n) == 0)):
             warnings.warn("Mean of empty slice", RuntimeWarning, stacklevel=3)
-        return finish(value, res, a.shape, ax, keepdims, out)
+        return finish(_on_queue(back, value), res, a.shape, ax, keepdims, out)
     count = reduced if n is None else np.asarray(n, F64)
     if counted and (reduced - ddof <= 0 if n is None else np.any(count - ddof <= 0)):
         warnings.warn("Degrees of freedom <= 0 for slice" + ("." if nan_form else ""),
                       RuntimeWarning, stacklevel=3)
+    if ddof != 0 and pyopencl_array(value):
+        if n is None and value.dtype == F64 and reduced > 0 and reduced - ddof > 0:
+            # The host's steps below on the device, in the same float64 operations: the same bits
+            v = value * float(reduced) / float(reduced - ddof)
+            return finish(_sqrt(v) if root else v, res, a.shape, ax, keepdims, out)
+        back, value = _to_host(value)
     if ddof != 0 or mean is not None:
         with np.errstate(divide="ignore", invalid="ignore"):
             dof = count - ddof
@@ -329,7 +363,7 @@ def _moment(row, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, mea
             if nan_form:  # np.nanvar: NaN where the degrees of freedom are not positive
                 v = np.where(dof <= 0, np.nan, v)
             value = np.sqrt(v) if root else v
-    return finish(value, res, a.shape, ax, keepdims, out)
+    return finish(_on_queue(back, value), res, a.shape, ax, keepdims, out)
 
 
 def _integer_moment(name, stat, a, ax, res, ddof, keepdims, out, mean, device, determinism):
@@ -409,6 +443,31 @@ def _around(name, a, ax, acc, mean, nan_form, reduced, device, determinism):
         return total / count, n
 
 
+def _to_host(value):
+    """(the queue of results on the device, their values read back) for steps of NumPy's on the
+    host; (None, value) for results on the host."""
+    if pyopencl_array(value):
+        return value.queue, value.get()
+    return None, value
+
+
+def _on_queue(queue, value):
+    """A result computed on the host from results on the device (_to_host) moved to the device
+    again, a PyOpenCL array on their queue; value as is where queue is None."""
+    if queue is None:
+        return value
+    import pyopencl.array as cla
+
+    return cla.to_device(queue, np.ascontiguousarray(value))
+
+
+def _sqrt(v):
+    """The square root of results on the device (OpenCL's, correctly rounded in float64)."""
+    import pyopencl.clmath as clmath
+
+    return clmath.sqrt(v)
+
+
 def _has_nan(value) -> bool:
     """Whether a result (a number, or an array of them) holds a NaN."""
     if isinstance(value, (float, np.floating)):
@@ -451,7 +510,7 @@ def _count_nonzero(row, a, axis=None, keepdims=False, device=None, determinism=_
     ax = axes(axis, a.ndim, scalar_axis=True)
     whole = axis is None and not keepdims  # NumPy's own test, before keepdims is read
     keepdims = False if whole else keepdims_flag(keepdims)
-    value = _stat(row.name, row.stat, [a], ax, "", device, determinism)[0]
+    value = _stat(row.name, row.stat, [a], ax, "", device, determinism, on_device=not whole)[0]
     if whole:
         return _count_type(value)
     return finish(value, INTP, a.shape, ax, keepdims, None)
@@ -523,7 +582,7 @@ def _norm(row, x, ord=None, axis=None, keepdims=False, device=None, determinism=
         raise NotImplementedError(f"rdx.norm: ord={ord!r} of {k} axes (the 2-norm and the "
                                   "Frobenius norm only)")
     ax = axes(axis, x.ndim)
-    value = _stat(row.name, row.stat, [x], ax, "", device, determinism)[0]
+    value = _stat(row.name, row.stat, [x], ax, "", device, determinism, on_device=True)[0]
     return finish(value, _dtypes.RESULT[row.result](dt, None, row.name), x.shape, ax,
                   bool(keepdims), None)
 
@@ -542,10 +601,10 @@ def docstring(row: _table.Row) -> str:
         taken = ", ".join(f"{p}=" for p, w in row.differs.items() if w == why)
         lines.append(f"{taken}: {why}.")
     if row.device_results:
-        which = "" if row.device_results == "all" else " of integers or bools"
-        lines.append(f"Over some axes of a PyOpenCL array{which}: a pyopencl.array.Array of the "
-                     "results on its queue (NumPy arrays with initial=, device=, or bool and "
-                     "float16 extremes); out= takes a NumPy or a PyOpenCL array.")
+        given = [f"{p}=" for p in ("initial", "mean") if p in row.signature().parameters]
+        lines.append("Over some axes of a PyOpenCL array: a pyopencl.array.Array of the "
+                     f"results on its queue (NumPy arrays with {', '.join(given + ['device='])}, "
+                     "or bool and float16 extremes); out= takes a NumPy or a PyOpenCL array.")
     lines.append("device=: a selector, an rdx.Context or a pyopencl.CommandQueue; "
                  "determinism=: \"run_to_run\", \"any_device\" or \"exact\" (docs/python.md).")
     return "\n\n".join(textwrap.fill(line, 88) for line in lines)

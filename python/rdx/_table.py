@@ -52,10 +52,9 @@ class Row:
     returns: str = "_Result"
     # Stubs: @overload forms, each (annotation overrides, return), before the plain one.
     overloads: tuple[tuple[dict[str, str], str], ...] = ()
-    # Which inputs' results over some axes of a PyOpenCL array stay on the device, as PyOpenCL
-    # arrays on its queue (the docstring says so): "" none (the results are NumPy arrays), "all"
-    # every dtype, "integers" integer and bool inputs (the nan* sums of floats are composites).
-    device_results: str = ""
+    # Whether results over some axes of a PyOpenCL array stay on the device, as PyOpenCL arrays
+    # on its queue (the docstring says so); False: NumPy arrays (any, all: bool results).
+    device_results: bool = False
 
     def signature(self) -> inspect.Signature:
         """rdx's signature: NumPy's parameters, then device= and determinism=."""
@@ -89,23 +88,23 @@ _ONE_AXIS = {"axis": "SupportsIndex | None"}
 
 def _sum(name, ops, stat, nan, doc):
     return Row(name, name, _SUM, "sum_like", "sum", nan, doc, ops, stat, _WHERE,
-               device_results="integers" if stat else "all")
+               device_results=True)
 
 
 def _extreme(name, nan, doc):
     return Row(name, name, _EXTREME_INITIAL, "extreme", "element", nan, doc, (name,), "", _WHERE,
-               device_results="all")
+               device_results=True)
 
 
 def _arg(name, nan, doc):
     return Row(name, name, _ARG, "arg", "intp", nan, doc, (name,), types=_ONE_AXIS,
-               device_results="all")
+               device_results=True)
 
 
 def _moment(name, params, nan, doc, omits):
     numpy2 = ("mean", "correction") if "correction" in params else ()
     return Row(name, name, params, "moment", "mean", nan, doc, ("sum",), name, omits, numpy2,
-               device_results="all" if name == "mean" else "")
+               device_results=True)
 
 
 FUNCTIONS: tuple[Row, ...] = (
@@ -134,7 +133,7 @@ FUNCTIONS: tuple[Row, ...] = (
     Row("count_nonzero", "count_nonzero", "a, axis=None, *, keepdims=False", "count_nonzero",
         "intp", "plain",
         "the number of elements that are not zero: for axis=None a Python int (NumPy 1) or an "
-        "intp scalar (NumPy 2), else an intp array", stat="count",
+        "intp scalar (NumPy 2), else an intp array", stat="count", device_results=True,
         overloads=(({"axis": "None", "keepdims": "Literal[False]"}, "int"),
                    ({}, "npt.NDArray[np.intp]"))),
     _sum("nansum", ("sum",), "nansum", "ignore", "the sum with NaN counted as 0"),
@@ -162,16 +161,17 @@ FUNCTIONS: tuple[Row, ...] = (
         numpy_text="a, b, /"),
     Row("minmax", "", "a, axis=None, keepdims=False", "minmax", "element", "ignore",
         "(nanmin, nanmax) in one pass: NaN ignored (an all-NaN slice gives NaN for both); "
-        "rdx's own, NumPy has no such function", stat="minmax",
+        "rdx's own, NumPy has no such function", stat="minmax", device_results=True,
         returns="tuple[_Result, _Result]"),
     Row("norm", "linalg.norm", "x, ord=None, axis=None, keepdims=False", "norm", "float",
         "plain",
         "the 2-norm: of the flattened array (axis None: the Frobenius norm of a "
         "matrix), along one axis, or over two (Frobenius); float64 for integers. Other ords: "
-        "NotImplementedError", stat="norm2", types={"ord": 'Literal[2, "fro"] | None'}),
+        "NotImplementedError", stat="norm2", types={"ord": 'Literal[2, "fro"] | None'},
+        device_results=True),
     Row("ptp", "ptp", _EXTREME, "ptp", "element", "plain",
         "the range, max - min, in the element dtype (integers wrap, as NumPy's); NaN "
-        "propagates; bool is NumPy's TypeError", ops=("max", "min"), device_results="all"),
+        "propagates; bool is NumPy's TypeError", ops=("max", "min"), device_results=True),
 )
 NAMES = tuple(row.name for row in FUNCTIONS)
 BY_NAME = {row.name: row for row in FUNCTIONS}

@@ -99,6 +99,50 @@ nb::tuple reduce_stat(PyContext& c, const std::vector<A>& arrays, const std::str
                         numpy_of(std::move(r.max_indices), shape));
 }
 
+// The types (librdx's names) of a composite's results per slice of inputs of `types` on c's
+// device (rdx::stat_result_types): what reduce_stat_into's outputs hold.
+std::vector<std::string> stat_types(PyContext& c, const std::string& stat_name,
+                                    const std::vector<std::string>& types, const std::string& acc,
+                                    const std::string& determinism) {
+  std::vector<rdx::Type> in;
+  for (const std::string& t : types)
+    in.push_back(rdx::parse_type(t));
+  std::vector<std::string> r;
+  for (rdx::Type t : rdx::stat_result_types(c.ctx.device_info(), stat_of(stat_name), in,
+                                            options_of(acc, determinism)))
+    r.emplace_back(rdx::name(t));
+  return r;
+}
+
+// A composite over the given axes (normalized, increasing; not all) of device arrays, the
+// results left on the device: outputs, fresh arrays of stat_types' types at offset 0, one result
+// per slice in C order of the kept axes (minmax: minima, their indexes, maxima, theirs).
+void reduce_stat_into(PyContext& c, const std::vector<DeviceInput>& arrays,
+                      const std::string& stat_name, const std::vector<std::int64_t>& over,
+                      const std::string& acc, const std::string& determinism,
+                      const std::string& map, const std::vector<DeviceInput>& outputs) {
+  const rdx::Stat stat = stat_of(stat_name);
+  if (arrays.size() != rdx::input_count(stat))
+    throw rdx::ArgumentError(std::string(rdx::name(stat)) + " takes " +
+                             std::to_string(rdx::input_count(stat)) + " array(s)");
+  for (const DeviceInput& a : arrays)
+    if (a.view.shape != arrays[0].view.shape)
+      throw rdx::ArgumentError("the arrays differ in shape");
+  check_one_layout(arrays);
+  std::vector<cl::Buffer> out;
+  for (const DeviceInput& o : outputs) {
+    if (o.view.offset != 0) throw rdx::ArgumentError("reduce_stat_into: each output at offset 0");
+    out.push_back(o.buffer);
+  }
+  const rdx::View view = common_view(arrays);
+  std::vector<rdx::DeviceArray> inputs;
+  for (const DeviceInput& x : arrays)
+    inputs.push_back(view_origin(x, view.offset));
+  const rdx::Options opts = options_of(acc, determinism);
+  Unlocked unlocked;
+  rdx::reduce_axes_into(c.ctx, stat, inputs, view, over, out, opts, map);
+}
+
 }  // namespace
 
 void register_reduce_stats(nb::module_& m) {
@@ -111,6 +155,14 @@ void register_reduce_stats(nb::module_& m) {
   m.def("reduce_stat", &reduce_stat<HostArray>, nb::arg("context"), nb::arg("arrays"),
         nb::arg("stat"), nb::arg("axes").none(), nb::arg("acc"), nb::arg("determinism"),
         nb::arg("map") = "", doc);
+  m.def("stat_types", &stat_types, nb::arg("context"), nb::arg("stat"), nb::arg("types"),
+        nb::arg("acc"), nb::arg("determinism"),
+        "The types of a composite's results per slice: what reduce_stat_into's outputs hold.");
+  m.def("reduce_stat_into", &reduce_stat_into, nb::arg("context"), nb::arg("arrays"),
+        nb::arg("stat"), nb::arg("axes"), nb::arg("acc"), nb::arg("determinism"), nb::arg("map"),
+        nb::arg("outputs"),
+        "A composite over the given axes (normalized, increasing; not all) of device arrays, "
+        "the results into outputs (fresh device arrays of stat_types' types at offset 0).");
 }
 
 }  // namespace rdxpy

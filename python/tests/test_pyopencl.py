@@ -12,6 +12,8 @@ import rdx
 from helpers import check, data
 from rdx import _table
 
+_NUMPY2 = np.lib.NumpyVersion(np.__version__) >= "2.0.0"
+
 try:
     import pyopencl as cl
     import pyopencl.array as cla
@@ -200,37 +202,53 @@ def _over_axes(device_results):
 
 
 def test_results_over_axes_stay_on_the_device(queue, dev, host, no_host_copy):
-    """The functions whose table rows say so (device_results: the built-in operators, mean,
-    ptp; the nan* sums of integers) over some axes of a PyOpenCL array give PyOpenCL arrays on
-    its queue, of NumPy's dtype and shape; nothing is read back to the host."""
+    """The functions whose table rows say so (device_results: all but any and all) over some
+    axes of a PyOpenCL array give PyOpenCL arrays on its queue, of NumPy's dtype and shape;
+    nothing is read back to the host."""
     m, hm = dev[3:3 + 40 * 150].reshape(40, 150), host[3:3 + 40 * 150].reshape(40, 150)
-    on_device = _over_axes("all")
-    assert {"sum", "argmax", "mean"} <= set(on_device), on_device
+    on_device = _over_axes(True)
+    assert {"sum", "argmax", "mean", "var", "nanstd", "count_nonzero"} <= set(on_device), on_device
+    assert set(_over_axes(False)) == {"any", "all"}, _over_axes(False)
     for name in on_device:
         for axis in (0, 1):
             r = getattr(rdx, name)(m, axis=axis)
             assert isinstance(r, cla.Array) and r.queue is queue, (name, axis, type(r))
             check(r, getattr(np, name)(hm, axis=axis), rtol=2e-6, what=f"{name} axis {axis}")
+    for ddof in (1, 2.5):  # var's ddof scaling and std's root on the device too
+        for name in ("var", "std"):
+            r = getattr(rdx, name)(m, axis=0, ddof=ddof)
+            assert isinstance(r, cla.Array), (name, ddof, type(r))
+            check(r, getattr(np, name)(hm, axis=0, ddof=ddof), rtol=2e-6, what=f"{name} {ddof}")
+    lo, hi = rdx.minmax(m, axis=1)
+    assert isinstance(lo, cla.Array) and isinstance(hi, cla.Array)
+    check(lo, np.min(hm, axis=1))
+    check(hi, np.max(hm, axis=1))
+    r = rdx.norm(m, axis=1)
+    assert isinstance(r, cla.Array)
+    check(r, np.linalg.norm(hm, axis=1), rtol=2e-6)
     mi = cla.arange(queue, 0, 60, 1, dtype=np.int16).reshape(6, 10)  # made on the device
     hmi = np.arange(60, dtype=np.int16).reshape(6, 10)
-    of_integers = _over_axes("integers")
-    assert set(of_integers) == {"nansum", "nanprod"}, of_integers
-    for name in of_integers:
+    for name in ("nansum", "nanprod", "count_nonzero"):
         r = getattr(rdx, name)(mi, axis=1)
         assert isinstance(r, cla.Array) and r.queue is queue, (name, type(r))
         check(r, getattr(np, name)(hmi, axis=1), what=f"{name} of int16")
     r = rdx.sum(m, axis=0, keepdims=True)
     assert isinstance(r, cla.Array)
     check(r, np.sum(hm, axis=0, keepdims=True))
+    r = rdx.var(m, axis=0, keepdims=True)
+    assert isinstance(r, cla.Array)
+    check(r, np.var(hm, axis=0, keepdims=True), rtol=2e-6)
     ints = cla.arange(queue, 0, 24, 1, dtype=np.int32).reshape(2, 3, 4)  # made on the device
     hi = np.arange(24, dtype=np.int32).reshape(2, 3, 4)
     check(rdx.sum(ints, axis=(0, 2)), np.sum(hi, axis=(0, 2)))  # int64, as NumPy's
     check(rdx.argmax(ints[:, ::-1], axis=1), np.argmax(hi[:, ::-1], axis=1))
+    check(rdx.std(ints[:, ::-1], axis=(0, 2)), np.std(hi[:, ::-1], axis=(0, 2)), rtol=1e-12)
 
 
 def test_results_over_axes_read_back(queue, host):
-    """What is not left on the device: out= (a NumPy array, filled), initial=, bool and
-    float16 results, the composites; an all-NaN slice of nanargmax raises as NumPy's."""
+    """What is not left on the device: out= (a NumPy array, filled), initial=, mean=, bool and
+    float16 results, any and all; an all-NaN slice of nanargmax raises as NumPy's, and the
+    nan* moments of slices with NaN come back to the device after NumPy's steps on the host."""
     hm = host[:600].reshape(6, 100)
     m = cla.to_device(queue, hm)
     out = np.empty(100, np.float32)
@@ -240,14 +258,25 @@ def test_results_over_axes_read_back(queue, host):
     check(rdx.max(cla.to_device(queue, hm > 0), axis=0), np.max(hm > 0, axis=0))
     h16 = hm.astype(np.float16)
     check(rdx.max(cla.to_device(queue, h16), axis=0), np.max(h16, axis=0))
-    check(rdx.var(m, axis=0), np.var(hm, axis=0), rtol=2e-6)
-    for name in _over_axes("") + _over_axes("integers"):  # the rows that say NumPy arrays
+    mu = np.mean(hm, axis=0, keepdims=True)
+    r = rdx.var(m, axis=0, mean=mu)
+    assert isinstance(r, np.ndarray), type(r)
+    check(r, np.var(hm, axis=0, mean=mu) if _NUMPY2 else np.var(hm, axis=0), rtol=2e-6)
+    for name in _over_axes(False):  # the rows that say NumPy arrays
         r = getattr(rdx, name)(m, axis=0)
         assert isinstance(r, np.ndarray), (name, type(r))
     nan = hm.copy()
     nan[:, 7] = np.nan
+    nan[:3, 9] = np.nan
     with pytest.raises(ValueError, match="All-NaN"):
         rdx.nanargmax(cla.to_device(queue, nan), axis=0)
+    for name in ("nanmean", "nanvar", "nanstd"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            r = getattr(rdx, name)(cla.to_device(queue, nan), axis=0)
+            want = getattr(np, name)(nan, axis=0)
+        assert isinstance(r, cla.Array), (name, type(r))
+        check(r, want, rtol=2e-6, what=name)
 
 
 def test_out_on_the_device_and_asnumpy(queue, host):

@@ -136,6 +136,22 @@ SegmentedStats reduce_axes(Context& ctx, Stat s, std::span<const DeviceArray> in
                            std::span<const std::int64_t> axes, const Options& opts = {},
                            const std::string& map = "");
 
+// The types of a composite's results per segment on `dev`, as SegmentedStats holds them and
+// reduce_axes_into writes them: count u64; minmax the elements' (rdx::result_type of min), then
+// u64 indexes, the same type, u64 indexes; the others their accumulator (rdx/stats.hpp).
+std::vector<Type> stat_result_types(const DeviceInfo& dev, Stat s, std::span<const Type> inputs,
+                                    const Options& opts = {});
+
+// reduce_axes over device arrays with the results left on the device: outputs[j] (the caller's
+// buffers, from their start) receives result j of every segment in C order of the kept axes, of
+// stat_result_types' type j (minmax: the minima, their indexes, the maxima, theirs). Computed
+// there where the composite has that form (cl/seg_results.cl); otherwise (the exact forms,
+// norm2, 16-bit minmax) finished on the host and written to the buffers. Waits for them.
+SegmentedPlan reduce_axes_into(Context& ctx, Stat s, std::span<const DeviceArray> inputs,
+                               const View& v, std::span<const std::int64_t> axes,
+                               std::span<const cl::Buffer> outputs, const Options& opts = {},
+                               const std::string& map = "");
+
 template <class A>
 std::vector<A> SegmentedStates::as(std::size_t field) const {
   return detail::converted<A>(types.at(field), fields.at(field), size());

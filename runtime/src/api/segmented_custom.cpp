@@ -5,6 +5,7 @@
 // composites' final step per segment is ops/stats.hpp's.
 #include "core/format.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <optional>
@@ -18,11 +19,12 @@
 #include "core/text.hpp"
 #include "dispatch/run_plan.hpp"
 #include "dispatch/run_user.hpp"
-#include "strategies/run_segmented.hpp"
+#include "exec/device_input.hpp"
 #include "ops/stats.hpp"
 #include "rdx/errors.hpp"
 #include "rdx/segmented.hpp"
 #include "rdx/segmented_custom.hpp"
+#include "strategies/run_segmented.hpp"
 
 namespace rdx {
 namespace {
@@ -476,6 +478,44 @@ SegmentedStats finish(Stat s, Type acc, Type element, const Ran& x,
   return r;
 }
 
+// finish's results written into the caller's buffers `out` (stat_result_types' types, checked):
+// computed on the device where the composite has that form, else finished on the host and
+// written there; waits for them.
+void finish_into(Stat s, Type acc, Type element, const Ran& x, std::span<const Type> types,
+                 std::span<const cl::Buffer> out) {
+  const SegmentedPlan& p = x.d.ran;
+  if (p.segments == 0) return;
+  auto& impl = detail::impl_of(x.job.ctx);
+  for (std::size_t j = 0; j < out.size(); ++j)
+    detail::check_device_input(x.job.ctx, BufferAt(out[j], 0), types[j], p.segments,
+                               detail::format("reduce_axes_into (output {})", j).c_str());
+  const std::optional<detail::ResultForm> form =
+      p.by_offsets || p.exact
+          ? std::nullopt
+          : detail::stat_result_cl(s, acc, element, x.job.r, x.job.ctx.device_info().fp64);
+  if (form) {
+    if (!std::equal(form->outputs.begin(), form->outputs.end(), types.begin(), types.end()))
+      throw std::logic_error(
+          "reduce_axes_into: the device form's results are not of "
+          "stat_result_types' types");
+    detail::state_results(impl, p, x.job.run(0, {}), x.d.states, form->statements, form->outputs,
+                          out);
+    RDX_CHECK(impl.queue.finish());
+    return;
+  }
+  const SegmentedStats r = finish(s, acc, element, to_fields(x.job, x.d), {});
+  if (r.type != types[0]) throw std::logic_error("reduce_axes_into: a result of another type");
+  auto write = [&](std::size_t j, const void* from, std::size_t bytes) {
+    RDX_CHECK(impl.queue.enqueueWriteBuffer(out[j], CL_TRUE, 0, bytes, from));
+  };
+  write(0, r.values.data(), r.values.size());
+  if (s == Stat::MinMax) {
+    write(1, r.indices.data(), r.indices.size() * sizeof(std::uint64_t));
+    write(2, r.max_values.data(), r.max_values.size());
+    write(3, r.max_indices.data(), r.max_indices.size() * sizeof(std::uint64_t));
+  }
+}
+
 // A statistic as the segmented forms run it: its accumulator, its reduction, and the options
 // without the accumulator (the reduction's fields have their types).
 struct StatJob {
@@ -595,6 +635,51 @@ SegmentedStats stat_axes(Context& ctx, Stat s, std::span<const In> inputs, const
 }
 
 }  // namespace
+
+std::vector<Type> stat_result_types(const DeviceInfo& dev, Stat s, std::span<const Type> inputs,
+                                    const Options& opts) {
+  const Type acc = detail::stat_acc(s, inputs, opts, dev.fp64);
+  switch (s) {
+    case Stat::MinMax: {
+      const Type t = result_type(Op::Min, inputs.empty() ? acc : inputs[0], acc);
+      return {t, Type::U64, t, Type::U64};
+    }
+    case Stat::Count:
+      return {Type::U64};
+    case Stat::Mean:
+    case Stat::Var:
+    case Stat::Std:
+    case Stat::Norm2:
+    case Stat::Dot:
+    case Stat::Any:
+    case Stat::All:
+    case Stat::NanSum:
+    case Stat::NanProd:
+    case Stat::NanMean:
+    case Stat::NanVar:
+    case Stat::NanStd:
+      return {acc};
+  }
+  throw std::logic_error("stat_result_types: not a Stat");
+}
+
+SegmentedPlan reduce_axes_into(Context& ctx, Stat s, std::span<const DeviceArray> inputs,
+                               const View& v, std::span<const std::int64_t> axes,
+                               std::span<const cl::Buffer> outputs, const Options& opts,
+                               const std::string& map) {
+  std::vector<Type> in_types;
+  for (const DeviceArray& a : inputs)
+    in_types.push_back(a.type);
+  const std::vector<Type> types = stat_result_types(ctx.device_info(), s, in_types, opts);
+  if (outputs.size() != types.size())
+    throw ArgumentError(
+        detail::format("reduce_axes_into: {} gives {} result(s) per segment, not {}", name(s),
+                       types.size(), outputs.size()));
+  const StatJob j = stat_job(ctx, s, inputs, opts, map);
+  const Ran x = axes_states(ctx, j.r, inputs, v, axes, j.opts);
+  finish_into(s, j.acc, j.element, x, types, outputs);
+  return x.d.ran;
+}
 
 SegmentedStats reduce_axes(Context& ctx, Stat s, std::span<const Array> inputs, const View& v,
                            std::span<const std::int64_t> axes, const Options& opts,
