@@ -146,6 +146,37 @@ expect 2 "bench, a grid list with --layouts" -- "$clrdx" bench --device "$dev" \
   --layouts uniform:64 --unroll 2
 says "go without --layouts" "bench --layouts --unroll says why"
 
+# Composites (--op mean, var, ...: rdx::reduce's and, with --layouts, rdx::reduce_axes_into's or
+# reduce_segments'), each row checked against verify's host reference (a WRONG row exits 1).
+expect 0 "bench --op var, whole" -- "$clrdx" bench --device "$dev" --strategy auto --op var \
+  --sizes 1000,4Ki --repeat 1 --peak 10 --json "$tmp/var.jsonl"
+if out=$(python3 - "$tmp/var.jsonl" <<'EOF'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+errors = []
+if [(r["n"], r["op"]) for r in rows] != [(1000, "var"), (4096, "var")]:
+    errors.append("rows %r" % [(r["n"], r["op"]) for r in rows])
+if not all(r["ok"] for r in rows):
+    errors.append("a row failed its check: %r" % rows)
+print("\n".join(errors))
+sys.exit(1 if errors else 0)
+EOF
+); then ok; else bad "bench --op var: $out"; fi
+expect 0 "bench --op minmax, whole" -- "$clrdx" bench --device "$dev" --strategy auto \
+  --op minmax --type i32 --sizes 777 --repeat 1 --peak 10
+! grep -q WRONG "$tmp/out" && grep -q "^  auto .* 0 \.\. 6 *$" "$tmp/out" && ok ||
+  bad "bench --op minmax: $(cat "$tmp/out")"
+expect 0 "bench --op std --layouts" -- "$clrdx" bench --device "$dev" --op std \
+  --layouts rows:16,columns:64,apart:4,uniform:100 --sizes 4Ki --repeat 1 --json "$tmp/seg.jsonl"
+python3 -c 'import json, sys; r = [json.loads(l) for l in open(sys.argv[1])]; sys.exit(not (len(r) == 4 and all(x["checked"] and x["op"] == "std" for x in r)))' \
+  "$tmp/seg.jsonl" && ok || bad "bench --op std --layouts: $(cat "$tmp/seg.jsonl")"
+expect 0 "bench --op minmax --layouts" -- "$clrdx" bench --device "$dev" --op minmax --type i16 \
+  --layouts columns:64,powerlaw --sizes 4Ki --repeat 1
+! grep -q WRONG "$tmp/out" && ok || bad "bench --op minmax --layouts: $(cat "$tmp/out")"
+expect 2 "bench, a composite with --map" -- "$clrdx" bench --device "$dev" --op var --map "x*x"
+says "not the composite var" "bench --op var --map says why"
+expect 2 "bench, neither an operator nor a composite" -- "$clrdx" bench --device "$dev" --op median
+
 # The plot.
 skipped=""
 if ! command -v gnuplot >/dev/null; then

@@ -329,9 +329,29 @@ void validate_verify(const VerifyArgs& a) {
   parse_count(a.seed, "--seed");
 }
 
+// --op when it names no composite: a built-in operator, or an error that lists both kinds.
+rdx::Op operator_named(const std::string& op) {
+  try {
+    return rdx::parse_op(op);
+  } catch (const rdx::ArgumentError&) {
+    throw rdx::ArgumentError(rdx::detail::format("unknown operator '{}' (expected one of: {} {})",
+                                                 rdx::detail::printable(op), names_of(rdx::kAllOps),
+                                                 stat_names()));
+  }
+}
+
 void validate_bench(const BenchArgs& a) {
   const rdx::Type type = rdx::parse_type(a.type);
-  const rdx::Op op = rdx::parse_op(a.op);
+  const std::optional<rdx::Stat> stat = rdx::find_stat(a.op);  // a composite, as reduce's --op
+  const rdx::Op op = stat ? rdx::Op::Sum : operator_named(a.op);
+  if (stat && !a.map.empty())
+    throw rdx::ArgumentError(rdx::detail::format(
+        "--map goes with a built-in operator, not the composite {}", rdx::name(*stat)));
+  if (stat) {  // its accumulator's checks (a bool's mean, an integer's norm2 ...)
+    const std::vector<rdx::Type> in(rdx::input_count(*stat), type);
+    for (rdx::DeviceKind kind : {rdx::DeviceKind::CPU, rdx::DeviceKind::GPU})
+      rdx::stat_result_types(stand_in(kind), *stat, in);
+  }
   for (const std::uint64_t n : parse_counts(a.sizes, "--sizes"))
     check_byte_count(n, type);
   const auto names = parse_strategy_list(a.strategy);
@@ -357,6 +377,7 @@ void validate_bench(const BenchArgs& a) {
   opts.work_group_size = a.wg;
   if (!a.map.empty())
     rdx::Reduction::transform(op, type, a.map);  // argmin/argmax, bitwise on floats
+  if (stat) return;                              // a strategy's refusal of it is a skipped row
   for (const BenchTuning& t : bench_tunings(a)) {
     opts.tuning = bench_tuning(t, type);
     for (const auto& name : names) {
@@ -394,13 +415,7 @@ ReduceRequest reduce_request(const ReduceArgs& a) {
   } else if (const auto s = rdx::find_stat(a.op)) {
     r.stat = *s;
   } else {
-    try {
-      r.op = rdx::parse_op(a.op);
-    } catch (const rdx::ArgumentError&) {
-      throw rdx::ArgumentError(rdx::detail::format("unknown operator '{}' (expected one of: {} {})",
-                                                   rdx::detail::printable(a.op),
-                                                   names_of(rdx::kAllOps), stat_names()));
-    }
+    r.op = operator_named(a.op);
     if (!a.map.empty() && rdx::is_index_op(r.op))
       throw rdx::ArgumentError(rdx::detail::format(
           "{} takes no --map (its state has an index); minmax gives both with their indexes",
@@ -496,7 +511,10 @@ void options_bench(CLI::App& sub, App& app) {
   sub.add_option("--strategy", bn.strategy, "Strategy name, a comma list, or all")
       ->capture_default_str();
   sub.add_option("--type", bn.type, "Element type")->capture_default_str();
-  sub.add_option("--op", bn.op, "Operator")->capture_default_str();
+  sub.add_option("--op", bn.op,
+                 "Operator: " + names_of(rdx::kAllOps) +
+                     "; or composite (as rdx::reduce runs it): " + stat_names())
+      ->capture_default_str();
   sub.add_option("--sizes", bn.sizes, "Comma list of sizes (Ki, Mi, Gi, 2^K)")
       ->capture_default_str();
   add_integer(sub, "--repeat", bn.repeat, "Timed calls per row (median reported)", 1, 100000)

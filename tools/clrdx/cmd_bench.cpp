@@ -321,7 +321,11 @@ rdx::Params bench_tuning(const BenchTuning& t, rdx::Type type) {
 
 int cmd_bench(const BenchArgs& a) {
   const rdx::Type type = rdx::parse_type(a.type);
-  const rdx::Op op = rdx::parse_op(a.op);
+  // A composite (mean, var, ...; rdx/stats.hpp) or a built-in operator, as clrdx reduce reads
+  // --op.
+  const std::optional<rdx::Stat> stat = rdx::find_stat(a.op);
+  const rdx::Op op = stat ? rdx::Op::Sum : rdx::parse_op(a.op);
+  const std::string_view op_name = stat ? rdx::name(*stat) : rdx::name(op);
   const auto sizes = parse_counts(a.sizes);
   const auto names = parse_strategy_list(a.strategy);
   const auto levels = parse_determinism_list(a.determinism);
@@ -357,18 +361,23 @@ int cmd_bench(const BenchArgs& a) {
       const std::uint64_t bytes = n * rdx::size_of(type);
       const std::string title =
           rdx::detail::format("\n{} ({}), {} {} of n = {} ({:.1f} MiB)", dev.name, dev.platform,
-                              rdx::name(op), rdx::name(type), n, bytes / 1048576.0);
+                              op_name, rdx::name(type), n, bytes / 1048576.0);
       if (bytes > dev.max_alloc || n == 0) {
         rdx::detail::print("{}\n  skipped: {} bytes {}\n", title, bytes,
                            n == 0 ? "(empty input)" : "exceed the device's largest allocation");
         continue;
       }
       const auto host = rdx::generate(type, a.data, n);
-      const auto ref = rdx::reference_reduce(type, type, op, host.data(), n);
+      const auto ref =
+          stat ? rdx::Reference{} : rdx::reference_reduce(type, type, op, host.data(), n);
       const cl::Buffer buf = bench_input(ctx, host);
-      // --map: distinct copies of the data for x1.. (reading one buffer twice would hit caches)
+      // --map: distinct copies of the data for x1.. (reading one buffer twice would hit caches);
+      // dot's second input, likewise.
       std::vector<rdx::DeviceArray> mapped = {{type, buf}};
-      for (unsigned k = 1; !a.map.empty() && k < a.inputs; ++k)
+      const unsigned inputs = stat            ? static_cast<unsigned>(rdx::input_count(*stat))
+                              : a.map.empty() ? 1
+                                              : a.inputs;
+      for (unsigned k = 1; k < inputs; ++k)
         mapped.push_back({type, bench_input(ctx, host)});
       const std::uint64_t read_bytes = bytes * mapped.size();
       const bool measured = a.peak <= 0;
@@ -397,7 +406,7 @@ int cmd_bench(const BenchArgs& a) {
           opts.tuning = bench_tuning(t, type);
           // A float sum under AnyDevice or Exact: the fixed bins or the exact sum, whose grid is
           // "groups".
-          if (level != rdx::Determinism::RunToRun && rdx::is_float(type) &&
+          if (!stat && level != rdx::Determinism::RunToRun && rdx::is_float(type) &&
               rdx::detail::exact_sum_policy(op)) {
             opts.tuning = {};
             if (t.groups_per_cu)
@@ -409,6 +418,25 @@ int cmd_bench(const BenchArgs& a) {
           }
           std::cerr << rdx::detail::format("bench: {} n={} {}\n", dev.name, n, name);
           try {
+            if (stat) {  // the composite, checked against verify's host reference
+              rdx::StatResult last;
+              const Timed timed = time_call(
+                  [&] {
+                    last = rdx::reduce(ctx, *stat, mapped, n, opts);
+                    return rdx::Result{last.value, last.index, last.plan};
+                  },
+                  a.repeat);
+              row.seconds = timed.seconds;
+              row.result = last.value.to_string() +
+                           (last.max ? rdx::detail::format(" .. {}", last.max->to_string()) : "");
+              const std::string why = rdx::check_stat_result(
+                  last, *stat, type, host.data(), host.data(), n);  // dot: two equal inputs
+              row.ok = why.empty();
+              if (!row.ok) row.note = "WRONG: " + why;
+              if (!row.ok) all_ok = false;
+              rows.push_back(row);
+              continue;
+            }
             if (!a.map.empty()) {  // unchecked: the host cannot evaluate the map
               const rdx::Reduction red = rdx::Reduction::transform(op, type, a.map);
               const Timed timed = time_call(
@@ -498,7 +526,7 @@ int cmd_bench(const BenchArgs& a) {
                              {"strategy", r.strategy},
                              {"round", r.round},
                              {"type", std::string(rdx::name(type))},
-                             {"op", std::string(rdx::name(op))},
+                             {"op", std::string(op_name)},
                              {"map", a.map},
                              {"inputs", mapped.size()},
                              {"n", n},

@@ -49,6 +49,86 @@ cl::Buffer device_buffer(rdx::Context& ctx, std::size_t bytes, const void* init)
   return b;
 }
 
+// Segment k's elements, gathered from the host copy of the input in the order the segment
+// reduces them (offsets: [off[k], off[k + 1]); rows and columns of `width`; apart:W, the view
+// form: element (l / W, k, l % W) of W x (n / W^2) x W).
+std::vector<unsigned char> segment_elements(const rdx::SegmentedPlan& p,
+                                            const std::vector<unsigned char>& host,
+                                            const std::vector<std::uint64_t>& off,
+                                            std::uint64_t width, std::uint64_t k) {
+  const std::size_t es = rdx::size_of(p.type);
+  if (p.by_offsets) return {host.begin() + off[k] * es, host.begin() + off[k + 1] * es};
+  std::vector<unsigned char> elems;
+  for (std::uint64_t l = 0; l < p.length; ++l) {
+    const std::uint64_t at = p.by_view      ? l / width * (p.n / width) + k * width + l % width
+                             : p.inner == 1 ? k * width + l
+                                            : l * width + k;
+    elems.insert(elems.end(), host.begin() + at * es, host.begin() + (at + 1) * es);
+  }
+  return elems;
+}
+
+// The segments check_sample checks: up to 200 spread over the result, the first and the last
+// among them.
+std::vector<std::uint64_t> sample_segments(std::uint64_t segments) {
+  std::vector<std::uint64_t> r;
+  const std::uint64_t step = std::max<std::uint64_t>(1, segments / 200);
+  for (std::uint64_t k = 0; k < segments;
+       k = k + step < segments || k + 1 == segments ? k + step : segments - 1)
+    r.push_back(k);
+  return r;
+}
+
+// A composite's results (SegmentedStats' form) sampled as check_sample does, each segment
+// against verify's host reference (check_stat_result; dot: the input with itself).
+std::string check_stat_sample(rdx::Stat s, const rdx::SegmentedStats& r,
+                              const std::vector<unsigned char>& host,
+                              const std::vector<std::uint64_t>& off, std::uint64_t width) {
+  const rdx::SegmentedPlan& p = r.plan;
+  for (std::uint64_t k : sample_segments(p.segments)) {
+    const std::vector<unsigned char> elems = segment_elements(p, host, off, width, k);
+    const std::uint64_t count = elems.size() / rdx::size_of(p.type);
+    if (count == 0) continue;  // an empty segment: the composite's empty value, not a reference's
+    rdx::StatResult one;
+    one.value = r.value(k);
+    if (s == rdx::Stat::MinMax) {
+      one.index = r.indices[k];
+      one.max = r.max(k);
+      one.max_index = r.max_indices[k];
+    }
+    if (std::string why = rdx::check_stat_result(one, s, p.type, elems.data(), elems.data(), count);
+        !why.empty())
+      return rdx::detail::format("segment {}: {}", k, why);
+  }
+  return "";
+}
+
+// The results reduce_axes_into wrote to `out` (stat_result_types' types) read back in
+// SegmentedStats' form.
+rdx::SegmentedStats read_stats(rdx::Context& ctx, rdx::Stat s, const rdx::SegmentedPlan& p,
+                               const std::vector<rdx::Type>& types,
+                               const std::vector<cl::Buffer>& out) {
+  rdx::SegmentedStats r;
+  r.stat = s;
+  r.type = types[0];
+  r.plan = p;
+  auto read = [&](std::size_t j, void* to, std::size_t bytes) {
+    const cl_int err = ctx.queue().enqueueReadBuffer(out[j], CL_TRUE, 0, bytes, to);
+    if (err != CL_SUCCESS) throw rdx::ClError(err, "clEnqueueReadBuffer(bench results)");
+  };
+  r.values.resize(p.segments * rdx::size_of(r.type));
+  read(0, r.values.data(), r.values.size());
+  if (s == rdx::Stat::MinMax) {
+    r.indices.resize(p.segments);
+    r.max_values.resize(r.values.size());
+    r.max_indices.resize(p.segments);
+    read(1, r.indices.data(), p.segments * 8);
+    read(2, r.max_values.data(), r.max_values.size());
+    read(3, r.max_indices.data(), p.segments * 8);
+  }
+  return r;
+}
+
 // Up to 200 segments spread over the result (the first and the last among them) against the
 // host reference; "" when they pass.
 std::string check_sample(rdx::Context& ctx, const rdx::SegmentedPlan& p, const cl::Buffer& values,
@@ -65,25 +145,10 @@ std::string check_sample(rdx::Context& ctx, const rdx::SegmentedPlan& p, const c
         ctx.queue().enqueueReadBuffer(indices, CL_TRUE, 0, r.indices.size() * 8, r.indices.data());
   if (err != CL_SUCCESS) throw rdx::ClError(err, "clEnqueueReadBuffer(bench results)");
   const std::size_t es = rdx::size_of(p.type);
-  const std::uint64_t step = std::max<std::uint64_t>(1, p.segments / 200);
-  for (std::uint64_t k = 0; k < p.segments;
-       k = k + step < p.segments || k + 1 == p.segments ? k + step : p.segments - 1) {
+  for (std::uint64_t k : sample_segments(p.segments)) {
     // One segment as a result of its own: its elements gathered, its value and index alone.
-    std::vector<unsigned char> elems;
-    std::uint64_t count = 0;
-    if (p.by_offsets) {
-      count = off[k + 1] - off[k];
-      elems.assign(host.begin() + off[k] * es, host.begin() + off[k + 1] * es);
-    } else {
-      count = p.length;
-      for (std::uint64_t l = 0; l < count; ++l) {
-        // apart:W (the view form): element (l / W, k, l % W) of W x (n / W^2) x W
-        const std::uint64_t at = p.by_view      ? l / width * (p.n / width) + k * width + l % width
-                                 : p.inner == 1 ? k * width + l
-                                                : l * width + k;
-        elems.insert(elems.end(), host.begin() + at * es, host.begin() + (at + 1) * es);
-      }
-    }
+    const std::vector<unsigned char> elems = segment_elements(p, host, off, width, k);
+    const std::uint64_t count = elems.size() / es;
     rdx::SegmentedResult one;
     one.acc = p.acc;
     one.plan = p;
@@ -102,7 +167,9 @@ std::string check_sample(rdx::Context& ctx, const rdx::SegmentedPlan& p, const c
 
 int cmd_bench_segmented(const BenchArgs& a) {
   const rdx::Type type = rdx::parse_type(a.type);
-  const rdx::Op op = rdx::parse_op(a.op);
+  const std::optional<rdx::Stat> stat = rdx::find_stat(a.op);  // a composite, as bench's --op
+  const rdx::Op op = stat ? rdx::Op::Sum : rdx::parse_op(a.op);
+  const std::string_view op_name = stat ? rdx::name(*stat) : rdx::name(op);
   const auto sizes = parse_counts(a.sizes);
   const auto layouts = parse_layouts(a.layouts);
   const auto levels = parse_determinism_list(a.determinism);
@@ -115,7 +182,7 @@ int cmd_bench_segmented(const BenchArgs& a) {
     for (const std::uint64_t n : sizes) {
       const std::uint64_t bytes = n * rdx::size_of(type);
       rdx::detail::print("\n{} ({}), segmented {} {} of n = {} ({:.1f} MiB)\n", dev.name,
-                         dev.platform, rdx::name(op), rdx::name(type), n, bytes / 1048576.0);
+                         dev.platform, op_name, rdx::name(type), n, bytes / 1048576.0);
       rdx::detail::print("  {:<16} {:>10} {:>12} {:>10}  {}\n", "layout", "segments", "time",
                          "GB/s", "plan");
       const auto host = rdx::generate(type, a.data, n);
@@ -157,41 +224,70 @@ int cmd_bench_segmented(const BenchArgs& a) {
                                apart ? "'s square" : "");
             continue;
           }
-          const cl::Buffer offsets = device_buffer(ctx, off.size() * 8, off.data());
-          // The values' type: the plan's accumulator (an f16 sum's is f32), which the tunables
-          // do not change.
-          rdx::Options untuned = opts;
-          untuned.tuning = {};
-          const rdx::Type acc =
-              rdx::plan_segments(ctx.device_info(), type, op, n, segments, untuned).acc;
-          const cl::Buffer values = device_buffer(ctx, segments * rdx::size_of(acc), nullptr);
-          const cl::Buffer indices =
-              device_buffer(ctx, rdx::is_index_op(op) ? segments * 8 : 1, nullptr);
+          std::vector<std::int64_t> axes = {l.kind == Layout::Kind::Rows ? 1 : 0};
+          if (apart) axes = {0, 2};
           rdx::SegmentedPlan plan;
-          const Timed timed = time_call(
-              [&] {
-                const std::int64_t ends[] = {0, 2};
-                plan = shape.empty()
-                           ? rdx::reduce_segments_into(ctx, type, in, n, offsets, segments, op,
-                                                       values, &indices, opts)
-                       : apart ? rdx::reduce_axes_into(ctx, type, in, rdx::View::contiguous(shape),
-                                                       ends, op, values, &indices, opts)
-                               : rdx::reduce_axis_into(ctx, type, in, shape, axis, op, values,
-                                                       &indices, opts);
-                return rdx::Result{};
-              },
-              a.repeat);
-          const std::string why =
-              check_sample(ctx, plan, values, indices, host, off, shape.empty() ? 0 : l.width);
+          std::string why;
+          Timed timed;
+          if (stat) {  // rdx::reduce_axes_into (results on the device), or reduce_segments
+            const std::vector<rdx::DeviceArray> ins(rdx::input_count(*stat), {type, in, 0});
+            const std::vector<rdx::Type> in_types(ins.size(), type);
+            const std::vector<rdx::Type> types =
+                rdx::stat_result_types(ctx.device_info(), *stat, in_types, opts);
+            std::vector<cl::Buffer> outs;
+            for (rdx::Type t : types)
+              outs.push_back(device_buffer(ctx, segments * rdx::size_of(t), nullptr));
+            rdx::SegmentedStats by_offsets;
+            timed = time_call(
+                [&] {
+                  if (shape.empty()) {
+                    by_offsets = rdx::reduce_segments(ctx, *stat, ins, n, off, opts);
+                    plan = by_offsets.plan;
+                  } else {
+                    plan = rdx::reduce_axes_into(ctx, *stat, ins, rdx::View::contiguous(shape),
+                                                 axes, outs, opts);
+                  }
+                  return rdx::Result{};
+                },
+                a.repeat);
+            why = check_stat_sample(
+                *stat, shape.empty() ? by_offsets : read_stats(ctx, *stat, plan, types, outs), host,
+                off, shape.empty() ? 0 : l.width);
+          } else {
+            const cl::Buffer offsets = device_buffer(ctx, off.size() * 8, off.data());
+            // The values' type: the plan's accumulator (an f16 sum's is f32), which the tunables
+            // do not change.
+            rdx::Options untuned = opts;
+            untuned.tuning = {};
+            const rdx::Type acc =
+                rdx::plan_segments(ctx.device_info(), type, op, n, segments, untuned).acc;
+            const cl::Buffer values = device_buffer(ctx, segments * rdx::size_of(acc), nullptr);
+            const cl::Buffer indices =
+                device_buffer(ctx, rdx::is_index_op(op) ? segments * 8 : 1, nullptr);
+            timed = time_call(
+                [&] {
+                  plan =
+                      shape.empty() ? rdx::reduce_segments_into(ctx, type, in, n, offsets, segments,
+                                                                op, values, &indices, opts)
+                      : apart ? rdx::reduce_axes_into(ctx, type, in, rdx::View::contiguous(shape),
+                                                      axes, op, values, &indices, opts)
+                              : rdx::reduce_axis_into(ctx, type, in, shape, axis, op, values,
+                                                      &indices, opts);
+                  return rdx::Result{};
+                },
+                a.repeat);
+            why = check_sample(ctx, plan, values, indices, host, off, shape.empty() ? 0 : l.width);
+          }
           if (!why.empty()) all_ok = false;
-          const double gbps = static_cast<double>(bytes) / timed.seconds / 1e9;
+          const std::uint64_t read = bytes * (stat ? rdx::input_count(*stat) : 1);
+          const double gbps = static_cast<double>(read) / timed.seconds / 1e9;
           rdx::detail::print("  {:<16} {:>10} {:>10.1f} us {:>10.1f}  {}{}\n", label, segments,
                              timed.seconds * 1e6, gbps, plan.describe(),
                              why.empty() ? "" : " WRONG: " + why);
           json_rows += nlohmann::json{{"impl", "clrdx_segmented"},
                                       {"device", dev.name},
                                       {"platform", dev.platform},
-                                      {"op", std::string(rdx::name(op))},
+                                      {"op", std::string(op_name)},
                                       {"type", std::string(rdx::name(type))},
                                       {"layout", l.name},
                                       {"determinism", std::string(rdx::name(level))},

@@ -74,6 +74,10 @@ std::vector<std::uint64_t> case_sizes(std::size_t wg, std::uint64_t max_n, int r
 // "" when it passes, else what is wrong. Exact for minmax, count and integer dot.
 std::string check_stat(Context& ctx, Stat s, Type type, std::uint64_t n, std::uint64_t seed,
                        const Options& opts = {});
+// A composite's result r over the n >= 1 elements of `type` at x (and y, dot's second input)
+// against the same host reference: "" when it passes, else what is wrong.
+std::string check_stat_result(const StatResult& r, Stat s, Type type, const void* x, const void* y,
+                              std::uint64_t n);
 
 // Whether the built-in operator op on type has a user's reduction that computes the same:
 // Reduction::transform(op, type, "x") (not argmin or argmax, not a float product).

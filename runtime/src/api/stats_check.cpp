@@ -21,14 +21,7 @@ namespace rdx {
 namespace {
 
 template <class T>
-std::string check_typed(Context& ctx, Stat s, const std::vector<unsigned char>& b0,
-                        const std::vector<unsigned char>& b1, std::uint64_t n,
-                        const Options& opts) {
-  const T* x = reinterpret_cast<const T*>(b0.data());
-  const T* y = reinterpret_cast<const T*>(b1.data());
-  const Array one[] = {{type_of<T>(), x}};
-  const Array two[] = {{type_of<T>(), x}, {type_of<T>(), y}};
-  const StatResult r = s == Stat::Dot ? reduce(ctx, s, two, n, opts) : reduce(ctx, s, one, n, opts);
+std::string check_typed(const StatResult& r, Stat s, const T* x, const T* y, std::uint64_t n) {
   const Type acc = r.value.type;
   const long double eps = acc == Type::F32 ? std::numeric_limits<float>::epsilon()
                                            : std::numeric_limits<double>::epsilon();
@@ -164,7 +157,19 @@ std::string check_stat(Context& ctx, Stat s, Type type, std::uint64_t n, std::ui
         }
       });
   const auto y = make_case_data(type, Op::Sum, Pattern::Random, n, seed + 1);
-  return visit_type(type, [&](auto z) { return check_typed<decltype(z)>(ctx, s, x, y, n, opts); });
+  const Array one[] = {{type, x.data()}};
+  const Array two[] = {{type, x.data()}, {type, y.data()}};
+  const StatResult r = s == Stat::Dot ? reduce(ctx, s, two, n, opts) : reduce(ctx, s, one, n, opts);
+  return check_stat_result(r, s, type, x.data(), y.data(), n);
+}
+
+std::string check_stat_result(const StatResult& r, Stat s, Type type, const void* x, const void* y,
+                              std::uint64_t n) {
+  if (s == Stat::Dot && !y) throw ArgumentError("check_stat_result: dot needs its second input");
+  return visit_type(type, [&](auto z) {
+    using T = decltype(z);
+    return check_typed<T>(r, s, static_cast<const T*>(x), static_cast<const T*>(y), n);
+  });
 }
 
 }  // namespace rdx
