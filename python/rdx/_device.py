@@ -9,8 +9,10 @@ the caller: an object can only be PyOpenCL's when pyopencl is already in sys.mod
 """
 from __future__ import annotations
 
+import collections
 import math
 import sys
+import threading
 import types
 
 import numpy as np
@@ -98,11 +100,13 @@ class DeviceArray:
 
     def results(self, shape, dtype) -> "DeviceArray":
         """A new C-contiguous PyOpenCL array of shape and dtype on this array's queue, for the
-        results of a reduction of it."""
+        results of a reduction of it: from the input's own allocator where it has one (as
+        PyOpenCL's operations allocate), else from the queue's memory pool (results_pool)."""
         import pyopencl.array as cla
 
-        return DeviceArray(cla.empty(self.queue, tuple(shape), np.dtype(dtype)), None,
-                           self._name)
+        allocator = self.arr.allocator or results_pool(self.queue)
+        return DeviceArray(cla.empty(self.queue, tuple(shape), np.dtype(dtype),
+                                     allocator=allocator), None, self._name)
 
     def handle(self, type_name: str):
         """The extension's rdx._rdx.DeviceArray (the buffer retained)."""
@@ -110,6 +114,34 @@ class DeviceArray:
         strides = [s // item for s in self.strides] if item > 1 else list(self.strides)
         return _rdx.DeviceArray(self.arr.base_data.int_ptr, type_name, self.offset,
                                 list(self.shape), strides)
+
+
+_POOLS = 32  # memory pools kept for PyOpenCL queues, the most recently used
+_pools: collections.OrderedDict = collections.OrderedDict()
+_pools_lock = threading.Lock()
+
+
+def results_pool(queue):
+    """The memory pool results on `queue` come from (pyopencl.tools.MemoryPool over an
+    ImmediateAllocator of the queue), made on first use and kept for the 32 most recently used
+    queues: a result's memory goes back to it when the array is freed, and the next result of
+    that size takes it without a new allocation, as CuPy's and PyTorch's caching allocators do
+    (on the H200 a fresh buffer's first use cost about 120 us a call; docs/python.md)."""
+    key = queue.int_ptr  # the pool's allocator retains the queue: the address stays its own
+    with _pools_lock:
+        pool = _pools.get(key)
+        if pool is not None:
+            _pools.move_to_end(key)
+            return pool
+    import pyopencl.tools as clt
+
+    pool = clt.MemoryPool(clt.ImmediateAllocator(queue))
+    with _pools_lock:
+        pool = _pools.setdefault(key, pool)
+        _pools.move_to_end(key)
+        while len(_pools) > _POOLS:
+            _pools.popitem(last=False)
+    return pool
 
 
 def from_buffer(buffer, dtype, count=-1, offset=0, *, queue):

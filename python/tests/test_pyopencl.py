@@ -245,6 +245,28 @@ def test_results_over_axes_stay_on_the_device(queue, dev, host, no_host_copy):
     check(rdx.std(ints[:, ::-1], axis=(0, 2)), np.std(hi[:, ::-1], axis=(0, 2)), rtol=1e-12)
 
 
+def test_results_come_from_a_pool(queue, host):
+    """Results on the device come from the queue's memory pool (freed arrays' memory is taken
+    again, as CuPy's and PyTorch's caching allocators do), or from the input's own allocator
+    where it has one; either way the values are NumPy's."""
+    import pyopencl.tools as clt
+
+    hm = host[:600].reshape(6, 100)
+    m = cla.to_device(queue, hm)
+    first = rdx.sum(m, axis=0)
+    assert isinstance(first.allocator, clt.MemoryPool)
+    assert rdx.max(m, axis=1).allocator is first.allocator
+    assert rdx.var(m, axis=0).allocator is first.allocator  # the composites' too
+    del first
+    for _ in range(3):  # memory given back and taken again: the same results
+        check(rdx.sum(m, axis=0), np.sum(hm, axis=0))
+    own = clt.MemoryPool(clt.ImmediateAllocator(queue))
+    mine = cla.to_device(queue, hm, allocator=own)
+    r = rdx.argmax(mine, axis=1)
+    assert r.allocator is own
+    check(r, np.argmax(hm, axis=1))
+
+
 def test_results_over_axes_read_back(queue, host):
     """What is not left on the device: out= (a NumPy array, filled), initial=, mean=, bool and
     float16 results, any and all; an all-NaN slice of nanargmax raises as NumPy's, and the
