@@ -15,7 +15,7 @@
 #define RDX_EXACT_DIGITS_H
 
 /* AT(k): element k of the kernel's input `in`. A user's reduction (USER_STATE: a float sum field,
- * runtime/src/dispatch/run_exact.cpp) maps element k of every input (cl/common.h's ELEM) and takes
+ * runtime/src/strategies/run_exact.cpp) maps element k of every input (cl/common.h's ELEM) and takes
  * its field EXACT_FIELD; its further inputs follow as USER_INPUT_PARAMS. */
 #ifdef USER_STATE
 #define AT(k) (ELEM(in, (k)).EXACT_FIELD)

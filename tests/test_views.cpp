@@ -263,7 +263,9 @@ TEST_CASE("views: device buffers at an offset, results into the caller's buffers
 }
 
 TEST_CASE("views: composites' results into the caller's buffers, as reduce_axes gives them") {
-  const std::vector<float> data = base_data(400, true);
+  std::vector<float> data = base_data(400, true);
+  for (float& x : data)
+    x = x * 0.37f + 0.01f;  // not whole numbers: sums of another order round differently
   const cl::Buffer dev = buffer(data.size() * 4, data.data());
   // A (4, 5) array at element 100 over axis 0, and its reversed rows over axis 1.
   const rdx::View slice = rdx::View::contiguous(std::vector<std::uint64_t>{4, 5}, 100);
@@ -308,6 +310,39 @@ TEST_CASE("views: composites' results into the caller's buffers, as reduce_axes 
         ++compared;
       }
   CHECK(compared == 8 * 2 + 2);
+  // 16-bit integers' minmax has no device form: finished on the host and written there.
+  std::vector<std::int16_t> shorts(20);
+  for (std::size_t k = 0; k < shorts.size(); ++k)
+    shorts[k] = static_cast<std::int16_t>((k * 7919) % 61) - 30;
+  const cl::Buffer sdev = buffer(shorts.size() * 2, shorts.data());
+  const std::vector<rdx::DeviceArray> sin = {{rdx::Type::I16, sdev, 0}};
+  const rdx::View grid = rdx::View::contiguous(std::vector<std::uint64_t>{4, 5});
+  const rdx::SegmentedStats want = rdx::reduce_axes(ctx(), rdx::Stat::MinMax, sin, grid, axis0);
+  const std::vector<rdx::Type> i16 = {rdx::Type::I16};
+  const std::vector<rdx::Type> st =
+      rdx::stat_result_types(ctx().device_info(), rdx::Stat::MinMax, i16);
+  REQUIRE(st ==
+          std::vector<rdx::Type>{rdx::Type::I16, rdx::Type::U64, rdx::Type::I16, rdx::Type::U64});
+  const std::vector<cl::Buffer> sout = {buffer(10), buffer(40), buffer(10), buffer(40)};
+  rdx::reduce_axes_into(ctx(), rdx::Stat::MinMax, sin, grid, axis0, sout);
+  std::vector<std::int16_t> lo(5), hi(5);
+  std::vector<std::uint64_t> lo_at(5), hi_at(5);
+  ctx().queue().enqueueReadBuffer(sout[0], CL_TRUE, 0, 10, lo.data());
+  ctx().queue().enqueueReadBuffer(sout[1], CL_TRUE, 0, 40, lo_at.data());
+  ctx().queue().enqueueReadBuffer(sout[2], CL_TRUE, 0, 10, hi.data());
+  ctx().queue().enqueueReadBuffer(sout[3], CL_TRUE, 0, 40, hi_at.data());
+  CHECK(lo == want.as<std::int16_t>());
+  CHECK(lo_at == want.indices);
+  CHECK(hi_at == want.max_indices);
+  for (std::size_t k = 0; k < 5; ++k) {  // against the data itself too
+    std::int16_t l = shorts[k], h = shorts[k];
+    for (std::size_t r = 1; r < 4; ++r) {
+      l = std::min(l, shorts[r * 5 + k]);
+      h = std::max(h, shorts[r * 5 + k]);
+    }
+    CHECK(lo[k] == l);
+    CHECK(hi[k] == h);
+  }
   // Too few outputs, or one too small: ArgumentError.
   const std::vector<cl::Buffer> one = {buffer(5 * 4)};
   CHECK_THROWS_AS(rdx::reduce_axes_into(ctx(), rdx::Stat::MinMax, in, slice, axis0, one),

@@ -104,7 +104,9 @@ class DeviceArray:
         PyOpenCL's operations allocate), else from the queue's memory pool (results_pool)."""
         import pyopencl.array as cla
 
-        allocator = self.arr.allocator or results_pool(self.queue)
+        allocator = self.arr.allocator
+        if allocator is None:
+            allocator = results_pool(self.queue)
         return DeviceArray(cla.empty(self.queue, tuple(shape), np.dtype(dtype),
                                      allocator=allocator), None, self._name)
 
@@ -126,7 +128,8 @@ def results_pool(queue):
     ImmediateAllocator of the queue), made on first use and kept for the 32 most recently used
     queues: a result's memory goes back to it when the array is freed, and the next result of
     that size takes it without a new allocation, as CuPy's and PyTorch's caching allocators do
-    (on the H200 a fresh buffer's first use cost about 120 us a call; docs/python.md)."""
+    (on the H200 a fresh buffer's first use was up to half a call; docs/python.md). A pool
+    dropped from the 32 gives its held memory back to OpenCL (MemoryPool.free_held)."""
     key = queue.int_ptr  # the pool's allocator retains the queue: the address stays its own
     with _pools_lock:
         pool = _pools.get(key)
@@ -139,8 +142,11 @@ def results_pool(queue):
     with _pools_lock:
         pool = _pools.setdefault(key, pool)
         _pools.move_to_end(key)
+        dropped = []
         while len(_pools) > _POOLS:
-            _pools.popitem(last=False)
+            dropped.append(_pools.popitem(last=False)[1])
+    for old in dropped:
+        old.free_held()  # blocks in use go back to OpenCL when their arrays are freed
     return pool
 
 

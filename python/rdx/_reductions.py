@@ -115,7 +115,7 @@ def _stat_on_device(ctx, stat, arrays, ax, acc, determinism, map):
         return None
     types = _rdx.stat_types(ctx, stat, [type_name(x.dtype) for x in arrays], acc, determinism)
     dtypes = [_DTYPE_OF.get(t) for t in types]
-    if builtins.any(d is None or d.itemsize == 2 for d in dtypes):
+    if builtins.any(d is None or (d.kind == "f" and d.itemsize == 2) for d in dtypes):
         return None
     outs = [a.results(kept, d) for d in dtypes]
     _rdx.reduce_stat_into(ctx, _inputs(arrays), stat, list(ax), acc, determinism, map,
@@ -350,7 +350,8 @@ def _moment(row, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, mea
                       RuntimeWarning, stacklevel=3)
     if ddof != 0 and pyopencl_array(value):
         if n is None and value.dtype == F64 and reduced > 0 and reduced - ddof > 0:
-            # The host's steps below on the device, in the same float64 operations: the same bits
+            # The host's steps below on the device in float64 (PyOpenCL divides by a scalar as
+            # a product with its reciprocal: within an ulp of the host's quotient)
             v = value * float(reduced) / float(reduced - ddof)
             return finish(_sqrt(v) if root else v, res, a.shape, ax, keepdims, out)
         back, value = _to_host(value)

@@ -257,9 +257,16 @@ def test_results_come_from_a_pool(queue, host):
     assert isinstance(first.allocator, clt.MemoryPool)
     assert rdx.max(m, axis=1).allocator is first.allocator
     assert rdx.var(m, axis=0).allocator is first.allocator  # the composites' too
-    del first
-    for _ in range(3):  # memory given back and taken again: the same results
-        check(rdx.sum(m, axis=0), np.sum(hm, axis=0))
+    block = first.base_data.int_ptr
+    del first  # its memory goes back to the pool, and the next result of its size takes it
+    again = rdx.sum(m, axis=0)
+    assert again.base_data.int_ptr == block
+    check(again, np.sum(hm, axis=0))
+    i16 = cla.to_device(queue, (hm * 100).astype(np.int16))
+    lo, hi = rdx.minmax(i16, axis=0)  # 16-bit integers: finished on the host, moved there
+    assert isinstance(lo, cla.Array) and isinstance(hi, cla.Array)
+    check(lo, np.min((hm * 100).astype(np.int16), axis=0))
+    check(hi, np.max((hm * 100).astype(np.int16), axis=0))
     own = clt.MemoryPool(clt.ImmediateAllocator(queue))
     mine = cla.to_device(queue, hm, allocator=own)
     r = rdx.argmax(mine, axis=1)

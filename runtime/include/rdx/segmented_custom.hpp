@@ -146,7 +146,9 @@ std::vector<Type> stat_result_types(const DeviceInfo& dev, Stat s, std::span<con
 // buffers, from their start) receives result j of every segment in C order of the kept axes, of
 // stat_result_types' type j (minmax: the minima, their indexes, the maxima, theirs). Computed
 // there where the composite has that form (cl/seg_results.cl); otherwise (the exact forms,
-// norm2, 16-bit minmax) finished on the host and written to the buffers. Waits for them.
+// norm2, 16-bit minmax) finished on the host and written to the buffers; the mean of floats
+// under RunToRun as reduce_axes computes it (the built-in sum over n), the same bits. Waits for
+// them.
 SegmentedPlan reduce_axes_into(Context& ctx, Stat s, std::span<const DeviceArray> inputs,
                                const View& v, std::span<const std::int64_t> axes,
                                std::span<const cl::Buffer> outputs, const Options& opts = {},

@@ -478,33 +478,21 @@ SegmentedStats finish(Stat s, Type acc, Type element, const Ran& x,
   return r;
 }
 
-// finish's results written into the caller's buffers `out` (stat_result_types' types, checked):
-// computed on the device where the composite has that form, else finished on the host and
-// written there; waits for them.
-void finish_into(Stat s, Type acc, Type element, const Ran& x, std::span<const Type> types,
-                 std::span<const cl::Buffer> out) {
-  const SegmentedPlan& p = x.d.ran;
-  if (p.segments == 0) return;
-  auto& impl = detail::impl_of(x.job.ctx);
+// The caller's buffers `out` checked against stat_result_types' `types` for p's segments.
+void check_outputs(Context& ctx, const SegmentedPlan& p, std::span<const Type> types,
+                   std::span<const cl::Buffer> out) {
   for (std::size_t j = 0; j < out.size(); ++j)
-    detail::check_device_input(x.job.ctx, BufferAt(out[j], 0), types[j], p.segments,
+    detail::check_device_input(ctx, BufferAt(out[j], 0), types[j], p.segments,
                                detail::format("reduce_axes_into (output {})", j).c_str());
-  const std::optional<detail::ResultForm> form =
-      p.by_offsets || p.exact
-          ? std::nullopt
-          : detail::stat_result_cl(s, acc, element, x.job.r, x.job.ctx.device_info().fp64);
-  if (form) {
-    if (!std::equal(form->outputs.begin(), form->outputs.end(), types.begin(), types.end()))
-      throw std::logic_error(
-          "reduce_axes_into: the device form's results are not of "
-          "stat_result_types' types");
-    detail::state_results(impl, p, x.job.run(0, {}), x.d.states, form->statements, form->outputs,
-                          out);
-    RDX_CHECK(impl.queue.finish());
-    return;
-  }
-  const SegmentedStats r = finish(s, acc, element, to_fields(x.job, x.d), {});
+}
+
+// Results finished on the host written into the caller's buffers (checked); waits for them.
+void write_results(Context& ctx, Stat s, const SegmentedStats& r, std::span<const Type> types,
+                   std::span<const cl::Buffer> out) {
+  if (r.plan.segments == 0) return;
+  check_outputs(ctx, r.plan, types, out);
   if (r.type != types[0]) throw std::logic_error("reduce_axes_into: a result of another type");
+  auto& impl = detail::impl_of(ctx);
   auto write = [&](std::size_t j, const void* from, std::size_t bytes) {
     RDX_CHECK(impl.queue.enqueueWriteBuffer(out[j], CL_TRUE, 0, bytes, from));
   };
@@ -514,6 +502,30 @@ void finish_into(Stat s, Type acc, Type element, const Ran& x, std::span<const T
     write(2, r.max_values.data(), r.max_values.size());
     write(3, r.max_indices.data(), r.max_indices.size() * sizeof(std::uint64_t));
   }
+}
+
+// finish's results written into the caller's buffers `out` (stat_result_types' types, checked):
+// computed on the device where the composite has that form, else finished on the host and
+// written there; waits for them.
+void finish_into(Stat s, Type acc, Type element, const Ran& x, std::span<const Type> types,
+                 std::span<const cl::Buffer> out) {
+  const SegmentedPlan& p = x.d.ran;
+  if (p.segments == 0) return;
+  const std::optional<detail::ResultForm> form =
+      p.by_offsets || p.exact
+          ? std::nullopt
+          : detail::stat_result_cl(s, acc, element, x.job.r, x.job.ctx.device_info().fp64);
+  if (!form)
+    return write_results(x.job.ctx, s, finish(s, acc, element, to_fields(x.job, x.d), {}), types,
+                         out);
+  check_outputs(x.job.ctx, p, types, out);
+  if (!std::equal(form->outputs.begin(), form->outputs.end(), types.begin(), types.end()))
+    throw std::logic_error(
+        "reduce_axes_into: the device form's results are not of stat_result_types' types");
+  auto& impl = detail::impl_of(x.job.ctx);
+  detail::state_results(impl, p, x.job.run(0, {}), x.d.states, form->statements, form->outputs,
+                        out);
+  RDX_CHECK(impl.queue.finish());
 }
 
 // A statistic as the segmented forms run it: its accumulator, its reduction, and the options
@@ -676,6 +688,11 @@ SegmentedPlan reduce_axes_into(Context& ctx, Stat s, std::span<const DeviceArray
         detail::format("reduce_axes_into: {} gives {} result(s) per segment, not {}", name(s),
                        types.size(), outputs.size()));
   const StatJob j = stat_job(ctx, s, inputs, opts, map);
+  if (mean_by_sum(s, j)) {  // reduce_axes' form, the built-in sum over n: the same bits as it
+    const SegmentedStats r = mean_from_sums(sums_of(ctx, j, inputs[0], v, axes), j.acc, {});
+    write_results(ctx, s, r, types, outputs);
+    return r.plan;
+  }
   const Ran x = axes_states(ctx, j.r, inputs, v, axes, j.opts);
   finish_into(s, j.acc, j.element, x, types, outputs);
   return x.d.ran;

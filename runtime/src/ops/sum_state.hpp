@@ -3,6 +3,7 @@
 // OpenCL (dispatch/run_sum.hpp runs the plans).
 #pragma once
 #include <cstdint>
+#include <stdexcept>
 #include <variant>
 
 #include "ops/binned_sum.hpp"
@@ -23,7 +24,7 @@ inline bool keeps_sum_state(const Plan& p) {
     case StateForm::Digits:
       return true;
   }
-  return false;  // not a StateForm
+  throw std::logic_error("keeps_sum_state: a plan of no state form");
 }
 
 // No elements, in the plan's form.

@@ -45,7 +45,7 @@ void tune_fast_device_finish(const DeviceInfo& dev, Plan& p, const Options& o, c
 // a plan with host_items of n or more (fast_blocked, picked by auto, of a built-in operator: a
 // CPU device, this CPU).
 inline bool runs_on_host(const Plan& p, std::uint64_t n) {
-  return n <= p.params.get("host_items").value_or(0);
+  return p.state == StateForm::Value && n <= p.params.get("host_items").value_or(0);
 }
 
 // Elements per block of a BLOCKED `fast` work-item (the -DBLOCK of cl/fast.cl).
