@@ -278,8 +278,11 @@ TEST_CASE("views: composites' results into the caller's buffers, as reduce_axes 
   int compared = 0;
   for (rdx::Stat s : {rdx::Stat::Var, rdx::Stat::Std, rdx::Stat::MinMax, rdx::Stat::Count,
                       rdx::Stat::NanMean, rdx::Stat::Norm2, rdx::Stat::NanSum, rdx::Stat::Mean})
-    for (const auto& [view, axes] : {std::pair{slice, axis0}, std::pair{reversed, axis1}})
+    for (const auto& view_axes : {std::pair{slice, axis0}, std::pair{reversed, axis1}})
       for (const rdx::Options& o : {rdx::Options{}, exact}) {
+        // Not a structured binding: INFO's lambda captures these (clang 15 refuses bindings).
+        const rdx::View& view = view_axes.first;
+        const std::vector<std::int64_t>& axes = view_axes.second;
         // Exact: the mean per segment's exact form, finished on the host.
         if (o.determinism != rdx::Determinism::RunToRun && s != rdx::Stat::Mean) continue;
         INFO(rdx::name(s), " over axis ", axes[0], " ", rdx::name(o.determinism));
