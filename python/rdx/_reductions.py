@@ -108,7 +108,7 @@ def _stat_on_device(ctx, stat, arrays, ax, acc, determinism, map):
     """stat over the axes ax of PyOpenCL arrays with its results left on the device: (value,
     None, None, None), or for minmax (minima, their indexes, maxima, theirs), new PyOpenCL
     arrays on the first array's queue in the types librdx gives (_rdx.stat_types). None where
-    there are no results or a result type is a 16-bit one (the host path converts those)."""
+    there are no results or a result type is a 16-bit float (the host path converts those)."""
     a = arrays[0]
     kept = [n for k, n in enumerate(a.shape) if k not in ax]
     if math.prod(kept) == 0:
