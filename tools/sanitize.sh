@@ -36,5 +36,5 @@ export LSAN_OPTIONS=suppressions=$sup/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export RDX_TEST_NO_COLD=1  # cli.semantics' cold kernel builds: the release build runs them
 cd "$build"
-ctest -j "$(nproc)" --output-on-failure --no-tests=error --timeout 3600 -LE full \
+ctest -j "$(nproc)" --output-on-failure --no-tests=error --timeout 3600 -LE 'full|subset' \
   -E '^(strategies\.loopvec\..*|cli\.bench)$' "$@"
