@@ -281,6 +281,9 @@ def _moment(row, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, mea
             raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
     a, dt = array(a, name)
+    if row.nan == "ignore" and dt.kind == "f" and dtype is not None \
+            and np.dtype(dtype).kind not in "fc":  # np.nanmean's own rule, bool too
+        raise TypeError("If a is inexact, then dtype must be inexact")
     res = _dtypes.RESULT[row.result](dt, dtype, name)
     given = a  # an integer dtype's steps cast the elements themselves
     a, acc = _dtypes.mean_accumulator(a, res, dtype)
