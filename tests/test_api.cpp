@@ -552,12 +552,46 @@ TEST_CASE("auto on a CPU: small host inputs run on the calling thread, as the ke
     }
   CHECK(ran > 1000);
   CHECK(against_kernel > (quick ? 400 : 1000));
+  // Integers summed into a float accumulator (an integer mean's f64 sum), against the kernel and
+  // the reference: within the accumulator's rounding of each other.
+  int widened = 0;
+  for (Type type : {Type::I8, Type::U16, Type::I32, Type::I64, Type::U64})
+    for (Type acc : {Type::F32, Type::F64}) {
+      if (acc == Type::F64 && !ctx.device_info().fp64) continue;
+      const bool wide = type == Type::I64 || type == Type::U64;
+      if (acc == Type::F32 && wide) continue;  // an accumulator never narrows
+      for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{33}, most}) {
+        CAPTURE(name(type));
+        CAPTURE(name(acc));
+        CAPTURE(n);
+        const auto data = make_case_data(type, Op::Sum, Pattern::Random, n, n + 5);
+        Options o;
+        o.acc = acc;
+        const Result r = reduce(ctx, type, data.data(), n, Op::Sum, o);
+        REQUIRE(r.plan.params.get("host_loop") == 1u);
+        CHECK(r.plan.acc == acc);
+        CHECK(check_result(r.plan, r.value, r.index,
+                           reference_reduce(type, acc, Op::Sum, data.data(), n)) == "");
+        o.strategy = "fast_blocked";
+        const Result k = reduce(ctx, type, data.data(), n, Op::Sum, o);
+        CHECK(!k.plan.params.get("host_loop"));
+        const double a = r.value.as<double>(), b = k.value.as<double>();
+        CHECK(std::fabs(a - b) <= (acc == Type::F32 ? 1e-6 : 1e-15) * n * std::fabs(b));
+        ++widened;
+      }
+    }
+  CHECK(widened == 3 * (3 + (ctx.device_info().fp64 ? 5 : 0)));
   // mean (run_to_run) is the built-in sum in its accumulator, so it takes the same loop.
   const float four[] = {1.0f, 2.0f, 3.0f, 4.5f};
   const Array four_in[] = {{Type::F32, four}};
   const StatResult mean = reduce(ctx, Stat::Mean, four_in, 4);
   CHECK(mean.value.as<double>() == 2.625);
   CHECK(mean.plan.params.get("host_loop") == 1u);
+  const std::int32_t ints[] = {1, 2, 3, 5};  // in f64 (f32 without fp64)
+  const Array ints_in[] = {{Type::I32, ints}};
+  const StatResult int_mean = reduce(ctx, Stat::Mean, ints_in, 4);
+  CHECK(int_mean.value.as<double>() == 2.75);
+  CHECK(int_mean.plan.params.get("host_loop") == 1u);
   // Past host_items, and with a profile asked for, the kernel runs.
   std::vector<float> big(most + 1, 1.0f);
   CHECK(!reduce(ctx, Type::F32, big.data(), big.size(), Op::Sum).plan.params.get("host_loop"));

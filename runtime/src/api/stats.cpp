@@ -53,9 +53,11 @@ StatResult run_stat(Context& ctx, Stat s, std::span<const In> inputs, std::uint6
         ctx, detail::moments_reduction(s, acc, types[0]), inputs_of(ctx, inputs, n), n, opts);
     return detail::moments_result(s, acc, f.sums, f.plan, m);
   }
-  if (s == Stat::Mean && opts.determinism == Determinism::RunToRun && is_float(types[0])) {
+  if (s == Stat::Mean && opts.determinism == Determinism::RunToRun &&
+      (is_float(types[0]) || (is_float(acc) && size_of(acc) >= size_of(types[0])))) {
     // The built-in sum in acc (its vector loads, and on a CPU the host loop for small host
-    // arrays), then the division: the same state as mean's reduction, a sum in acc.
+    // arrays), then the division: the same state as mean's reduction, a sum in acc. Integers
+    // too, where acc is a float the built-in sum takes (not f32 for 64-bit integers).
     Options o = opts;
     o.acc = acc;
     const Result sum = sum_of(ctx, inputs[0], n, o);

@@ -193,6 +193,10 @@ std::optional<Result> run_host_loop(const Plan& plan, const void* data, std::uin
     const T* x = static_cast<const T*>(data);
     if (plan.acc == type_of<C>()) return run_typed<T, C>(plan, x, n);
     if (plan.acc == type_of<Wide>()) return run_typed<T, Wide>(plan, x, n);
+    if constexpr (std::is_integral_v<T>) {  // integers into a float (mean's f64 sum)
+      if (plan.acc == Type::F64) return run_typed<T, double>(plan, x, n);
+      if (plan.acc == Type::F32) return run_typed<T, float>(plan, x, n);
+    }
     return std::nullopt;
   });
 }

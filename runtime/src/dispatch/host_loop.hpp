@@ -12,8 +12,8 @@ namespace rdx::detail {
 // plan's built-in operator over n >= 1 elements at `data`, with the kernels' semantics (wrapping
 // integers, NaN rules, float products' marked infinities, first index on ties), in VW-like lanes
 // as fast_blocked's block; the result as run_plan gives it (not yet published), its plan with
-// host_loop = 1. nullopt where the accumulator is neither the element's computed type nor its
-// 64-bit widening (the kernel runs those).
+// host_loop = 1. nullopt where the accumulator is neither the element's computed type, its
+// 64-bit widening, nor (for integer elements) a float (the kernel runs those).
 std::optional<Result> run_host_loop(const Plan& plan, const void* data, std::uint64_t n);
 
 }  // namespace rdx::detail
