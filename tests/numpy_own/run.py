@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """NumPy's own reduction tests with NumPy's functions pointed at rdx's (tests/numpy_own/plugin.py).
 
-  run.py [--list FILE] [--json FILE] [pytest arguments]
+  run.py [--json FILE] [pytest arguments]
 
 Runs the test classes of TESTS from the installed NumPy's test files, sorts each test into
-passed, refused (a dtype rdx refuses on purpose), a documented difference (differences.txt: the
+passed, refused (it failed on rdx's refusal of a dtype), a documented difference (differences.txt: the
 test's id, then why rdx differs) or failed, prints the counts, and exits 1 when a test failed that
-is not a documented difference, or when a documented difference passes now (the list is stale).
+is not a documented difference, or when a documented difference passes now or did not run (the
+list is stale). --json FILE: the counts and every test's outcome.
 """
 import json
-import os
 import pathlib
 import sys
 
@@ -63,9 +63,7 @@ def main(argv):
         print(f"numpy_own: pytest exited {code}", file=sys.stderr)
         return 2
     known = read_differences(here / "differences.txt")
-    # ids relative to NumPy's folder: numpy/<file>::<class>::<test>
-    rel = {("numpy/" + k.split(str(root) + "/", 1)[-1] if str(root) in k else k): v
-           for k, v in plugin.outcomes.items()}
+    rel = dict(plugin.outcomes)  # ids relative to NumPy's folder (--rootdir)
     counts = {"passed": 0, "refused": 0, "documented": 0, "failed": 0, "skipped": 0}
     refused = {}
     unexpected, stale = [], []
@@ -89,10 +87,13 @@ def main(argv):
           + ", ".join(f"{k} {v}" for k, v in sorted(refused.items())))
     for t in unexpected:
         print(f"numpy_own: failed, not a documented difference: {t}")
+    stale += sorted(t for t in known if t not in rel)
     for t in stale:
-        print(f"numpy_own: documented as a difference but {rel[t]}: {t} (differences.txt)")
+        print(f"numpy_own: documented as a difference but {rel.get(t, 'not run')}: {t} "
+              "(differences.txt)")
     if json_out:
-        pathlib.Path(json_out).write_text(json.dumps({"counts": counts, "refused": refused, "outcomes": rel}, indent=1))
+        report = {"counts": counts, "refused": refused, "outcomes": rel}
+        pathlib.Path(json_out).write_text(json.dumps(report, indent=1))
     return 1 if unexpected or stale else 0
 
 
