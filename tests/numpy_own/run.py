@@ -6,8 +6,8 @@
 Runs the test classes of TESTS from the installed NumPy's test files, sorts each test into
 passed, refused (it failed on rdx's refusal of a dtype), a documented difference
 (differences.txt: the test's id, then why rdx differs) or failed, prints the counts, and exits 1
-when a test failed that is not a documented difference, or when a documented difference passes now or did not run (the
-list is stale). --json FILE: the counts and every test's outcome.
+when a test failed that is not a documented difference, or when a documented difference passes
+now or did not run (the list is stale). --json FILE: the counts and every test's outcome.
 """
 import json
 import pathlib
