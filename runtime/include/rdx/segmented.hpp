@@ -22,6 +22,11 @@ namespace rdx {
 // The index argmin/argmax give an empty segment (whose value is 0).
 inline constexpr std::uint64_t kEmptySegmentIndex = ~std::uint64_t{0};
 
+// Where a segmented plan's segments are: from offsets (reduce_segments), along one axis of a
+// contiguous array (reduce_axis, and reduce_axes where the reduced axes are neighbours), or
+// through a view's addresses (reduce_axes over what the axis form cannot walk).
+enum class SegmentedForm { Offsets, Axis, View };
+
 // How a segmented reduction runs: a pure function of the device, types, operator and shape
 // (plan_segments, plan_axis). Each segment is reduced by `lanes` work-items of one work-group
 // (1: a work-item per segment) and split over `parts` work-groups (> 1: a second launch combines
@@ -46,6 +51,11 @@ struct SegmentedPlan {
   // blocks).
   bool by_view = false;
   ViewForm view;
+  SegmentedForm form() const {
+    return by_offsets ? SegmentedForm::Offsets
+           : by_view  ? SegmentedForm::View
+                      : SegmentedForm::Axis;
+  }
   // Segments that are neighbours in memory, which a group's work-items take side by side (the
   // axis form's inner; the view form's innermost kept axis where its stride is 1 and its
   // elements' is not; else 1).

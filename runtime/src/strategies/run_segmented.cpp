@@ -150,21 +150,6 @@ std::string describe_bad_offsets(cl_uint bad) {
 
 }  // namespace
 
-void check_host_offsets(std::span<const std::uint64_t> offsets, std::uint64_t n) {
-  if (offsets.empty())
-    throw ArgumentError("offsets: at least one offset (0) is needed, segments + 1 in all");
-  if (offsets[0] != 0)
-    throw ArgumentError(detail::format("offsets: the first offset is {}, not 0", offsets[0]));
-  for (std::size_t k = 1; k < offsets.size(); ++k) {
-    if (offsets[k] < offsets[k - 1])
-      throw ArgumentError(detail::format("offsets: offset {} ({}) is below offset {} ({})", k,
-                                         offsets[k], k - 1, offsets[k - 1]));
-    if (offsets[k] > n)
-      throw ArgumentError(detail::format(
-          "offsets: offset {} ({}) points past the data ({} elements)", k, offsets[k], n));
-  }
-}
-
 SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const BufferAt& input,
                             const cl::Buffer* offsets, const cl::Buffer& values,
                             const cl::Buffer* indices, bool check_offsets, const UserRun* user,

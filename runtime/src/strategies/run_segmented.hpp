@@ -51,7 +51,4 @@ void state_results(Context::Impl& ctx, const SegmentedPlan& p, const UserRun& us
                    const cl::Buffer& states, const std::string& results,
                    std::span<const Type> out_types, std::span<const cl::Buffer> out);
 
-// The same rule for offsets on the host.
-void check_host_offsets(std::span<const std::uint64_t> offsets, std::uint64_t n);
-
 }  // namespace rdx::detail

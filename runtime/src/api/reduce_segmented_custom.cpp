@@ -1,8 +1,7 @@
 // The segmented entry points of users' reductions and the composites (rdx/segmented_custom.hpp):
-// check the request, hand host inputs to the device (core/host_input.hpp; in passes beyond one
-// allocation, the pieces of a segment combined on the device: seg_merge), run the plan with the
-// reduction's definitions (strategies/run_segmented.cpp), and split the states into fields; the
-// composites' final step per segment is ops/stats.hpp's.
+// plan and check the request, run it (dispatch/user_segments.hpp: the inputs on the device, the
+// one segmented dispatch, the states split into fields); the composites' final step per segment
+// is ops/stats.hpp's, on the device where it has that form.
 #include "core/format.hpp"
 
 #include <algorithm>
@@ -12,206 +11,36 @@
 #include <stdexcept>
 #include <vector>
 
-#include "api/segmented_host.hpp"
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
 #include "core/result_memory.hpp"
 #include "core/text.hpp"
 #include "dispatch/run_plan.hpp"
 #include "dispatch/run_user.hpp"
+#include "dispatch/segments.hpp"
+#include "dispatch/user_segments.hpp"
 #include "exec/device_input.hpp"
 #include "ops/stats.hpp"
 #include "rdx/errors.hpp"
 #include "rdx/segmented.hpp"
 #include "rdx/segmented_custom.hpp"
-#include "strategies/run_segmented.hpp"
 
 namespace rdx {
 namespace {
 
-using detail::UserInputs;
+using detail::check_fields;
+using detail::device_job;
+using detail::DeviceStates;
+using detail::host_job;
+using detail::run_states;
+using detail::scatter_fields;
+using detail::states_buffer;
+using detail::to_fields;
+using detail::UserJob;
 
-// A user's reduction as one call runs it: prepared for its inputs' types.
-struct Job {
-  Context& ctx;
-  const Reduction& r;
-  UserInputs in;
-  std::shared_ptr<const detail::Prepared> prep;
-
-  // further: the inputs after the first; offsets: every input's element offset, or none (all 0).
-  detail::UserRun run(std::uint64_t base, std::vector<cl::Buffer> further,
-                      std::span<const std::uint64_t> offsets = {}) const {
-    std::vector<std::uint64_t> rest;
-    if (!offsets.empty()) rest.assign(offsets.begin() + 1, offsets.end());
-    return {&prep->definitions, prep->layout.bytes, base, std::move(further), std::move(rest)};
-  }
-};
-
-Job host_job(Context& ctx, const Reduction& r, std::span<const Array> inputs, std::uint64_t n,
-             const char* who) {
-  Job job{ctx, r, detail::host_inputs(inputs, n, who), {}};
-  job.prep = detail::prepare(ctx, r, job.in.types);  // validates r against the inputs
-  return job;
-}
-
-Job device_job(Context& ctx, const Reduction& r, std::span<const DeviceArray> inputs,
-               std::uint64_t n, const char* who) {
-  if (inputs.empty()) detail::validate(r, 0);  // the error about the number of inputs
-  Job job{ctx, r, detail::device_inputs(ctx, inputs, n, who), {}};
-  job.prep = detail::prepare(ctx, r, job.in.types);
-  return job;
-}
-
-// p over device inputs `in` (their elements from flat index `base`; each from its element offset,
-// `in_offsets`: the caller's device inputs', host inputs read in place from an aligned start),
-// states into `out`; returns the plan that ran (its
-// work-group size may be below p's). check_offsets: device offsets of the caller's, checked on
-// the device first (run_segmented).
-SegmentedPlan run_states(const Job& job, const SegmentedPlan& p, const std::vector<cl::Buffer>& in,
-                         std::span<const std::uint64_t> in_offsets, std::uint64_t base,
-                         const cl::Buffer* offsets, const cl::Buffer& out,
-                         bool check_offsets = false) {
-  const detail::UserRun u = job.run(base, {in.begin() + 1, in.end()}, in_offsets);
-  std::vector<detail::ExactFieldPlace> places;  // the exact form: every field a float sum
-  if (p.exact)
-    for (std::size_t f = 0; f < job.r.fields.size(); ++f)
-      places.push_back({job.r.fields[f].name, job.r.fields[f].type, job.prep->layout.offsets[f]});
-  try {
-    const BufferAt first(in[0], in_offsets.empty() ? 0 : in_offsets[0]);
-    return detail::run_segmented(detail::impl_of(job.ctx), p, first, offsets, out, nullptr,
-                                 check_offsets, &u, places);
-  } catch (const BuildError& e) {
-    detail::rethrow_build_error(job.r, job.in.types, e);
-  }
-}
-
-// A call's states on the device: the plan that ran and p.segments states in `states`.
-struct DeviceStates {
-  SegmentedPlan ran;
-  cl::Buffer states;
-};
-
-// The states read back and split into fields.
-SegmentedStates to_fields(const Job& job, const DeviceStates& d) {
-  const SegmentedPlan& p = d.ran;
-  const cl::Buffer* states = &d.states;
-  SegmentedStates r;
-  r.plan = p;
-  const detail::StateLayout& layout = job.prep->layout;
-  std::vector<unsigned char> bytes(p.segments * layout.bytes);
-  if (!bytes.empty())
-    RDX_CHECK(detail::impl_of(job.ctx).queue.enqueueReadBuffer(*states, CL_TRUE, 0, bytes.size(),
-                                                               bytes.data()));
-  for (std::size_t f = 0; f < job.r.fields.size(); ++f) {
-    const Type t = job.r.fields[f].type;
-    const std::size_t size = size_of(t);
-    r.types.push_back(t);
-    std::vector<unsigned char> v(p.segments * size);
-    for (std::uint64_t k = 0; k < p.segments; ++k)
-      std::memcpy(v.data() + k * size, bytes.data() + k * layout.bytes + layout.offsets[f], size);
-    r.fields.push_back(std::move(v));
-  }
-  return r;
-}
-
-cl::Buffer states_buffer(const Job& job, const SegmentedPlan& p) {
-  return detail::device_buffer(detail::impl_of(job.ctx), p.segments * job.prep->layout.bytes,
-                               "result states");
-}
-
-// Host inputs' buffers and their element offsets (read in place: from an aligned start), as
-// run_states takes them.
-struct HostBuffers {
-  std::vector<cl::Buffer> buffers;
-  std::vector<std::uint64_t> offsets;
-  void add(const BufferAt& b) {
-    buffers.push_back(b.buffer);
-    offsets.push_back(b.offset);
-  }
-};
-
-// Host inputs: handed to the device in one pass (the elements the segments cover; read in place on
-// a CPU device, core/host_input.hpp), or in passes.
-DeviceStates run_host(const Job& job, const SegmentedPlan& p,
-                      std::span<const std::uint64_t> offsets) {
-  auto& impl = detail::impl_of(job.ctx);
-  const cl::Buffer out = states_buffer(job, p);
-  const std::uint64_t used = p.by_offsets ? offsets.back()
-                             : p.by_view  ? element_span(p.view).hi
-                                          : p.n;
-  detail::check_view_pass(p, used, "reduce_axes");
-  if (used <= p.chunk) {
-    HostBuffers in;
-    for (std::size_t j = 0; j < job.in.types.size(); ++j)
-      in.add(detail::host_buffer(impl, job.in.types[j], job.in.host[j], used));
-    std::optional<cl::Buffer> off;
-    if (p.by_offsets) off = detail::host_offsets(impl, offsets);
-    const SegmentedPlan ran =
-        p.segments ? run_states(job, p, in.buffers, in.offsets, 0, off ? &*off : nullptr, out) : p;
-    return {ran, out};
-  }
-  // Passes: every segment starts from the identity, and each pass's pieces are combined into it.
-  const detail::UserRun merge_run = job.run(0, {});
-  detail::identity_states(impl, p, merge_run, out, p.segments);
-  std::vector<detail::PassInput> inputs;
-  for (std::size_t j = 0; j < job.in.types.size(); ++j)
-    inputs.emplace_back(job.ctx, job.in.types[j], p.chunk, p.n, job.in.host[j]);
-  detail::for_each_pass(p, offsets, [&](const detail::Pass& pass) {
-    HostBuffers in;
-    for (detail::PassInput& input : inputs)
-      in.add(input.load(pass.first, pass.q.n));
-    std::optional<cl::Buffer> off;
-    if (p.by_offsets) off = detail::host_offsets(impl, pass.offsets);
-    const cl::Buffer piece = states_buffer(job, pass.q);
-    run_states(job, pass.q, in.buffers, in.offsets, pass.first, off ? &*off : nullptr, piece);
-    detail::merge_states(impl, p, merge_run, out, pass.segment, piece, pass.q.segments);
-  });
-  return {p, out};
-}
-
-DeviceStates run_device(const Job& job, const SegmentedPlan& p,
-                        std::span<const std::uint64_t> offsets, const char* who) {
-  detail::check_one_pass(p, who);
-  const cl::Buffer out = states_buffer(job, p);
-  std::optional<cl::Buffer> off;
-  if (p.by_offsets) off = detail::host_offsets(detail::impl_of(job.ctx), offsets);
-  const SegmentedPlan ran =
-      p.segments ? run_states(job, p, job.in.device, job.in.offsets, 0, off ? &*off : nullptr, out)
-                 : p;
-  return {ran, out};
-}
-
-// The caller's field buffers: one per field of the reduction, each holding p.segments values of
-// its type (ArgumentError otherwise).
-void check_fields(const Job& job, const SegmentedPlan& p, std::span<const cl::Buffer> fields,
-                  const char* who) {
-  if (fields.size() != job.r.fields.size())
-    throw ArgumentError(detail::format("{}: {} buffers for the {} fields of '{}'", who,
-                                       fields.size(), job.r.fields.size(),
-                                       detail::printable(p.reduction)));
-  for (std::size_t f = 0; f < fields.size(); ++f)
-    detail::check_device_input(
-        job.ctx, fields[f], job.r.fields[f].type, p.segments,
-        detail::format("{} (field '{}')", who, detail::printable(job.r.fields[f].name)));
-}
-
-// The states' field f, every state_bytes-th run of its bytes, into the contiguous fields[f]:
-// one rectangular copy per field, after the reduction; waits for them.
-void scatter_fields(const Job& job, const SegmentedPlan& p, const cl::Buffer& states,
-                    std::span<const cl::Buffer> fields) {
-  auto& impl = detail::impl_of(job.ctx);
-  const detail::StateLayout& layout = job.prep->layout;
-  for (std::size_t f = 0; f < fields.size(); ++f) {
-    const std::size_t size = size_of(job.r.fields[f].type);
-    RDX_CHECK(impl.queue.enqueueCopyBufferRect(
-        states, fields[f], {layout.offsets[f], 0, 0}, {0, 0, 0},
-        {size, static_cast<std::size_t>(p.segments), 1}, layout.bytes, 0, size, 0));
-  }
-  RDX_CHECK(impl.queue.finish());
-}
-
-SegmentedPlan offsets_plan(const Job& job, std::uint64_t n, std::span<const std::uint64_t> offsets,
-                           const Options& opts, const char* who) {
+SegmentedPlan offsets_plan(const UserJob& job, std::uint64_t n,
+                           std::span<const std::uint64_t> offsets, const Options& opts,
+                           const char* who) {
   detail::check_host_offsets(offsets, n);
   const SegmentedPlan p =
       plan_segments(job.ctx.device_info(), job.r, job.in.types, n, offsets.size() - 1, opts);
@@ -219,7 +48,7 @@ SegmentedPlan offsets_plan(const Job& job, std::uint64_t n, std::span<const std:
   return p;
 }
 
-SegmentedPlan axis_plan(const Job& job, std::span<const std::uint64_t> shape, std::size_t axis,
+SegmentedPlan axis_plan(const UserJob& job, std::span<const std::uint64_t> shape, std::size_t axis,
                         const Options& opts, const char* who) {
   const SegmentedPlan p = plan_axis(job.ctx.device_info(), job.r, job.in.types, shape, axis, opts);
   detail::check_fits(job.ctx, p, who);
@@ -236,40 +65,40 @@ std::uint64_t elements(std::span<const std::uint64_t> shape) {
 
 // A call's job and its states on the device, for the entry points below and the composites.
 struct Ran {
-  Job job;
+  UserJob job;
   DeviceStates d;
 };
 
 Ran segments_states(Context& ctx, const Reduction& r, std::span<const Array> inputs,
                     std::uint64_t n, std::span<const std::uint64_t> offsets, const Options& opts) {
-  Job job = host_job(ctx, r, inputs, n, "reduce_segments");
+  UserJob job = host_job(ctx, r, inputs, n, "reduce_segments");
   const SegmentedPlan p = offsets_plan(job, n, offsets, opts, "reduce_segments");
-  DeviceStates d = run_host(job, p, offsets);
+  DeviceStates d = detail::host_states(job, p, offsets);
   return {std::move(job), std::move(d)};
 }
 
 Ran segments_states(Context& ctx, const Reduction& r, std::span<const DeviceArray> inputs,
                     std::uint64_t n, std::span<const std::uint64_t> offsets, const Options& opts) {
-  Job job = device_job(ctx, r, inputs, n, "reduce_segments");
+  UserJob job = device_job(ctx, r, inputs, n, "reduce_segments");
   const SegmentedPlan p = offsets_plan(job, n, offsets, opts, "reduce_segments");
-  DeviceStates d = run_device(job, p, offsets, "reduce_segments");
+  DeviceStates d = detail::device_states(job, p, offsets, "reduce_segments");
   return {std::move(job), std::move(d)};
 }
 
 Ran axis_states(Context& ctx, const Reduction& r, std::span<const Array> inputs,
                 std::span<const std::uint64_t> shape, std::size_t axis, const Options& opts) {
   const std::uint64_t n = elements(shape);
-  Job job = host_job(ctx, r, inputs, n == ~std::uint64_t{0} ? 0 : n, "reduce_axis");
-  DeviceStates d = run_host(job, axis_plan(job, shape, axis, opts, "reduce_axis"), {});
+  UserJob job = host_job(ctx, r, inputs, n == ~std::uint64_t{0} ? 0 : n, "reduce_axis");
+  DeviceStates d = detail::host_states(job, axis_plan(job, shape, axis, opts, "reduce_axis"), {});
   return {std::move(job), std::move(d)};
 }
 
 Ran axis_states(Context& ctx, const Reduction& r, std::span<const DeviceArray> inputs,
                 std::span<const std::uint64_t> shape, std::size_t axis, const Options& opts) {
   const std::uint64_t n = elements(shape);
-  Job job = device_job(ctx, r, inputs, n == ~std::uint64_t{0} ? 0 : n, "reduce_axis");
-  DeviceStates d =
-      run_device(job, axis_plan(job, shape, axis, opts, "reduce_axis"), {}, "reduce_axis");
+  UserJob job = device_job(ctx, r, inputs, n == ~std::uint64_t{0} ? 0 : n, "reduce_axis");
+  DeviceStates d = detail::device_states(job, axis_plan(job, shape, axis, opts, "reduce_axis"), {},
+                                         "reduce_axis");
   return {std::move(job), std::move(d)};
 }
 
@@ -283,20 +112,20 @@ Ran axes_states(Context& ctx, const Reduction& r, std::span<const Array> inputs,
       a.data = static_cast<const unsigned char*>(a.data) + detail::byte_size(a.type, span.lo);
   View local = v;
   local.offset -= span.lo;
-  Job job = host_job(ctx, r, from_lowest, span.hi - span.lo, who);
+  UserJob job = host_job(ctx, r, from_lowest, span.hi - span.lo, who);
   const SegmentedPlan p = plan_axes(ctx.device_info(), r, job.in.types, local, axes, opts);
   detail::check_fits(ctx, p, who);
-  DeviceStates d = run_host(job, p, {});
+  DeviceStates d = detail::host_states(job, p, {});
   return {std::move(job), std::move(d)};
 }
 
 Ran axes_states(Context& ctx, const Reduction& r, std::span<const DeviceArray> inputs,
                 const View& v, std::span<const std::int64_t> axes, const Options& opts) {
   const char* who = "reduce_axes";
-  Job job = device_job(ctx, r, inputs, element_span(v).hi, who);
+  UserJob job = device_job(ctx, r, inputs, element_span(v).hi, who);
   const SegmentedPlan p = plan_axes(ctx.device_info(), r, job.in.types, v, axes, opts);
   detail::check_fits(ctx, p, who);
-  DeviceStates d = run_device(job, p, {}, who);
+  DeviceStates d = detail::device_states(job, p, {}, who);
   return {std::move(job), std::move(d)};
 }
 
@@ -349,7 +178,7 @@ SegmentedPlan reduce_segments_into(Context& ctx, const Reduction& r,
                                    const cl::Buffer& offsets, std::uint64_t segments,
                                    std::span<const cl::Buffer> fields, const Options& opts) {
   const char* who = "reduce_segments_into";
-  const Job job = device_job(ctx, r, inputs, n, who);
+  const UserJob job = device_job(ctx, r, inputs, n, who);
   if (segments == ~std::uint64_t{0})
     throw ArgumentError(detail::format("{}: too many segments", who));
   const SegmentedPlan p = plan_segments(ctx.device_info(), r, job.in.types, n, segments, opts);
@@ -371,7 +200,7 @@ SegmentedPlan reduce_axis_into(Context& ctx, const Reduction& r,
                                std::span<const cl::Buffer> fields, const Options& opts) {
   const char* who = "reduce_axis_into";
   const std::uint64_t n = elements(shape);
-  const Job job = device_job(ctx, r, inputs, n == ~std::uint64_t{0} ? 0 : n, who);
+  const UserJob job = device_job(ctx, r, inputs, n == ~std::uint64_t{0} ? 0 : n, who);
   const SegmentedPlan p = axis_plan(job, shape, axis, opts, who);
   detail::check_one_pass(p, who);
   if (p.segments == 0) return p;
@@ -455,8 +284,7 @@ SegmentedStats finish(Stat s, Type acc, Type element, const Ran& x,
   std::vector<cl::Buffer> out;
   for (Type t : form->outputs)
     out.push_back(detail::device_buffer(impl, p.segments * size_of(t), "results"));
-  detail::state_results(impl, p, x.job.run(0, {}), x.d.states, form->statements, form->outputs,
-                        out);
+  detail::device_results(x.job, x.d, *form, out);
   auto read = [&](std::size_t j, void* to) {
     RDX_CHECK(impl.queue.enqueueReadBuffer(out[j], CL_TRUE, 0,
                                            p.segments * size_of(form->outputs[j]), to));
@@ -523,8 +351,7 @@ void finish_into(Stat s, Type acc, Type element, const Ran& x, std::span<const T
     throw std::logic_error(
         "reduce_axes_into: the device form's results are not of stat_result_types' types");
   auto& impl = detail::impl_of(x.job.ctx);
-  detail::state_results(impl, p, x.job.run(0, {}), x.d.states, form->statements, form->outputs,
-                        out);
+  detail::device_results(x.job, x.d, *form, out);
   RDX_CHECK(impl.queue.finish());
 }
 

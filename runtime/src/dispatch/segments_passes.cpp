@@ -1,7 +1,7 @@
 // Host inputs larger than one pass (SegmentedPlan::chunk, the device's largest allocation): the
 // input reduced in passes of at most `chunk` elements, in order, each pass's elements read in
 // place on a CPU device or written into one device buffer elsewhere (PassInput)
-// (for_each_pass, which users' reductions share: api/segmented_custom.cpp). A pass reduces the
+// (for_each_pass, which users' reductions share: dispatch/user_segments.cpp). A pass reduces the
 // pieces of the segments it holds with the plan's own form; for a built-in operator, a segment
 // that spans passes has its pieces combined on the host (ops/operators.hpp's combine_states,
 // argmin/argmax's index moved by the piece's start within its segment, ties to the first).
@@ -12,10 +12,10 @@
 #include <optional>
 #include <vector>
 
-#include "api/segmented_host.hpp"
 #include "core/cl_check.hpp"
 #include "core/host_input.hpp"
 #include "dispatch/run_plan.hpp"
+#include "dispatch/segments.hpp"
 #include "exec/chunks.hpp"
 #include "ops/operators.hpp"
 #include "rdx/errors.hpp"

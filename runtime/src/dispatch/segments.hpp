@@ -1,14 +1,38 @@
-// Internal: what the segmented entry points (api/segmented.cpp) and their passes over host inputs
-// larger than one allocation (api/segmented_passes.cpp) share.
+// Internal: the one dispatch of a segmented plan (run_segments: segments, axes and views, built-in
+// operators and users' reductions, run_to_run and exact), and what the segmented entry points
+// (api/reduce_segmented.cpp, api/reduce_segmented_custom.cpp through dispatch/user_segments.hpp)
+// share around it: host data on the device, results read back, checks, and passes over host
+// inputs larger than one allocation (dispatch/segments_passes.cpp).
 #pragma once
 #include <cstdint>
 #include <functional>
 #include <span>
 
 #include "core/context_impl.hpp"
+#include "exec/exec.hpp"
 #include "rdx/segmented.hpp"
+#include "strategies/run_segmented.hpp"  // ExactFieldPlace
 
 namespace rdx::detail {
+
+// p run on device buffers by its launcher (strategies/run_segmented.cpp), whatever its form:
+// the segments of `in` (p.n elements from its offset on; by `offsets`, p.segments + 1 of them on
+// the device, for p.form() == SegmentedForm::Offsets and only then, else p's axis or view form)
+// reduced into `values` (p.segments values of p.acc) and, for argmin/argmax, `indices`
+// (p.segments ulongs). Waits for the results; returns the plan that ran (its lanes at most the
+// work-group size the kernel was built for). check_offsets: the caller's device offsets, checked
+// on the device first (ArgumentError once the queue is done). A user's reduction (p.user()) runs
+// with `user`; its exact form with `exact_fields` (every field a float sum, each rounded into its
+// place in the states).
+SegmentedPlan run_segments(Context::Impl& ctx, const SegmentedPlan& p, const BufferAt& in,
+                           const cl::Buffer* offsets, const cl::Buffer& values,
+                           const cl::Buffer* indices, bool check_offsets = false,
+                           const UserRun* user = nullptr,
+                           std::span<const ExactFieldPlace> exact_fields = {});
+
+// Host offsets checked: from 0, never decreasing, none past n (ArgumentError otherwise), the rule
+// cl/segmented.cl's seg_check applies to device offsets.
+void check_host_offsets(std::span<const std::uint64_t> offsets, std::uint64_t n);
 
 // A new device buffer of `bytes` bytes (at least 1) for the kernels to write (results, states).
 // Host inputs and host offsets reach the device through core/host_input.hpp instead.
@@ -49,6 +73,9 @@ void check_device_view(Context& ctx, const cl::Buffer& data, Type type, const Vi
 // the results back.
 SegmentedResult run_to_host(Context& ctx, const SegmentedPlan& p, const BufferAt& data,
                             const cl::Buffer* offsets);
+// The results as the caller gets them: nanargmin/nanargmax's all-NaN segments refused
+// (ArgumentError), the values in the result's type (rdx::result_type).
+SegmentedResult finished_segments(SegmentedResult r);
 
 // One pass over host data larger than one allocation: elements [first, first + q.n) of the
 // input, reduced with plan q (p's form on the pass's own elements and shape), whose results are
