@@ -600,6 +600,53 @@ TEST_CASE("auto on a CPU: small host inputs run on the calling thread, as the ke
   CHECK(!reduce(ctx, Type::F32, big.data(), 10, Op::Sum, profiled).plan.params.get("host_loop"));
 }
 
+TEST_CASE("auto on a CPU: small host inputs of the composites run on the calling thread") {
+  // var, std, nanvar, nanstd, nansum, nanmean, count, any, all and dot of host_items or
+  // fewer host elements, under run_to_run: no launch (dispatch/host_stats.cpp); each against the
+  // long double reference (check_stat: NaN at every fifth element for the nan* forms). Minmax,
+  // norm2 and nanprod launch; mean is the built-in sum's loop (above).
+  Context ctx(device());
+  if (ctx.device_info().kind != DeviceKind::CPU) {
+    MESSAGE("not a CPU device: auto launches for every input here");
+    return;
+  }
+  const Plan small = make_plan(ctx.device_info(), Type::F32, Op::Sum, 10, {}, ctx.tuning());
+  const std::uint64_t most = small.params.get("host_items").value_or(0);
+  REQUIRE(most > 16);
+  int ran = 0;
+  for (Stat s : kAllStats)
+    for (Type type : {Type::F32, Type::F64, Type::F16, Type::I32, Type::U8}) {
+      if (type == Type::F64 && !ctx.device_info().fp64) continue;
+      const bool host = s == Stat::Var || s == Stat::Std || s == Stat::NanVar ||
+                        s == Stat::NanStd || s == Stat::NanSum || s == Stat::NanMean ||
+                        s == Stat::Count || s == Stat::Any || s == Stat::All || s == Stat::Dot ||
+                        s == Stat::Mean;
+      for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{33}, most}) {
+        CAPTURE(name(s));
+        CAPTURE(name(type));
+        CAPTURE(n);
+        CHECK(check_stat(ctx, s, type, n, n + 11) == "");
+        const auto x = make_case_data(type, Op::Sum, Pattern::Random, n, n + 11);
+        const Array in[] = {{type, x.data()}, {type, x.data()}};
+        const StatResult r = reduce(ctx, s, std::span<const Array>(in, input_count(s)), n);
+        CHECK((r.plan.params.get("host_loop") == 1u) == host);
+        ++ran;
+      }
+    }
+  CHECK(ran == static_cast<int>(std::size(kAllStats)) * 3 * (ctx.device_info().fp64 ? 5 : 4));
+  // Another level, a map, or a profile: the kernels.
+  std::vector<float> v(100, 2.0f);
+  const Array one[] = {{Type::F32, v.data()}};
+  Options exact;
+  exact.determinism = Determinism::Exact;
+  CHECK(!reduce(ctx, Stat::NanSum, one, 100, exact).plan.params.get("host_loop"));
+  CHECK(!reduce(ctx, Stat::Count, one, 100, {}, "x > 1").plan.params.get("host_loop"));
+  Options profiled;
+  profiled.profile = true;
+  CHECK(!reduce(ctx, Stat::Var, one, 100, profiled).plan.params.get("host_loop"));
+  CHECK(reduce(ctx, Stat::Var, one, 100).value.as<double>() == 0.0);
+}
+
 TEST_CASE("big: 2^32 + 3 u8 elements, beyond one allocation, are reduced in chunks") {
   Context ctx(device());
   const std::uint64_t n = (std::uint64_t{1} << 32) + 3;

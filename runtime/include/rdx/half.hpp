@@ -5,6 +5,7 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -19,16 +20,30 @@ struct Binary16 {
   static constexpr std::uint16_t kExpMask = ((1u << kExp) - 1) << kMant;
   static constexpr std::uint16_t kMantMask = (1u << kMant) - 1;
 
+  // 2^k as a double, exactly (k within double's normal range).
+  static constexpr double pow2(int k) {
+    double v = 1;
+    for (; k > 0; --k) v *= 2;
+    for (; k < 0; ++k) v /= 2;
+    return v;
+  }
+  // A subnormal's unit, 2^(1 - kBias - kMant): a float (f16's a normal one, bf16's a subnormal).
+  static constexpr float kSubnormalUnit = static_cast<float>(pow2(1 - kBias - kMant));
+
+  // Exact. A normal value's bits are float's, re-biased (no library call: host loops convert
+  // every element through this).
   static float decode(std::uint16_t b) {
-    const int e = (b & kExpMask) >> kMant;
-    const int m = b & kMantMask;
+    const std::uint32_t e = (b & kExpMask) >> kMant;
+    const std::uint32_t m = b & kMantMask;
     float v;
-    if (e == (1 << kExp) - 1)
+    if (e == (1u << kExp) - 1) {
       v = m ? std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::infinity();
-    else if (e == 0)
-      v = std::ldexp(static_cast<float>(m), 1 - kBias - kMant);  // zero or subnormal: exact
-    else
-      v = std::ldexp(static_cast<float>(m | (1 << kMant)), e - kBias - kMant);  // exact
+    } else if (e == 0) {
+      v = static_cast<float>(m) * kSubnormalUnit;  // zero or subnormal: exact
+    } else {
+      const std::uint32_t bits = ((e - kBias + 127) << 23) | (m << (23 - kMant));
+      std::memcpy(&v, &bits, sizeof v);
+    }
     return (b & 0x8000u) ? -v : v;
   }
 

@@ -27,6 +27,7 @@ namespace {
 
 using detail::byte_size;
 using detail::empty_result;
+using detail::planned;
 
 // run_whole's outcome for the caller: a value finished (dispatch/run_plan.hpp), a reproducible
 // sum's state rounded once into plan.acc.
@@ -34,14 +35,6 @@ Result finished(const Plan& plan, std::uint64_t n, detail::WholeRun ran) {
   if (Result* r = std::get_if<Result>(&ran)) return detail::finished_result(std::move(*r));
   const detail::SumRan& s = std::get<detail::SumRan>(ran);
   return detail::sum_result(s.state, plan, n, s.seconds);
-}
-
-// make_plan's plan for the request, kept by the context for the next call (core/plan_memo.hpp).
-std::shared_ptr<const Plan> planned(Context& ctx, Type type, Op op, std::uint64_t n,
-                                    const Options& opts) {
-  return detail::impl_of(ctx).plans.get(type, op, n, opts, [&] {
-    return make_plan(ctx.device_info(), type, op, n, opts, ctx.tuning());
-  });
 }
 
 }  // namespace

@@ -2,11 +2,16 @@
 // like a user's, then its final step.
 #include "ops/stats.hpp"
 
+#include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "rdx/reduce.hpp"
 
+#include "dispatch/host_stats.hpp"
+#include "dispatch/run_plan.hpp"
 #include "dispatch/run_user.hpp"
+#include "plan/fast_tuning.hpp"
 
 namespace rdx {
 namespace {
@@ -39,6 +44,30 @@ Result sum_of(Context& ctx, const DeviceArray& a, std::uint64_t n, const Options
   return reduce(ctx, a.type, BufferAt(a.buffer, a.offset), n, Op::Sum, o);
 }
 
+// s on the calling thread (dispatch/host_stats.hpp): host inputs without a map under run_to_run,
+// few enough that the built-in sum of the first input would run there (runs_on_host: a CPU
+// device, auto's plan); nullopt otherwise, or where the host loop has no form of s.
+template <class In>
+std::optional<StatResult> on_host(Context& ctx, Stat s, std::span<const In> inputs,
+                                  std::span<const Type> types, Type acc, std::uint64_t n,
+                                  const Options& opts, const std::string& map) {
+  if constexpr (!std::is_same_v<In, Array>) {
+    return std::nullopt;
+  } else {
+    if (n == 0 || !map.empty() || opts.determinism != Determinism::RunToRun || opts.profile)
+      return std::nullopt;
+    for (const Array& a : inputs)
+      if (!a.data) return std::nullopt;  // the kernels' path says what is wrong
+    Options o = opts;
+    o.acc.reset();
+    const std::shared_ptr<const Plan> sum = detail::planned(ctx, types[0], Op::Sum, n, o);
+    if (!detail::runs_on_host(*sum, n)) return std::nullopt;
+    const std::optional<StateResult> st = detail::run_host_stat(s, acc, inputs, n, *sum);
+    if (!st) return std::nullopt;
+    return detail::stat_result(s, acc, *st, n);
+  }
+}
+
 template <class In>
 StatResult run_stat(Context& ctx, Stat s, std::span<const In> inputs, std::uint64_t n,
                     const Options& opts, const std::string& map) {
@@ -53,6 +82,7 @@ StatResult run_stat(Context& ctx, Stat s, std::span<const In> inputs, std::uint6
         ctx, detail::moments_reduction(s, acc, types[0]), inputs_of(ctx, inputs, n), n, opts);
     return detail::moments_result(s, acc, f.sums, f.plan, m);
   }
+  if (std::optional<StatResult> h = on_host(ctx, s, inputs, types, acc, n, opts, map)) return *h;
   if (s == Stat::Mean && opts.determinism == Determinism::RunToRun &&
       (is_float(types[0]) || (is_float(acc) && size_of(acc) >= size_of(types[0])))) {
     // The built-in sum in acc (its vector loads, and on a CPU the host loop for small host

@@ -18,6 +18,13 @@
 
 namespace rdx::detail {
 
+std::shared_ptr<const Plan> planned(Context& ctx, Type type, Op op, std::uint64_t n,
+                                    const Options& opts) {
+  return impl_of(ctx).plans.get(type, op, n, opts, [&] {
+    return make_plan(ctx.device_info(), type, op, n, opts, ctx.tuning());
+  });
+}
+
 Result run_plan(Context& ctx, const Plan& plan, const BufferAt& in, std::uint64_t n, bool profile) {
   Exec ex(impl_of(ctx), plan, profile);
   ex.in_offset = in.offset;

@@ -3,6 +3,7 @@
 // is told apart by its form.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <variant>
 
 #include "exec/device_input.hpp"  // check_device_input, for the entry points
@@ -12,6 +13,11 @@
 #include "rdx/reduce.hpp"
 
 namespace rdx::detail {
+
+// make_plan's plan for the request, kept by the context for the next call (core/plan_memo.hpp):
+// rdx::reduce's, and the composites' question whether a host input runs on the calling thread.
+std::shared_ptr<const Plan> planned(Context& ctx, Type type, Op op, std::uint64_t n,
+                                    const Options& opts);
 
 // A reproducible float sum's run: its state over the elements, and its kernels' seconds (with
 // profile).
