@@ -23,8 +23,10 @@ struct Binary16 {
   // 2^k as a double, exactly (k within double's normal range).
   static constexpr double pow2(int k) {
     double v = 1;
-    for (; k > 0; --k) v *= 2;
-    for (; k < 0; ++k) v /= 2;
+    for (; k > 0; --k)
+      v *= 2;
+    for (; k < 0; ++k)
+      v /= 2;
     return v;
   }
   // A subnormal's unit, 2^(1 - kBias - kMant): a float (f16's a normal one, bf16's a subnormal).
