@@ -511,3 +511,51 @@ TEST_CASE("segmented: host inputs at any element's address, read in place, stay 
     }
   }
 }
+
+TEST_CASE("segmented: small host inputs on a CPU run on the calling thread, as the kernels do") {
+  // Offsets (empty segments among them), rows and columns of at most host_items elements under
+  // auto: no kernel (SegmentedPlan::host_loop; dispatch/host_loop.cpp's run_host_segments),
+  // against each segment's reference and against the kernels' results (profile asks for them):
+  // the same values and indices, sums within rounding.
+  if (ctx().device_info().kind != rdx::DeviceKind::CPU) {
+    MESSAGE("not a CPU device: segmented reductions launch here");
+    return;
+  }
+  rdx::Options kernel;
+  kernel.profile = true;
+  int ran = 0;
+  const std::vector<std::uint64_t> off = {0, 0, 5, 21, 21, 100, 1000};
+  const std::vector<std::uint64_t> rows = {40, 17}, cols = {3, 9, 13};
+  for (rdx::Type type : {rdx::Type::F32, rdx::Type::I32, rdx::Type::U8, rdx::Type::F64})
+    for (rdx::Op op : rdx::kAllOps) {
+      if (!rdx::op_allows(op, type) || !device_allows(type)) continue;
+      const bool float_prod = rdx::is_float(type) && op == rdx::Op::Prod;  // launches
+      CAPTURE(rdx::name(type));
+      CAPTURE(rdx::name(op));
+      const auto data = rdx::make_case_data(type, op, rdx::Pattern::Small, 1000, 3);
+      const auto compare = [&](const rdx::SegmentedResult& h, const rdx::SegmentedResult& k) {
+        CHECK(h.plan.host_loop == !float_prod);
+        CHECK_FALSE(k.plan.host_loop);
+        CHECK(h.indices == k.indices);
+        if (rdx::is_float(type) && op == rdx::Op::Sum) {
+          for (std::uint64_t j = 0; j < h.size(); ++j)
+            CHECK(h.value(j).as<double>() ==
+                  doctest::Approx(k.value(j).as<double>()).epsilon(1e-5));
+        } else {
+          CHECK(h.values == k.values);
+        }
+        ++ran;
+      };
+      const auto h = rdx::reduce_segments(ctx(), type, data.data(), 1000, off, op);
+      CHECK(rdx::check_segments(h, data.data(), off) == "");
+      compare(h, rdx::reduce_segments(ctx(), type, data.data(), 1000, off, op, kernel));
+      for (const auto& shape : {rows, cols})
+        for (std::size_t axis = 0; axis < shape.size(); ++axis) {
+          CAPTURE(axis);
+          const auto a = rdx::reduce_axis(ctx(), type, data.data(), shape, axis, op);
+          CHECK(rdx::check_axis(a, data.data(), shape, axis) == "");
+          compare(a, rdx::reduce_axis(ctx(), type, data.data(), shape, axis, op, kernel));
+        }
+    }
+  CHECK(ran > 100);
+}

@@ -102,6 +102,10 @@ struct SegmentedPlan {
   // has its pieces combined on the host. Data already on the device runs in one pass.
   std::uint64_t chunk = 0;
   bool in_passes() const { return n > chunk; }
+  // Ran on the calling thread, no kernel (set in results only): a host input of a built-in
+  // operator on a CPU device, few enough elements that auto's plan of a whole input of them would
+  // (Plan::params' host_loop, docs/tuning.md), the offsets or axis form, run_to_run.
+  bool host_loop = false;
   // The most operations on a path from an element of a segment of `count` elements to its
   // result (the float error bound, as Plan::depth).
   std::uint64_t depth_for(std::uint64_t count) const;

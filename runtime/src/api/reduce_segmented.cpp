@@ -3,6 +3,7 @@
 // the device, in passes beyond one allocation, the results read back).
 #include "core/format.hpp"
 
+#include <utility>
 #include <vector>
 
 #include "core/context_impl.hpp"
@@ -49,6 +50,8 @@ SegmentedResult reduce_segments(Context& ctx, Type type, const void* data, std::
                                 const Options& opts) {
   const SegmentedPlan p = offsets_plan(ctx, type, n, offsets, op, opts);
   if (n && !data) throw ArgumentError("reduce_segments: data is null but n > 0");
+  if (auto h = detail::host_segments(ctx, p, data, offsets, opts))
+    return finished_segments(std::move(*h));
   // Only the elements the segments cover are moved to the device.
   const std::uint64_t used = offsets.back();
   if (used > p.chunk) return finished_segments(detail::in_passes(ctx, p, data, offsets));
@@ -90,6 +93,8 @@ SegmentedResult reduce_axis(Context& ctx, Type type, const void* data,
   const SegmentedPlan p = plan_axis(ctx.device_info(), type, op, shape, axis, opts);
   check_fits(ctx, p, "reduce_axis");
   if (p.n && !data) throw ArgumentError("reduce_axis: data is null but the shape has elements");
+  if (auto h = detail::host_segments(ctx, p, data, {}, opts))
+    return finished_segments(std::move(*h));
   if (p.in_passes()) return finished_segments(detail::in_passes(ctx, p, data));
   auto& impl = detail::impl_of(ctx);
   const BufferAt in = detail::host_buffer(impl, type, data, p.n);
@@ -132,6 +137,8 @@ SegmentedResult reduce_axes(Context& ctx, Type type, const void* data, const Vie
   const detail::HostView h = detail::host_view(v, type, data, who);
   const SegmentedPlan p = plan_view(ctx, type, op, h.view, axes, opts, who);
   detail::check_view_pass(p, h.elements, who);
+  if (auto r = detail::host_segments(ctx, p, h.first, {}, opts))
+    return finished_segments(std::move(*r));
   if (!p.by_view && p.in_passes()) return finished_segments(detail::in_passes(ctx, p, h.first));
   auto& impl = detail::impl_of(ctx);
   const BufferAt in = detail::host_buffer(impl, type, h.first, h.elements);

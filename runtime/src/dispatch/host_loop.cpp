@@ -8,10 +8,12 @@
 #include <limits>
 #include <stdexcept>
 #include <type_traits>
+#include <vector>
 
 #include "core/type_table.hpp"
 #include "ops/operators.hpp"
 #include "rdx/half.hpp"
+#include "rdx/segmented.hpp"
 
 namespace rdx::detail {
 namespace {
@@ -181,7 +183,115 @@ Result run_typed(const Plan& plan, const T* x, std::uint64_t n) {
   return r;
 }
 
+// Whether a later element e takes the first extreme's place from c: argmin/argmax's rule
+// (combine_states) for a state that comes after: NaN wins over a number (MinNum, MaxNum: loses),
+// then a strictly more extreme value; a tie keeps the first.
+template <Combine C, class A>
+bool beats(A e, A c) {
+  constexpr bool lowest = extreme_of(C) == Extreme::Lowest;
+  const bool more = lowest ? e < c : e > c;
+  if constexpr (std::is_floating_point_v<A>) {
+    if constexpr (nan_ignored(C))
+      return more || (c != c && e == e);
+    else
+      return more || (e != e && c == c);
+  } else {
+    return more;
+  }
+}
+
+// The axis form's columns (inner > 1): the rows taken in order, each column's state combined with
+// its element of the row (a loop over neighbouring columns, which the compiler can vectorise);
+// argmin/argmax keep each column's first extreme (beats). Every segment has `length`
+// elements, at least 1.
+template <Combine C, class A, class T>
+void column_states(Op op, const T* x, const HostSegments& s, A* values, std::uint64_t* indices) {
+  const std::uint64_t inner = s.inner, outer = s.segments / inner;
+  for (std::uint64_t o = 0; o < outer; ++o) {
+    const T* slice = x + o * s.length * inner;
+    A* v = values + o * inner;
+    if (!op_row(op).indexed) {
+      const A id = identity_value<A>(op);
+      for (std::uint64_t j = 0; j < inner; ++j)
+        v[j] = id;
+      for (std::uint64_t l = 0; l < s.length; ++l)
+        for (std::uint64_t j = 0; j < inner; ++j)
+          v[j] = combine_as<C>(v[j], element<C, A>(slice[l * inner + j]));
+      continue;
+    }
+    std::uint64_t* at = indices + o * inner;
+    for (std::uint64_t j = 0; j < inner; ++j) {
+      v[j] = element<C, A>(slice[j]);
+      at[j] = 0;
+    }
+    for (std::uint64_t l = 1; l < s.length; ++l)
+      for (std::uint64_t j = 0; j < inner; ++j) {
+        const A e = element<C, A>(slice[l * inner + j]);
+        if (beats<C>(e, v[j])) {
+          v[j] = e;
+          at[j] = l;
+        }
+      }
+  }
+}
+
+template <class T, class A>
+bool segments_typed(Op op, const T* x, const HostSegments& s, unsigned char* values,
+                    std::uint64_t* indices) {
+  const OpRow& row = op_row(op);
+  bool ran = true;
+  visit_combine(row.combine, [&](auto c) {
+    constexpr Combine C = decltype(c)::value;
+    if constexpr (std::is_floating_point_v<A> && (C == Combine::And || C == Combine::Or ||
+                                                  C == Combine::Xor || C == Combine::Mul)) {
+      ran = false;  // bitwise: refused by the plan; products: marked infinities
+    } else {
+      const bool by_offsets = !s.offsets.empty();
+      if (!by_offsets && s.inner > 1 && s.length > 0) {
+        std::vector<A> v(s.segments);
+        column_states<C, A>(op, x, s, v.data(), indices);
+        std::memcpy(values, v.data(), v.size() * sizeof(A));
+        return;
+      }
+      const A id = identity_value<A>(op);
+      const A empty = row.indexed ? A(0) : identity(op, type_of<A>()).template as<A>();
+      for (std::uint64_t k = 0; k < s.segments; ++k) {
+        const std::uint64_t count = by_offsets ? s.offsets[k + 1] - s.offsets[k] : s.length;
+        A v = empty;
+        std::uint64_t at = kEmptySegmentIndex;
+        if (count) {
+          const T* first = x + (by_offsets ? s.offsets[k] : k * s.length);  // inner is 1
+          v = fold<C, A>(first, count, id);
+          if (row.indexed) at = first_index_of<C, A>(first, count, v);
+        }
+        std::memcpy(values + k * sizeof(A), &v, sizeof(A));
+        if (row.indexed) indices[k] = at;
+      }
+    }
+  });
+  return ran;
+}
+
 }  // namespace
+
+bool run_host_segments(Op op, Type type, Type acc, const void* data, const HostSegments& s,
+                       unsigned char* values, std::uint64_t* indices) {
+  return visit_type(type, [&](auto t) {
+    using T = decltype(t);
+    using C = std::conditional_t<is_half_v<T>, float, T>;
+    using Wide =
+        std::conditional_t<std::is_floating_point_v<C>, double,
+                           std::conditional_t<std::is_signed_v<C>, std::int64_t, std::uint64_t>>;
+    const T* x = static_cast<const T*>(data);
+    if (acc == type_of<C>()) return segments_typed<T, C>(op, x, s, values, indices);
+    if (acc == type_of<Wide>()) return segments_typed<T, Wide>(op, x, s, values, indices);
+    if constexpr (std::is_integral_v<T>) {  // integers into a float (mean's sums)
+      if (acc == Type::F64) return segments_typed<T, double>(op, x, s, values, indices);
+      if (acc == Type::F32) return segments_typed<T, float>(op, x, s, values, indices);
+    }
+    return false;
+  });
+}
 
 std::optional<Result> run_host_loop(const Plan& plan, const void* data, std::uint64_t n) {
   return visit_type(plan.type, [&](auto t) -> std::optional<Result> {

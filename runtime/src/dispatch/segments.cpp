@@ -13,8 +13,11 @@
 #include "core/format.hpp"
 #include "core/host_input.hpp"
 #include "core/result_memory.hpp"
+#include "dispatch/host_loop.hpp"
 #include "dispatch/run_plan.hpp"
 #include "ops/operators.hpp"
+#include "plan/fast_tuning.hpp"
+#include "plan/request.hpp"
 #include "rdx/errors.hpp"
 #include "strategies/run_segmented.hpp"
 
@@ -35,6 +38,29 @@ SegmentedPlan run_segments(Context::Impl& ctx, const SegmentedPlan& p, const Buf
       break;
   }
   return run_segmented(ctx, p, in, offsets, values, indices, check_offsets, user, exact_fields);
+}
+
+std::optional<SegmentedResult> host_segments(Context& ctx, const SegmentedPlan& p, const void* data,
+                                             std::span<const std::uint64_t> offsets,
+                                             const Options& opts) {
+  if (p.user() || p.exact || p.form() == SegmentedForm::View || p.n == 0 || !data ||
+      !auto_strategy(opts) || !opts.tuning.empty() || opts.work_group_size || opts.profile)
+    return std::nullopt;
+  if (!runs_on_host(*planned(ctx, p.type, Op::Sum, p.n, Options{}), p.n)) return std::nullopt;
+  SegmentedResult r;
+  r.acc = p.acc;
+  r.plan = p;
+  r.plan.host_loop = true;
+  size_for_results(r.values, p.segments * size_of(p.acc));
+  if (is_index_op(p.op)) size_for_results(r.indices, p.segments);
+  HostSegments s;
+  s.segments = p.segments;
+  if (p.form() == SegmentedForm::Offsets) s.offsets = offsets;
+  s.length = p.length;
+  s.inner = p.inner;
+  if (!run_host_segments(p.op, p.type, p.acc, data, s, r.values.data(), r.indices.data()))
+    return std::nullopt;
+  return r;
 }
 
 void check_host_offsets(std::span<const std::uint64_t> offsets, std::uint64_t n) {

@@ -513,6 +513,7 @@ std::string SegmentedPlan::describe() const {
   else
     r += detail::format("axis length={} inner={} segments={}", length, inner, segments);
   if (acc != type && !user()) r += detail::format(" acc={}", name(acc));
+  if (host_loop) return r + " host_loop=1";
   if (exact)
     return r +
            detail::format(" exact wg={} lanes={} fold={}", work_group_size, lanes, fold ? 1 : 0);
