@@ -513,8 +513,8 @@ TEST_CASE("segmented: host inputs at any element's address, read in place, stay 
 }
 
 TEST_CASE("segmented: small host inputs on a CPU run on the calling thread, as the kernels do") {
-  // Offsets (empty segments among them), rows and columns of at most host_items elements under
-  // auto: no kernel (SegmentedPlan::host_loop; dispatch/host_loop.cpp's run_host_segments),
+  // Offsets (empty segments among them), rows, columns and views of at most host_items elements
+  // under auto: no kernel (SegmentedPlan::host_loop; dispatch/host_loop.cpp's run_host_segments),
   // against each segment's reference and against the kernels' results (profile asks for them):
   // the same values and indices, sums within rounding.
   if (ctx().device_info().kind != rdx::DeviceKind::CPU) {
@@ -555,6 +555,19 @@ TEST_CASE("segmented: small host inputs on a CPU run on the calling thread, as t
           const auto a = rdx::reduce_axis(ctx(), type, data.data(), shape, axis, op);
           CHECK(rdx::check_axis(a, data.data(), shape, axis) == "");
           compare(a, rdx::reduce_axis(ctx(), type, data.data(), shape, axis, op, kernel));
+        }
+      // Views (the view form), over their first axis and over both: every other element of 30
+      // rows of 33 walked backwards from the last row, and the transpose of 30 rows of 33's
+      // first 17 columns (runs of contiguous elements, in memory order).
+      for (const rdx::View& v :
+           {rdx::View{{30, 17}, {-33, 2}, 29 * 33}, rdx::View{{17, 30}, {1, 33}, 0}})
+        for (const std::vector<std::int64_t>& axes :
+             {std::vector<std::int64_t>{0}, std::vector<std::int64_t>{0, 1}}) {
+          CAPTURE(v.strides[0]);
+          CAPTURE(axes.size());
+          const auto w = rdx::reduce_axes(ctx(), type, data.data(), v, axes, op);
+          CHECK(w.plan.by_view);
+          compare(w, rdx::reduce_axes(ctx(), type, data.data(), v, axes, op, kernel));
         }
     }
   CHECK(ran > 100);

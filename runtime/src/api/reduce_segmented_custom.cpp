@@ -382,14 +382,14 @@ StatJob stat_job(Context& ctx, Stat s, std::span<const In> inputs, const Options
   return {acc, types[0], detail::stat_reduction(s, types, acc, map), o};
 }
 
-// mean of f32 or f64 elements under run_to_run: the built-in segmented sum in acc (its vector
-// loads, its column blocks, on a CPU its host loop for small host inputs), then the division;
-// the same state as mean's reduction, a sum in acc. Integers too, where acc is a float at least
-// as wide (not f32 for 64-bit integers), as the whole-input mean (api/stats.cpp).
+// mean under run_to_run: the built-in segmented sum in acc (its vector loads, its column blocks,
+// on a CPU its host loop for small host inputs), then the division; the same state as mean's
+// reduction, a sum in acc. Float elements (f16 and bf16 summed in acc as f32's are), and
+// integers where acc is a float at least as wide (not f32 for 64-bit integers), as the
+// whole-input mean (api/stats.cpp).
 bool mean_by_sum(Stat s, const StatJob& j) {
   if (s != Stat::Mean || j.opts.determinism != Determinism::RunToRun) return false;
-  if (is_float(j.element)) return j.element == Type::F32 || j.element == Type::F64;
-  return is_float(j.acc) && size_of(j.acc) >= size_of(j.element);
+  return is_float(j.element) || (is_float(j.acc) && size_of(j.acc) >= size_of(j.element));
 }
 
 SegmentedStats mean_from_sums(SegmentedResult sums, Type acc,

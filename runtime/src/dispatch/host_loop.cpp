@@ -2,8 +2,10 @@
 // accumulators, which the compiler keeps in vector registers, combined pairwise, then the tail.
 #include "dispatch/host_loop.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -235,6 +237,76 @@ void column_states(Op op, const T* x, const HostSegments& s, A* values, std::uin
   }
 }
 
+// The element offsets of a C-order walk over `shape` with `strides` (the odometer's digits).
+std::vector<std::int64_t> walk_offsets(const std::vector<std::uint64_t>& shape,
+                                       const std::vector<std::int64_t>& strides,
+                                       std::uint64_t count) {
+  std::vector<std::int64_t> at(count);
+  std::vector<std::uint64_t> digit(shape.size(), 0);
+  std::int64_t here = 0;
+  for (std::uint64_t k = 0; k < count; ++k) {
+    at[k] = here;
+    for (std::size_t d = shape.size(); d-- > 0;) {  // the last digit first
+      here += strides[d];
+      if (++digit[d] < shape[d]) break;
+      here -= static_cast<std::int64_t>(shape[d]) * strides[d];
+      digit[d] = 0;
+    }
+  }
+  return at;
+}
+
+// The view form: each segment's elements gathered through the view's addresses, then folded as a
+// whole input's (every segment has v.length elements, at least 1).
+template <Combine C, class A, class T>
+void view_states(Op op, const T* x, const ViewForm& v, unsigned char* values,
+                 std::uint64_t* indices) {
+  const std::vector<std::int64_t> kept = walk_offsets(v.kept_shape, v.kept_strides, v.segments);
+  // A value's segment is walked in memory order (the reduced axes by falling |stride|), an index's
+  // in C order (its positions count so).
+  std::vector<std::uint64_t> shape = v.reduced_shape;
+  std::vector<std::int64_t> strides = v.reduced_strides;
+  if (!op_row(op).indexed) {
+    std::vector<std::size_t> order(shape.size());
+    for (std::size_t d = 0; d < order.size(); ++d)
+      order[d] = d;
+    const auto mag = [&](std::size_t d) { return std::abs(v.reduced_strides[d]); };
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return mag(a) > mag(b); });
+    for (std::size_t d = 0; d < order.size(); ++d) {
+      shape[d] = v.reduced_shape[order[d]];
+      strides[d] = v.reduced_strides[order[d]];
+    }
+  }
+  const A id = identity_value<A>(op);
+  if (!op_row(op).indexed && !shape.empty() && strides.back() == 1) {
+    // The innermost axis in memory order is contiguous: each of its runs folded in place, as a
+    // whole input is, and the runs combined in order (no gather).
+    const std::uint64_t run = shape.back();
+    shape.pop_back();
+    strides.pop_back();
+    const std::vector<std::int64_t> runs = walk_offsets(shape, strides, v.length / run);
+    for (std::uint64_t r = 0; r < v.segments; ++r) {
+      const T* base = x + static_cast<std::int64_t>(v.offset) + kept[r];
+      A value = id;
+      for (const std::int64_t at : runs)
+        value = combine_as<C>(value, fold<C, A>(base + at, run, id));
+      std::memcpy(values + r * sizeof(A), &value, sizeof(A));
+    }
+    return;
+  }
+  const std::vector<std::int64_t> reduced = walk_offsets(shape, strides, v.length);
+  std::vector<T> segment(v.length);
+  for (std::uint64_t r = 0; r < v.segments; ++r) {
+    const T* base = x + static_cast<std::int64_t>(v.offset) + kept[r];
+    for (std::uint64_t k = 0; k < v.length; ++k)
+      segment[k] = base[reduced[k]];
+    const A value = fold<C, A>(segment.data(), v.length, id);
+    std::memcpy(values + r * sizeof(A), &value, sizeof(A));
+    if (op_row(op).indexed) indices[r] = first_index_of<C, A>(segment.data(), v.length, value);
+  }
+}
+
 template <class T, class A>
 bool segments_typed(Op op, const T* x, const HostSegments& s, unsigned char* values,
                     std::uint64_t* indices) {
@@ -247,6 +319,10 @@ bool segments_typed(Op op, const T* x, const HostSegments& s, unsigned char* val
       ran = false;  // bitwise: refused by the plan; products: marked infinities
     } else {
       const bool by_offsets = !s.offsets.empty();
+      if (s.view) {
+        view_states<C, A>(op, x, *s.view, values, indices);
+        return;
+      }
       if (!by_offsets && s.inner > 1 && s.length > 0) {
         std::vector<A> v(s.segments);
         column_states<C, A>(op, x, s, v.data(), indices);

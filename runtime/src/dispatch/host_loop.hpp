@@ -7,6 +7,7 @@
 #include <span>
 
 #include "rdx/reduce.hpp"
+#include "rdx/view.hpp"
 
 namespace rdx::detail {
 
@@ -18,12 +19,13 @@ namespace rdx::detail {
 std::optional<Result> run_host_loop(const Plan& plan, const void* data, std::uint64_t n);
 
 // Where the segments of a host input are: by offsets (segment k: elements offsets[k] ..
-// offsets[k + 1] - 1), else the axis form (segment o * inner + j: elements o * length * inner + j
-// + l * inner, l < length).
+// offsets[k + 1] - 1), through a view's addresses (view), else the axis form (segment
+// o * inner + j: elements o * length * inner + j + l * inner, l < length).
 struct HostSegments {
   std::uint64_t segments = 0;
   std::span<const std::uint64_t> offsets;  // segments + 1, or empty: the axis form
   std::uint64_t length = 0, inner = 1;
+  const ViewForm* view = nullptr;  // the view form instead (rdx/view.hpp): its addresses
 };
 
 // Each segment reduced with op in acc, as run_host_loop reduces a whole input: values (segments

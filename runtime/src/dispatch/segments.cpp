@@ -43,8 +43,8 @@ SegmentedPlan run_segments(Context::Impl& ctx, const SegmentedPlan& p, const Buf
 std::optional<SegmentedResult> host_segments(Context& ctx, const SegmentedPlan& p, const void* data,
                                              std::span<const std::uint64_t> offsets,
                                              const Options& opts) {
-  if (p.user() || p.exact || p.form() == SegmentedForm::View || p.n == 0 || !data ||
-      !auto_strategy(opts) || !opts.tuning.empty() || opts.work_group_size || opts.profile)
+  if (p.user() || p.exact || p.n == 0 || p.segments == 0 || !data || !auto_strategy(opts) ||
+      !opts.tuning.empty() || opts.work_group_size || opts.profile)
     return std::nullopt;
   if (!runs_on_host(*planned(ctx, p.type, Op::Sum, p.n, Options{}), p.n)) return std::nullopt;
   SegmentedResult r;
@@ -55,7 +55,17 @@ std::optional<SegmentedResult> host_segments(Context& ctx, const SegmentedPlan& 
   if (is_index_op(p.op)) size_for_results(r.indices, p.segments);
   HostSegments s;
   s.segments = p.segments;
-  if (p.form() == SegmentedForm::Offsets) s.offsets = offsets;
+  switch (p.form()) {
+    case SegmentedForm::Offsets:
+      s.offsets = offsets;
+      break;
+    case SegmentedForm::View:
+      if (p.view.length == 0) return std::nullopt;  // empty segments: the kernels' identities
+      s.view = &p.view;
+      break;
+    case SegmentedForm::Axis:
+      break;
+  }
   s.length = p.length;
   s.inner = p.inner;
   if (!run_host_segments(p.op, p.type, p.acc, data, s, r.values.data(), r.indices.data()))

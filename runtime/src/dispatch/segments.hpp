@@ -74,9 +74,9 @@ void check_device_view(Context& ctx, const cl::Buffer& data, Type type, const Vi
 // the results back.
 SegmentedResult run_to_host(Context& ctx, const SegmentedPlan& p, const BufferAt& data,
                             const cl::Buffer* offsets);
-// p (a built-in operator's offsets or axis form, run_to_run) over host data reduced on the calling
-// thread (dispatch/host_loop.hpp's run_host_segments) where auto's plan of a whole input of p.n
-// elements would run there (runs_on_host: a CPU device, at most host_items elements) and opts
+// p (a built-in operator's offsets, axis or view form, run_to_run) over host data reduced on the
+// calling thread (dispatch/host_loop.hpp's run_host_segments) where auto's plan of a whole input of
+// p.n elements would run there (runs_on_host: a CPU device, at most host_items elements) and opts
 // leave the plan's choices to it; the results' plan says host_loop. nullopt otherwise: the
 // kernels run it. offsets: p's, checked.
 std::optional<SegmentedResult> host_segments(Context& ctx, const SegmentedPlan& p, const void* data,
