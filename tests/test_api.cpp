@@ -490,6 +490,19 @@ TEST_CASE("fast_*: the host's finish and the last group's agree with the referen
   CHECK(finishes.size() == 2);
 }
 
+// How many elements of a host array auto reduces on the calling thread (fast_blocked's
+// host_items), checked to be more than a few; 0, saying so, on a device that is not a CPU.
+static std::uint64_t host_items(Context& ctx) {
+  if (ctx.device_info().kind != DeviceKind::CPU) {
+    MESSAGE("not a CPU device: auto launches for every input here");
+    return 0;
+  }
+  const Plan small = make_plan(ctx.device_info(), Type::F32, Op::Sum, 10, {}, ctx.tuning());
+  const std::uint64_t most = small.params.get("host_items").value_or(0);
+  REQUIRE(most > 16);
+  return most;
+}
+
 TEST_CASE("auto on a CPU: small host inputs run on the calling thread, as the kernel would") {
   // host_items (fast_blocked's tunable) or fewer elements of a host array: no launch
   // (dispatch/host_loop.cpp). Every type and operator, with ties, NaN and the sizes around the
@@ -498,13 +511,8 @@ TEST_CASE("auto on a CPU: small host inputs run on the calling thread, as the ke
   // bf16 and i8 and every type on sum and argmin (api.loopvec.whole: every pair).
   Context ctx(device());
   const bool quick = rdx::test::quick_tier();
-  if (ctx.device_info().kind != DeviceKind::CPU) {
-    MESSAGE("not a CPU device: auto launches for every input here");
-    return;
-  }
-  const Plan small = make_plan(ctx.device_info(), Type::F32, Op::Sum, 10, {}, ctx.tuning());
-  const std::uint64_t most = small.params.get("host_items").value_or(0);
-  REQUIRE(most > 16);
+  const std::uint64_t most = host_items(ctx);
+  if (!most) return;
   int ran = 0, against_kernel = 0;
   for (Type type : kAllTypes)
     for (Op op : kAllOps) {
@@ -606,13 +614,8 @@ TEST_CASE("auto on a CPU: small host inputs of the composites run on the calling
   // long double reference (check_stat: NaN at every fifth element for the nan* forms). Minmax,
   // norm2 and nanprod launch; mean is the built-in sum's loop (above).
   Context ctx(device());
-  if (ctx.device_info().kind != DeviceKind::CPU) {
-    MESSAGE("not a CPU device: auto launches for every input here");
-    return;
-  }
-  const Plan small = make_plan(ctx.device_info(), Type::F32, Op::Sum, 10, {}, ctx.tuning());
-  const std::uint64_t most = small.params.get("host_items").value_or(0);
-  REQUIRE(most > 16);
+  const std::uint64_t most = host_items(ctx);
+  if (!most) return;
   int ran = 0;
   for (Stat s : kAllStats)
     for (Type type : {Type::F32, Type::F64, Type::F16, Type::I32, Type::U8}) {
