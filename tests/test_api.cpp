@@ -637,13 +637,16 @@ TEST_CASE("auto on a CPU: small host inputs of the composites run on the calling
       }
     }
   CHECK(ran == static_cast<int>(std::size(kAllStats)) * 3 * (ctx.device_info().fp64 ? 5 : 4));
-  // Another level, a map, or a profile: the kernels.
+  // Another level, a map, a strategy by name or a profile: the kernels.
   std::vector<float> v(100, 2.0f);
   const Array one[] = {{Type::F32, v.data()}};
   Options exact;
   exact.determinism = Determinism::Exact;
   CHECK(!reduce(ctx, Stat::NanSum, one, 100, exact).plan.params.get("host_loop"));
   CHECK(!reduce(ctx, Stat::Count, one, 100, {}, "x > 1").plan.params.get("host_loop"));
+  Options named;
+  named.strategy = "fast_blocked";
+  CHECK(!reduce(ctx, Stat::Var, one, 100, named).plan.params.get("host_loop"));
   Options profiled;
   profiled.profile = true;
   CHECK(!reduce(ctx, Stat::Var, one, 100, profiled).plan.params.get("host_loop"));

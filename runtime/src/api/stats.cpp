@@ -12,6 +12,7 @@
 #include "dispatch/run_plan.hpp"
 #include "dispatch/run_user.hpp"
 #include "plan/fast_tuning.hpp"
+#include "plan/request.hpp"
 
 namespace rdx {
 namespace {
@@ -45,8 +46,9 @@ Result sum_of(Context& ctx, const DeviceArray& a, std::uint64_t n, const Options
 }
 
 // s on the calling thread (dispatch/host_stats.hpp): host inputs without a map under run_to_run,
-// few enough that the built-in sum of the first input would run there (runs_on_host: a CPU
-// device, auto's plan); nullopt otherwise, or where the host loop has no form of s.
+// with the plan's choices left to it, few enough that the built-in sum of the first input would
+// run there (runs_on_host: a CPU device, auto's plan); nullopt otherwise, or where the host loop
+// has no form of s.
 template <class In>
 std::optional<StatResult> on_host(Context& ctx, Stat s, std::span<const In> inputs,
                                   std::span<const Type> types, Type acc, std::uint64_t n,
@@ -54,8 +56,9 @@ std::optional<StatResult> on_host(Context& ctx, Stat s, std::span<const In> inpu
   if constexpr (!std::is_same_v<In, Array>) {
     return std::nullopt;
   } else {
-    if (n == 0 || !map.empty() || opts.determinism != Determinism::RunToRun || opts.profile)
-      return std::nullopt;
+    if (n == 0 || !map.empty() || opts.determinism != Determinism::RunToRun || opts.profile ||
+        !detail::auto_strategy(opts) || !opts.tuning.empty() || opts.work_group_size)
+      return std::nullopt;  // a strategy, tunables or a work-group size asked for: the kernels
     for (const Array& a : inputs)
       if (!a.data) return std::nullopt;  // the kernels' path says what is wrong
     Options o = opts;
