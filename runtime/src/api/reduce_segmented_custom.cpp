@@ -9,18 +9,22 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "core/cl_check.hpp"
 #include "core/context_impl.hpp"
 #include "core/result_memory.hpp"
 #include "core/text.hpp"
+#include "dispatch/host_stats.hpp"
 #include "dispatch/run_plan.hpp"
 #include "dispatch/run_user.hpp"
 #include "dispatch/segments.hpp"
 #include "dispatch/user_segments.hpp"
 #include "exec/device_input.hpp"
 #include "ops/stats.hpp"
+#include "plan/fast_tuning.hpp"
+#include "plan/request.hpp"
 #include "rdx/errors.hpp"
 #include "rdx/segmented.hpp"
 #include "rdx/segmented_custom.hpp"
@@ -447,6 +451,42 @@ SegmentedResult sums_of(Context& ctx, const StatJob& j, const DeviceArray& a, co
   return reduce_axes(ctx, a.type, a.buffer, w, axes, Op::Sum, sum_options(j));
 }
 
+// s per segment of one host input on the calling thread (dispatch/host_stats.hpp), p's offsets or
+// axis form over `data` (its elements from p's first): under run_to_run, without a map, with the
+// plan's choices left to it, where auto's plan of a whole input of p.n elements would run there
+// (runs_on_host: a CPU device, at most host_items elements). nullopt otherwise: the kernels.
+template <class In>
+std::optional<SegmentedStats> stat_on_host(Context& ctx, Stat s, const StatJob& j,
+                                           std::span<const In> inputs, const SegmentedPlan& p,
+                                           const void* data, std::span<const std::uint64_t> offsets,
+                                           const Options& opts, const std::string& map) {
+  if constexpr (!std::is_same_v<In, Array>) {
+    return std::nullopt;
+  } else {
+    if (inputs.size() != 1 || s == Stat::Dot || !map.empty() || p.n == 0 ||
+        opts.determinism != Determinism::RunToRun || opts.profile || !detail::auto_strategy(opts) ||
+        !opts.tuning.empty() || opts.work_group_size)
+      return std::nullopt;
+    if (!detail::runs_on_host(*detail::planned(ctx, inputs[0].type, Op::Sum, p.n, Options{}), p.n))
+      return std::nullopt;
+    std::vector<Type> types;
+    for (const Field& f : j.r.fields)
+      types.push_back(f.type);
+    const std::optional<SegmentedStates> st =
+        detail::run_host_stat_segments(s, j.acc, {inputs[0].type, data}, p, offsets, types);
+    if (!st) return std::nullopt;
+    return finish(s, j.acc, j.element, *st, offsets);
+  }
+}
+
+template <class In>
+std::vector<Type> types_of(std::span<const In> inputs) {
+  std::vector<Type> types;
+  for (const In& a : inputs)
+    types.push_back(a.type);
+  return types;
+}
+
 template <class In>
 SegmentedStats stat_segments(Context& ctx, Stat s, std::span<const In> inputs, std::uint64_t n,
                              std::span<const std::uint64_t> offsets, const Options& opts,
@@ -454,6 +494,13 @@ SegmentedStats stat_segments(Context& ctx, Stat s, std::span<const In> inputs, s
   const StatJob j = stat_job(ctx, s, inputs, opts, map);
   if (mean_by_sum(s, j))
     return mean_from_sums(sums_of(ctx, j, inputs[0], n, offsets), j.acc, offsets);
+  if constexpr (std::is_same_v<In, Array>) {
+    detail::check_host_offsets(offsets, n);
+    const SegmentedPlan p =
+        plan_segments(ctx.device_info(), j.r, types_of(inputs), n, offsets.size() - 1, j.opts);
+    if (auto h = stat_on_host(ctx, s, j, inputs, p, inputs[0].data, offsets, opts, map))
+      return std::move(*h);
+  }
   return finish(s, j.acc, j.element, segments_states(ctx, j.r, inputs, n, offsets, j.opts),
                 offsets);
 }
@@ -464,6 +511,12 @@ SegmentedStats stat_axis(Context& ctx, Stat s, std::span<const In> inputs,
                          const Options& opts, const std::string& map) {
   const StatJob j = stat_job(ctx, s, inputs, opts, map);
   if (mean_by_sum(s, j)) return mean_from_sums(sums_of(ctx, j, inputs[0], shape, axis), j.acc, {});
+  if constexpr (std::is_same_v<In, Array>) {
+    const SegmentedPlan p =
+        plan_axis(ctx.device_info(), j.r, types_of(inputs), shape, axis, j.opts);
+    if (auto h = stat_on_host(ctx, s, j, inputs, p, inputs[0].data, {}, opts, map))
+      return std::move(*h);
+  }
   return finish(s, j.acc, j.element, axis_states(ctx, j.r, inputs, shape, axis, j.opts), {});
 }
 
@@ -473,6 +526,18 @@ SegmentedStats stat_axes(Context& ctx, Stat s, std::span<const In> inputs, const
                          const std::string& map) {
   const StatJob j = stat_job(ctx, s, inputs, opts, map);
   if (mean_by_sum(s, j)) return mean_from_sums(sums_of(ctx, j, inputs[0], v, axes), j.acc, {});
+  if constexpr (std::is_same_v<In, Array>) {
+    // The view from its lowest element on, as axes_states hands it to the kernels.
+    const Span span = element_span(v);
+    View local = v;
+    local.offset -= span.lo;
+    const SegmentedPlan p =
+        plan_axes(ctx.device_info(), j.r, types_of(inputs), local, axes, j.opts);
+    const void* first = inputs[0].data ? static_cast<const unsigned char*>(inputs[0].data) +
+                                             detail::byte_size(inputs[0].type, span.lo)
+                                       : nullptr;
+    if (auto h = stat_on_host(ctx, s, j, inputs, p, first, {}, opts, map)) return std::move(*h);
+  }
   return finish(s, j.acc, j.element, axes_states(ctx, j.r, inputs, v, axes, j.opts), {});
 }
 

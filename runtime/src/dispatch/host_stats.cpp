@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <type_traits>
 #include <vector>
 
@@ -181,7 +182,70 @@ std::optional<std::vector<Scalar>> fields_of(Stat s, std::span<const Array> inpu
   return std::nullopt;
 }
 
+// Every segment's fields, segment k's elements first gathered where they are not contiguous (the
+// axis form's columns); nullopt as fields_of.
+template <class A, class T>
+std::optional<SegmentedStates> segment_fields(Stat s, const T* x, const SegmentedPlan& p,
+                                              std::span<const std::uint64_t> offsets,
+                                              std::span<const Type> types) {
+  SegmentedStates out;
+  out.types.assign(types.begin(), types.end());
+  out.fields.resize(types.size());
+  for (std::size_t f = 0; f < types.size(); ++f)
+    out.fields[f].resize(p.segments * size_of(types[f]));
+  std::vector<T> column;
+  for (std::uint64_t k = 0; k < p.segments; ++k) {
+    const bool by_offsets = p.form() == SegmentedForm::Offsets;
+    const std::uint64_t count = by_offsets ? offsets[k + 1] - offsets[k] : p.length;
+    const T* first = x + (by_offsets ? offsets[k] : k / p.inner * p.length * p.inner + k % p.inner);
+    if (!by_offsets && p.inner > 1) {
+      column.resize(count);
+      for (std::uint64_t l = 0; l < count; ++l)
+        column[l] = first[l * p.inner];
+      first = column.data();
+    }
+    const Array one[] = {{type_of<T>(), first}};
+    const std::optional<std::vector<Scalar>> f = fields_of<A, T>(s, one, count);
+    if (!f || f->size() != types.size()) return std::nullopt;
+    for (std::size_t j = 0; j < types.size(); ++j) {
+      if ((*f)[j].type != types[j]) return std::nullopt;
+      std::memcpy(out.fields[j].data() + k * size_of(types[j]), &(*f)[j].bits,
+                  size_of(types[j]));  // little-endian
+    }
+  }
+  out.plan = p;
+  out.plan.host_loop = true;
+  return out;
+}
+
 }  // namespace
+
+std::optional<SegmentedStates> run_host_stat_segments(Stat s, Type acc, const Array& in,
+                                                      const SegmentedPlan& p,
+                                                      std::span<const std::uint64_t> offsets,
+                                                      std::span<const Type> types) {
+  if (s == Stat::Dot || p.form() == SegmentedForm::View || p.segments == 0 ||
+      p.segments > kMostHostStatSegments || !in.data)
+    return std::nullopt;  // dot reads two inputs
+  if (p.form() == SegmentedForm::Offsets) {
+    for (std::uint64_t k = 0; k < p.segments; ++k)
+      if (offsets[k + 1] == offsets[k]) return std::nullopt;
+  } else if (p.length == 0) {
+    return std::nullopt;
+  }
+  if (acc != Type::U8 && acc != Type::U64 && computed_type_of(acc) != acc) return std::nullopt;
+  return visit_type(in.type, [&](auto t) {
+    using T = decltype(t);
+    const Type a = s == Stat::Any || s == Stat::All ? Type::U64 : acc;  // their state is count's
+    return visit_type(a, [&](auto z) -> std::optional<SegmentedStates> {
+      using A = decltype(z);
+      if constexpr (is_half_v<A>)
+        return std::nullopt;
+      else
+        return segment_fields<A, T>(s, static_cast<const T*>(in.data), p, offsets, types);
+    });
+  });
+}
 
 std::optional<StateResult> run_host_stat(Stat s, Type acc, std::span<const Array> inputs,
                                          std::uint64_t n, const Plan& plan) {
