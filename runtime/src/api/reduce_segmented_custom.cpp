@@ -23,8 +23,6 @@
 #include "dispatch/user_segments.hpp"
 #include "exec/device_input.hpp"
 #include "ops/stats.hpp"
-#include "plan/fast_tuning.hpp"
-#include "plan/request.hpp"
 #include "rdx/errors.hpp"
 #include "rdx/segmented.hpp"
 #include "rdx/segmented_custom.hpp"
@@ -463,11 +461,9 @@ std::optional<SegmentedStats> stat_on_host(Context& ctx, Stat s, const StatJob& 
   if constexpr (!std::is_same_v<In, Array>) {
     return std::nullopt;
   } else {
-    if (inputs.size() != 1 || s == Stat::Dot || !map.empty() || p.n == 0 ||
-        opts.determinism != Determinism::RunToRun || opts.profile || !detail::auto_strategy(opts) ||
-        !opts.tuning.empty() || opts.work_group_size)
-      return std::nullopt;
-    if (!detail::runs_on_host(*detail::planned(ctx, inputs[0].type, Op::Sum, p.n, Options{}), p.n))
+    if (inputs.size() != 1 || s == Stat::Dot || !map.empty() ||
+        opts.determinism != Determinism::RunToRun ||
+        !detail::host_loop_plan(ctx, inputs[0].type, p.n, opts))
       return std::nullopt;
     std::vector<Type> types;
     for (const Field& f : j.r.fields)

@@ -11,8 +11,6 @@
 #include "dispatch/host_stats.hpp"
 #include "dispatch/run_plan.hpp"
 #include "dispatch/run_user.hpp"
-#include "plan/fast_tuning.hpp"
-#include "plan/request.hpp"
 
 namespace rdx {
 namespace {
@@ -56,15 +54,11 @@ std::optional<StatResult> on_host(Context& ctx, Stat s, std::span<const In> inpu
   if constexpr (!std::is_same_v<In, Array>) {
     return std::nullopt;
   } else {
-    if (n == 0 || !map.empty() || opts.determinism != Determinism::RunToRun || opts.profile ||
-        !detail::auto_strategy(opts) || !opts.tuning.empty() || opts.work_group_size)
-      return std::nullopt;  // a strategy, tunables or a work-group size asked for: the kernels
+    if (!map.empty() || opts.determinism != Determinism::RunToRun) return std::nullopt;
     for (const Array& a : inputs)
       if (!a.data) return std::nullopt;  // the kernels' path says what is wrong
-    Options o = opts;
-    o.acc.reset();
-    const std::shared_ptr<const Plan> sum = detail::planned(ctx, types[0], Op::Sum, n, o);
-    if (!detail::runs_on_host(*sum, n)) return std::nullopt;
+    const std::shared_ptr<const Plan> sum = detail::host_loop_plan(ctx, types[0], n, opts);
+    if (!sum) return std::nullopt;
     const std::optional<StateResult> st = detail::run_host_stat(s, acc, inputs, n, *sum);
     if (!st) return std::nullopt;
     return detail::stat_result(s, acc, *st, n);

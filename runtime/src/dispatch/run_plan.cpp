@@ -13,6 +13,7 @@
 #include "dispatch/run_sum.hpp"
 #include "exec/exec.hpp"
 #include "ops/operators.hpp"
+#include "plan/fast_tuning.hpp"
 #include "rdx/errors.hpp"
 #include "strategies/registry.hpp"
 
@@ -23,6 +24,15 @@ std::shared_ptr<const Plan> planned(Context& ctx, Type type, Op op, std::uint64_
   return impl_of(ctx).plans.get(type, op, n, opts, [&] {
     return make_plan(ctx.device_info(), type, op, n, opts, ctx.tuning());
   });
+}
+
+std::shared_ptr<const Plan> host_loop_plan(Context& ctx, Type type, std::uint64_t n,
+                                           const Options& opts) {
+  if (n == 0 || opts.profile || !auto_strategy(opts) || !opts.tuning.empty() ||
+      opts.work_group_size)
+    return nullptr;
+  std::shared_ptr<const Plan> sum = planned(ctx, type, Op::Sum, n, Options{});
+  return runs_on_host(*sum, n) ? sum : nullptr;
 }
 
 Result run_plan(Context& ctx, const Plan& plan, const BufferAt& in, std::uint64_t n, bool profile) {

@@ -19,6 +19,14 @@ namespace rdx::detail {
 std::shared_ptr<const Plan> planned(Context& ctx, Type type, Op op, std::uint64_t n,
                                     const Options& opts);
 
+// auto's plan of a whole-input sum of n >= 1 host elements of `type` where it runs on the calling
+// thread (runs_on_host: a CPU device, at most host_items elements) and opts leave the plan's
+// choices to it (no strategy by name, tunables, work-group size or profile); null otherwise. The
+// one test the host loops of composites and of segments share (their callers add their own
+// conditions: a level, a map, the form).
+std::shared_ptr<const Plan> host_loop_plan(Context& ctx, Type type, std::uint64_t n,
+                                           const Options& opts);
+
 // A reproducible float sum's run: its state over the elements, and its kernels' seconds (with
 // profile).
 struct SumRan {

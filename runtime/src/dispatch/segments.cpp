@@ -16,8 +16,6 @@
 #include "dispatch/host_loop.hpp"
 #include "dispatch/run_plan.hpp"
 #include "ops/operators.hpp"
-#include "plan/fast_tuning.hpp"
-#include "plan/request.hpp"
 #include "rdx/errors.hpp"
 #include "strategies/run_segmented.hpp"
 
@@ -43,10 +41,8 @@ SegmentedPlan run_segments(Context::Impl& ctx, const SegmentedPlan& p, const Buf
 std::optional<SegmentedResult> host_segments(Context& ctx, const SegmentedPlan& p, const void* data,
                                              std::span<const std::uint64_t> offsets,
                                              const Options& opts) {
-  if (p.user() || p.exact || p.n == 0 || p.segments == 0 || !data || !auto_strategy(opts) ||
-      !opts.tuning.empty() || opts.work_group_size || opts.profile)
+  if (p.user() || p.exact || p.segments == 0 || !data || !host_loop_plan(ctx, p.type, p.n, opts))
     return std::nullopt;
-  if (!runs_on_host(*planned(ctx, p.type, Op::Sum, p.n, Options{}), p.n)) return std::nullopt;
   SegmentedResult r;
   r.acc = p.acc;
   r.plan = p;
