@@ -28,9 +28,10 @@
  * the plan only, and combined in a fixed order.
  *
  * A user's reduction (USER_STATE, cl/common.h): one element per load (SEG_VEC 1, no SEG_VACC or
- * SEG_COL_VEC), each element mapped with every input's element at the same flat index (the map's
- * i: rdx_base plus that index); the kernels that read elements end their parameters with
- * ELEM_PARAMS, and take no empty_v (an empty segment's state is the identity).
+ * SEG_COL_VEC; SEG_VEC 4 only into its chunk form's chunks, one lane a segment), each element
+ * mapped with every input's element at the same flat index (the map's i: rdx_base plus that index);
+ * the kernels that read elements end their parameters with ELEM_PARAMS, and take no empty_v (an
+ * empty segment's state is the identity).
  *
  * Launch rules (seg_reduce): local size WG; global size = groups * WG with
  * groups = ceil(segments * LANES / WG) * PARTS; group g covers segments
@@ -74,10 +75,17 @@
 #ifndef SEG_VEC
 #error "SEG_VEC (elements per load) is defined by the launcher"
 #endif
-#if defined(USER_STATE) && (SEG_VEC != 1 || defined(SEG_VACC) || defined(SEG_COL_VEC))
-#error "a user's reduction loads one element at a time"
+#ifdef USER_STATE
+/* A user's reduction loads one element at a time, except SEG_VEC 4: the chunk form's loads
+ * (USER_CHUNK) where one lane takes a whole segment of contiguous elements (the plan's choice on
+ * GPUs: 4-element loads there read each 16 bytes once where 1-element loads read a segment 4
+ * bytes at a time, 64 bytes apart). */
+#if defined(SEG_VACC) || defined(SEG_COL_VEC) ||                                \
+    (SEG_VEC != 1 && !(SEG_VEC == 4 && defined(USER_CHUNK) && SEG_LANES == 1 && \
+                       !defined(COLUMNS) && !defined(VIEW) && RDX_CHUNK % 4 == 0))
+#error "a user's reduction loads one element at a time (or 4 into a chunk: one lane a segment)"
 #endif
-#if SEG_VEC == 4 || SEG_VEC == 16
+#elif SEG_VEC == 4 || SEG_VEC == 16
 #ifdef COLUMNS
 #error "SEG_VEC 4 and 16 read contiguous elements: not with COLUMNS"
 #endif
@@ -284,7 +292,7 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(
     /* SEG_UNROLL loads in flight per work-item (a GPU otherwise waits for each load before the
      * next: the combine needs it), each load's elements combined in the order of the input. */
     const global T* p = in + first;
-#if SEG_VEC > 1
+#if SEG_VEC > 1 && !defined(USER_STATE)
     /* Loads of SEG_VEC elements over the part's body [a0, a1), aligned to SEG_ALIGN elements
      * (element a0's address a multiple of SEG_ALIGN elements: counted from the buffer's start,
      * IN_ELEMENT_OFFSET before `in`); the fewer than SEG_ALIGN elements before it and SEG_VEC
@@ -391,12 +399,40 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(
 #ifdef USER_CHUNK
     /* The reduction's chunk form (the plan's state_chunk): RDX_CHUNK of the lane's elements, k,
      * k + SEG_LANES, ..., to one state, then one combine; the rest below, one by one. */
+#if SEG_VEC == 4
+#define SEG_CHUNK_CAT_(a, b) a##b
+#define SEG_CHUNK_CAT(a, b) SEG_CHUNK_CAT_(a, b)
+    /* One lane a segment of contiguous elements (step 1): a chunk is RDX_CHUNK neighbours, read
+     * 4 at a time where its first one's address is a multiple of 4 elements (from the buffer's
+     * start), else one by one: the same values into the same chunk, so the same bits as
+     * SEG_VEC 1. */
+    typedef SEG_CHUNK_CAT(T, 4) seg_chunk4_t;
+    for (; k + RDX_CHUNK <= hi; k += RDX_CHUNK) {
+      T0_COMPUTE x[RDX_CHUNK];
+      if ((IN_ELEMENT_OFFSET + first + k) % 4 == 0) {
+        const global seg_chunk4_t* q = (const global seg_chunk4_t*)(in + first + k);
+#pragma unroll
+        for (uint u = 0; u < RDX_CHUNK / 4; ++u) {
+          const seg_chunk4_t v = q[u];
+          x[4 * u] = T0_VALUE(v.s0);
+          x[4 * u + 1] = T0_VALUE(v.s1);
+          x[4 * u + 2] = T0_VALUE(v.s2);
+          x[4 * u + 3] = T0_VALUE(v.s3);
+        }
+      } else {
+        for (uint u = 0; u < RDX_CHUNK; ++u)
+          x[u] = T0_VALUE(in[first + k + u]);
+      }
+      s = st_combine(s, rdx_chunk(x, rdx_base + first + k, 1, 1));
+    }
+#else
     for (; k + (RDX_CHUNK - 1) * SEG_LANES < hi; k += RDX_CHUNK * SEG_LANES) {
       T0_COMPUTE x[RDX_CHUNK];
       for (uint u = 0; u < RDX_CHUNK; ++u)
         x[u] = T0_VALUE(in[first + (k + u * SEG_LANES) * step]);
       s = st_combine(s, rdx_chunk(x, rdx_base + first + k * step, SEG_LANES * step, 1));
     }
+#endif
 #endif
     for (; k + (SEG_UNROLL - 1) * SEG_LANES < hi; k += SEG_UNROLL * SEG_LANES) {
       state_t x[SEG_UNROLL];

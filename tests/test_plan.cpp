@@ -18,6 +18,7 @@
 #include "core/plan_memo.hpp"
 #include "coverage.hpp"
 #include "ops/operators.hpp"
+#include "ops/stats.hpp"
 #include "plan/fast_tuning.hpp"
 #include "rdx/rdx.hpp"
 #include "rdx/verify.hpp"
@@ -1066,6 +1067,46 @@ TEST_CASE("segmented plans of users' reductions: one element per load, the state
   const Type mixed[] = {Type::F32, Type::F64};
   CHECK(plan_segments(gpu, r, mixed, 1, 1).chunk ==
         plan_segments(gpu, Type::F64, Op::Sum, 1, 1).chunk);
+}
+
+TEST_CASE("segmented plans of chunk forms on GPUs: a whole chunk a lane, 4-element chunk loads") {
+  const DeviceInfo gpu = fake_device(DeviceKind::GPU, "gpu");
+  const DeviceInfo cpu = fake_device(DeviceKind::CPU, "cpu");
+  const Type f32[] = {Type::F32};
+  const Reduction var = detail::stat_reduction(Stat::Var, f32, Type::F32, "");
+  REQUIRE_FALSE(var.chunk.empty());
+  const auto rows = [&](const DeviceInfo& d, std::uint64_t w, const Options& o = {}) {
+    const std::uint64_t shape[] = {(1u << 20) / w, w};
+    return plan_axis(d, var, f32, shape, 1, o);
+  };
+  // Rows of 16: one lane each (two lanes of 8 would never fill a chunk of 16), its chunks read 4
+  // elements a load; the built-in sum keeps 2 lanes of 8.
+  const SegmentedPlan r16 = rows(gpu, 16);
+  CHECK(r16.state_chunk == 16);
+  CHECK(r16.lanes == 1);
+  CHECK(r16.vector == 4);
+  const std::uint64_t sum_shape[] = {1 << 16, 16};
+  CHECK(plan_axis(gpu, Type::F32, Op::Sum, sum_shape, 1).lanes == 2);
+  // Up to 64: one lane; longer rows: as many lanes as whole chunks, up to 8, loading one by one.
+  CHECK(rows(gpu, 64).lanes == 1);
+  CHECK(rows(gpu, 64).vector == 4);
+  CHECK(rows(gpu, 128).lanes == 8);
+  CHECK(rows(gpu, 128).vector == 1);
+  CHECK(rows(gpu, 1024).lanes == 8);
+  // Element by element (state_chunk 1): the built-in operators' lanes, one element a load.
+  Options one;
+  one.tuning.set("state_chunk", 1);
+  CHECK(rows(gpu, 16, one).lanes == 2);
+  CHECK(rows(gpu, 16, one).vector == 1);
+  // CPUs load one element at a time (PoCL's loops were slower with 4), unless asked.
+  CHECK(rows(cpu, 16).vector == 1);
+  Options v4;
+  v4.tuning.set("vector", 4);
+  CHECK(rows(cpu, 16, v4).vector == 4);
+  CHECK_THROWS_AS(rows(gpu, 128, v4), ArgumentError);  // 8 lanes: not one lane a segment
+  // Columns load one element at a time.
+  const std::uint64_t columns[] = {1024, 1024};
+  CHECK(plan_axis(gpu, var, f32, columns, 0).vector == 1);
 }
 
 TEST_CASE(

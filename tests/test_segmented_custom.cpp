@@ -256,7 +256,8 @@ TEST_CASE("segmented custom: host inputs in passes, device inputs, and errors") 
 }
 
 TEST_CASE("segmented custom: the composites per segment against host references") {
-  const std::vector<std::uint64_t> off = {0, 0, 1, 2, 7, 300, 301, 2301};
+  // Segments that start at a multiple of 4 elements and not (the chunk form's 4-element loads).
+  const std::vector<std::uint64_t> off = {0, 0, 1, 2, 7, 300, 301, 304, 2304, 2411};
   const std::uint64_t n = off.back();
   std::vector<float> x(n), y(n);
   for (std::uint64_t k = 0; k < n; ++k) {
@@ -368,6 +369,27 @@ TEST_CASE("segmented custom: the composites per segment against host references"
         }
       }
     }
+  // The chunk form's chunks read 4 elements a load (the GPUs' plan for one lane a segment; asked
+  // for here): the same chunks, so the same bits as one element a load.
+  rdx::Options chunk_loads,
+      one_by_one;  // a tunable also keeps a small host input off the host loop
+  chunk_loads.tuning.set("vector", 4);
+  one_by_one.tuning.set("vector", 1);
+  for (rdx::Stat s : {rdx::Stat::Var, rdx::Stat::Std, rdx::Stat::MinMax, rdx::Stat::NanVar}) {
+    INFO(rdx::name(s));
+    const std::span<const rdx::Array> in = s == rdx::Stat::NanVar
+                                               ? std::span<const rdx::Array>(with_nan)
+                                               : std::span<const rdx::Array>(one);
+    const auto a = rdx::reduce_segments(ctx(), s, in, n, off, one_by_one);
+    const auto b = rdx::reduce_segments(ctx(), s, in, n, off, chunk_loads);
+    CHECK(a.plan.vector == 1);
+    CHECK(b.plan.vector == 4);
+    CHECK(b.plan.lanes == 1);
+    CHECK(b.values == a.values);
+    CHECK(b.indices == a.indices);
+    CHECK(b.max_values == a.max_values);
+    CHECK(b.max_indices == a.max_indices);
+  }
   // Along an axis: column means and minmax of a 2-D array (positions along the axis).
   const std::vector<std::uint64_t> shape = {n / 19, 19};
   const auto means = rdx::reduce_axis(ctx(), rdx::Stat::Mean, one, shape, 0);

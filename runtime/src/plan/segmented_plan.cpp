@@ -43,6 +43,13 @@ constexpr std::uint64_t kUnrollScalar = 16;
 // A user's chunk form (Reduction::chunk): elements a lane turns into one state at once, as
 // fast_strided's chunk (plan/fast_tuning.cpp); not yet measured on segments.
 constexpr std::uint64_t kStateChunk = 16;
+// GPUs, a chunk form over contiguous segments of at most kChunkOneLaneMost elements: one lane a
+// segment, its chunks read 4 elements a load. H200, 2^28 f32 along rows of 16 / 32 / 64, var
+// (`clrdx bench --op var --layouts rows:W`, 2 rounds): 0.86-1.22 / 0.86-0.98 / 0.58-0.65 ms,
+// where the lanes' rule (a chunk a lane: 1 / 2 / 4 lanes, 1-element loads) took 1.49-1.51 /
+// 1.29-1.42 / 0.95-1.16 and 8 elements a lane 2.48-2.92 / 2.18-2.33 / 2.54-2.69; minmax, std and
+// nanvar alike.
+constexpr std::uint64_t kChunkOneLaneMost = 64;
 // CPUs (PoCL 3.1, 2 cores, 2^24 f32): vector loads into vector accumulators from a mean of 16
 // elements (4-element loads: sum 9.0-25.4 GB/s against 5.3-12.1 one by one at 16-128, max
 // 2.5-20.3 against 1.4-1.9); below, one by one (segments of 4: 5 GB/s against 2.1).
@@ -225,10 +232,16 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
   const std::uint64_t wg = p.work_group_size;
   std::uint64_t lanes = 1;
   if (!cpu) {
-    lanes =
-        mean >= kLongSegment
-            ? wg
-            : std::min(kShortLanes, floor_pow2(std::max<std::uint64_t>(1, mean / kItemsPerLane)));
+    // A user's chunk form (not in the view form) gives each lane at least a whole chunk: with
+    // less, the chunk loop never runs and every element is merged into the state on its own.
+    // Contiguous segments of up to kChunkOneLaneMost elements take one lane each, whose chunks
+    // then load 4 elements at a time (below).
+    const bool chunks = p.state_chunk && !p.by_view;
+    const std::uint64_t per_lane = chunks ? std::max(kItemsPerLane, p.state_chunk) : kItemsPerLane;
+    lanes = mean >= kLongSegment
+                ? wg
+                : std::min(kShortLanes, floor_pow2(std::max<std::uint64_t>(1, mean / per_lane)));
+    if (chunks && contiguous && mean <= kChunkOneLaneMost) lanes = 1;
     lanes = std::min<std::uint64_t>(lanes, wg);
     // Columns (neighbouring segments: the axis form with inner > 1, some views): a group's
     // work-items take neighbouring segments first, as many as there are (up to a group), so that
@@ -252,11 +265,19 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
   p.lanes = lanes;
   p.parts = parts;
   const std::uint64_t vector = cpu_wide ? kCpuWideVector : kVector;
-  p.vector = tunable(opts, "vector", contiguous && !cpu_short && !p.user() ? vector : 1);
+  // A user's chunk form with one lane a contiguous segment reads its chunks 4 elements a load
+  // (cl/segmented.cl); on GPUs only: PoCL's loops took 1.1-1.2x longer so (var along rows of 16).
+  const bool chunk_loads =
+      p.user() && p.state_chunk && p.state_chunk % 4 == 0 && lanes == 1 && contiguous;
+  p.vector =
+      tunable(opts, "vector",
+              p.user() ? (chunk_loads && !cpu ? 4 : 1) : (contiguous && !cpu_short ? vector : 1));
   if (p.vector != 1 && p.vector != 4 && p.vector != 16)
     throw ArgumentError(detail::format("vector {} is not 1, 4 or 16", p.vector));
-  if (p.vector != 1 && p.user())
-    throw ArgumentError("a user's reduction loads one element at a time: vector 1");
+  if (p.vector != 1 && p.user() && !(p.vector == 4 && chunk_loads))
+    throw ArgumentError(
+        "a user's reduction loads one element at a time: vector 1 (vector 4 only for its chunk "
+        "form, one lane a contiguous segment)");
   p.vector_acc = cpu && p.vector > 1 && vector_lanes(p);
   if (p.vector == 16 && !p.vector_acc)
     throw ArgumentError(
