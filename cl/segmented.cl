@@ -38,8 +38,9 @@
  * [(g / PARTS) * (WG / LANES), ...) and part g % PARTS of each. PARTS = 1 stores each segment's
  * result in out_v/out_i (an empty segment gives `empty_v`, and an index NO_INDEX); PARTS > 1
  * stores partial r * PARTS + p there, and seg_finish (one work-item per segment, any local
- * size) turns them into the results. The barriers are reached by every work-item of a group:
- * work-items past the last segment carry the identity.
+ * size) turns them into the results (SEG_RESULTS: a composite's results, out0 .. out3, below).
+ * The barriers are reached by every work-item of a group: work-items past the last segment
+ * carry the identity.
  *
  * SEG_SHUFFLE (NVIDIA's OpenCL, the plan's `shuffle`): the lanes' tree takes its levels below 32
  * lanes by warp shuffles (inline PTX shfl.sync.down: lane + h of the same warp of 32), with no
@@ -163,6 +164,26 @@ inline ACC seg_fold16(SEG_CAT(ACC, 16) v) {
 #error "SEG_VEC is 1, 4 or 16"
 #endif
 
+/* SEG_RESULTS (a composite along axes or a view, the plan's fuse_results): the kernel that
+ * ends a segment (seg_reduce with PARTS 1, else seg_finish) stores its results through
+ * cl/seg_result.h's seg_result into out0 .. out3 (RESULT_PARAMS, after OUT_PARAMS) instead of its
+ * state: no states are stored and read again by cl/seg_results.cl. */
+#ifdef SEG_RESULTS
+#if !defined(USER_STATE) || defined(OFFSETS) || defined(COL_BLOCK)
+#error "SEG_RESULTS: a composite's results along axes or a view (not offsets, not column blocks)"
+#endif
+#include "seg_result.h"
+#define RESULT_PARAMS , SEG_RESULT_PARAMS
+#ifdef VIEW
+#define SEG_END(r, s, count) seg_result((s), (r), (count), (count), 0, out0, out1, out2, out3)
+#else
+#define SEG_END(r, s, count) seg_result((s), (r), (count), length, inner, out0, out1, out2, out3)
+#endif
+#else
+#define RESULT_PARAMS
+#define SEG_END(r, s, count) STORE((r), SEG_PUBLIC((s), (count)))
+#endif
+
 #ifdef VIEW
 #if SEG_VEC != 1 || defined(OFFSETS) || defined(COL_BLOCK)
 #error "the view form loads one element at a time, without offsets or column blocks"
@@ -265,7 +286,7 @@ inline state_t shfl_down_state(state_t s, uint d) {
 
 kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(
     global const T* in, SEG_PARAMS, ulong segments,
-    EMPTY_PARAM OUT_PARAMS CHECK_PARAM ELEM_PARAMS) {
+    EMPTY_PARAM OUT_PARAMS RESULT_PARAMS CHECK_PARAM ELEM_PARAMS) {
   OPEN_INPUT(in);
   RETURN_IF_BAD; /* the whole group returns: no barrier is reached by only some */
   local state_t scratch[WG];
@@ -471,7 +492,7 @@ kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void seg_reduce(
 #endif
   if (lane == 0 && r < segments) {
 #if PARTS == 1
-    STORE(r, SEG_PUBLIC(s, count));
+    SEG_END(r, s, count);
 #else
     STORE(r * PARTS + part, s);
 #endif
@@ -582,7 +603,7 @@ kernel void seg_columns(global const T* in, ulong length, ulong inner, ulong seg
 /* seg_finish: segment r's PARTS partials (part_v/part_i at r * PARTS ..), combined in order,
  * into its result. One work-item per segment: global size >= segments, any local size. */
 kernel void seg_finish(global const ACC* part_v, global const ulong* part_i, SEG_PARAMS,
-                       ulong segments, EMPTY_PARAM OUT_PARAMS CHECK_PARAM) {
+                       ulong segments, EMPTY_PARAM OUT_PARAMS RESULT_PARAMS CHECK_PARAM) {
   RETURN_IF_BAD;
   const ulong r = get_global_id(0);
   if (r >= segments) return;
@@ -594,7 +615,7 @@ kernel void seg_finish(global const ACC* part_v, global const ulong* part_i, SEG
   state_t s = st_identity();
   for (ulong p = 0; p < PARTS; ++p)
     s = st_combine(s, st_load(part_v, part_i, r * PARTS + p));
-  STORE(r, SEG_PUBLIC(s, count));
+  SEG_END(r, s, count);
 }
 
 #ifdef USER_STATE

@@ -1093,6 +1093,13 @@ TEST_CASE("segmented plans of chunk forms on GPUs: a whole chunk a lane, 4-eleme
   CHECK(rows(gpu, 128).lanes == 8);
   CHECK(rows(gpu, 128).vector == 1);
   CHECK(rows(gpu, 1024).lanes == 8);
+  // From 4096: 16 lanes, not the whole group (a wide state's tree), up to 65536; the built-in
+  // sum: the group.
+  CHECK(rows(gpu, 4096).lanes == 16);
+  CHECK(rows(gpu, 1 << 15).lanes == 16);
+  CHECK(rows(gpu, 1 << 16).lanes == 256);
+  const std::uint64_t long_rows[] = {256, 4096};
+  CHECK(plan_axis(gpu, Type::F32, Op::Sum, long_rows, 1).lanes == 256);
   // Element by element (state_chunk 1): the built-in operators' lanes, one element a load.
   Options one;
   one.tuning.set("state_chunk", 1);

@@ -71,6 +71,45 @@ struct Ran {
   DeviceStates d;
 };
 
+void check_outputs(Context& ctx, const SegmentedPlan& p, std::span<const Type> types,
+                   std::span<const cl::Buffer> out);
+
+// A composite's results written by the reducing kernels themselves (cl/segmented.cl's
+// SEG_RESULTS), where its result form exists (ops/stats.hpp's stat_result_cl) and the plan takes
+// it (detail::takes_results: along axes or a view, not exact, not column blocks; one pass): into
+// the caller's buffers `given` (reduce_axes_into; checked against `given_types` first), else into
+// buffers made for the call. No states are stored, read again and finished by a second launch.
+struct KernelResults {
+  std::optional<detail::ResultForm> form;
+  std::span<const cl::Buffer> given;
+  std::span<const Type> given_types;
+  std::vector<cl::Buffer> out;
+  std::optional<detail::StateResults> results;
+
+  explicit KernelResults(std::optional<detail::ResultForm> f,
+                         std::span<const cl::Buffer> into = {}, std::span<const Type> types = {})
+      : form(std::move(f)), given(into), given_types(types) {}
+
+  // What the kernels of p write, or nullptr (their states come back).
+  const detail::StateResults* prepare(Context& ctx, const SegmentedPlan& p) {
+    if (!form || !detail::takes_results(p) || p.segments == 0) return nullptr;
+    if (given.empty()) {
+      for (Type t : form->outputs)
+        out.push_back(
+            detail::device_buffer(detail::impl_of(ctx), p.segments * size_of(t), "results"));
+    } else {
+      check_outputs(ctx, p, given_types, given);
+      if (!std::equal(form->outputs.begin(), form->outputs.end(), given_types.begin(),
+                      given_types.end()))
+        throw std::logic_error(
+            "reduce_axes_into: the device form's results are not of stat_result_types' types");
+      out.assign(given.begin(), given.end());
+    }
+    results.emplace(detail::StateResults{form->statements, form->outputs, out});
+    return &*results;
+  }
+};
+
 Ran segments_states(Context& ctx, const Reduction& r, std::span<const Array> inputs,
                     std::uint64_t n, std::span<const std::uint64_t> offsets, const Options& opts) {
   UserJob job = host_job(ctx, r, inputs, n, "reduce_segments");
@@ -88,24 +127,29 @@ Ran segments_states(Context& ctx, const Reduction& r, std::span<const DeviceArra
 }
 
 Ran axis_states(Context& ctx, const Reduction& r, std::span<const Array> inputs,
-                std::span<const std::uint64_t> shape, std::size_t axis, const Options& opts) {
+                std::span<const std::uint64_t> shape, std::size_t axis, const Options& opts,
+                KernelResults* kr = nullptr) {
   const std::uint64_t n = elements(shape);
   UserJob job = host_job(ctx, r, inputs, n == ~std::uint64_t{0} ? 0 : n, "reduce_axis");
-  DeviceStates d = detail::host_states(job, axis_plan(job, shape, axis, opts, "reduce_axis"), {});
+  const SegmentedPlan p = axis_plan(job, shape, axis, opts, "reduce_axis");
+  DeviceStates d = detail::host_states(job, p, {}, kr ? kr->prepare(ctx, p) : nullptr);
   return {std::move(job), std::move(d)};
 }
 
 Ran axis_states(Context& ctx, const Reduction& r, std::span<const DeviceArray> inputs,
-                std::span<const std::uint64_t> shape, std::size_t axis, const Options& opts) {
+                std::span<const std::uint64_t> shape, std::size_t axis, const Options& opts,
+                KernelResults* kr = nullptr) {
   const std::uint64_t n = elements(shape);
   UserJob job = device_job(ctx, r, inputs, n == ~std::uint64_t{0} ? 0 : n, "reduce_axis");
-  DeviceStates d = detail::device_states(job, axis_plan(job, shape, axis, opts, "reduce_axis"), {},
-                                         "reduce_axis");
+  const SegmentedPlan p = axis_plan(job, shape, axis, opts, "reduce_axis");
+  DeviceStates d =
+      detail::device_states(job, p, {}, "reduce_axis", kr ? kr->prepare(ctx, p) : nullptr);
   return {std::move(job), std::move(d)};
 }
 
 Ran axes_states(Context& ctx, const Reduction& r, std::span<const Array> inputs, const View& v,
-                std::span<const std::int64_t> axes, const Options& opts) {
+                std::span<const std::int64_t> axes, const Options& opts,
+                KernelResults* kr = nullptr) {
   const char* who = "reduce_axes";
   const Span span = element_span(v);
   std::vector<Array> from_lowest(inputs.begin(), inputs.end());  // each from the view's lowest
@@ -117,17 +161,18 @@ Ran axes_states(Context& ctx, const Reduction& r, std::span<const Array> inputs,
   UserJob job = host_job(ctx, r, from_lowest, span.hi - span.lo, who);
   const SegmentedPlan p = plan_axes(ctx.device_info(), r, job.in.types, local, axes, opts);
   detail::check_fits(ctx, p, who);
-  DeviceStates d = detail::host_states(job, p, {});
+  DeviceStates d = detail::host_states(job, p, {}, kr ? kr->prepare(ctx, p) : nullptr);
   return {std::move(job), std::move(d)};
 }
 
 Ran axes_states(Context& ctx, const Reduction& r, std::span<const DeviceArray> inputs,
-                const View& v, std::span<const std::int64_t> axes, const Options& opts) {
+                const View& v, std::span<const std::int64_t> axes, const Options& opts,
+                KernelResults* kr = nullptr) {
   const char* who = "reduce_axes";
   UserJob job = device_job(ctx, r, inputs, element_span(v).hi, who);
   const SegmentedPlan p = plan_axes(ctx.device_info(), r, job.in.types, v, axes, opts);
   detail::check_fits(ctx, p, who);
-  DeviceStates d = detail::device_states(job, p, {}, who);
+  DeviceStates d = detail::device_states(job, p, {}, who, kr ? kr->prepare(ctx, p) : nullptr);
   return {std::move(job), std::move(d)};
 }
 
@@ -271,22 +316,29 @@ SegmentedStats finish(Stat s, Type acc, Type element, const SegmentedStates& st,
   return out;
 }
 
-// The composite's results from the states on the device (cl/seg_results.cl), where it has that
-// form (ops/stats.hpp's stat_result_cl) and the plan numbers its segments in rows (not by
-// offsets); otherwise the states read back and finished on the host, segment by segment.
+// The composite's results: written by the kernels (x.d.finished: kr's), else from the states on
+// the device (cl/seg_results.cl) where it has that form (ops/stats.hpp's stat_result_cl) and the
+// plan numbers its segments in rows (not by offsets); otherwise the states read back and
+// finished on the host, segment by segment.
 SegmentedStats finish(Stat s, Type acc, Type element, const Ran& x,
-                      std::span<const std::uint64_t> offsets) {
+                      std::span<const std::uint64_t> offsets, const KernelResults* kr = nullptr) {
   const SegmentedPlan& p = x.d.ran;
+  if (x.d.finished && !kr) throw std::logic_error("finish: results written without their buffers");
   const std::optional<detail::ResultForm> form =
-      p.by_offsets || p.exact || p.segments == 0
+      x.d.finished ? kr->form
+      : p.by_offsets || p.exact || p.segments == 0
           ? std::nullopt
           : detail::stat_result_cl(s, acc, element, x.job.r, x.job.ctx.device_info().fp64);
   if (!form) return finish(s, acc, element, to_fields(x.job, x.d), offsets);
   auto& impl = detail::impl_of(x.job.ctx);
   std::vector<cl::Buffer> out;
-  for (Type t : form->outputs)
-    out.push_back(detail::device_buffer(impl, p.segments * size_of(t), "results"));
-  detail::device_results(x.job, x.d, *form, out);
+  if (x.d.finished) {
+    out = kr->out;
+  } else {
+    for (Type t : form->outputs)
+      out.push_back(detail::device_buffer(impl, p.segments * size_of(t), "results"));
+    detail::device_results(x.job, x.d, *form, out);
+  }
   auto read = [&](std::size_t j, void* to) {
     RDX_CHECK(impl.queue.enqueueReadBuffer(out[j], CL_TRUE, 0,
                                            p.segments * size_of(form->outputs[j]), to));
@@ -340,7 +392,7 @@ void write_results(Context& ctx, Stat s, const SegmentedStats& r, std::span<cons
 void finish_into(Stat s, Type acc, Type element, const Ran& x, std::span<const Type> types,
                  std::span<const cl::Buffer> out) {
   const SegmentedPlan& p = x.d.ran;
-  if (p.segments == 0) return;
+  if (p.segments == 0 || x.d.finished) return;  // finished: the kernels wrote `out` (checked)
   const std::optional<detail::ResultForm> form =
       p.by_offsets || p.exact
           ? std::nullopt
@@ -382,6 +434,11 @@ StatJob stat_job(Context& ctx, Stat s, std::span<const In> inputs, const Options
   // minmax's values and first indexes do not depend on the order: every level runs it as is.
   if (s == Stat::MinMax) o.determinism = Determinism::RunToRun;
   return {acc, types[0], detail::stat_reduction(s, types, acc, map), o};
+}
+
+// The composite's results as the kernels can write them (KernelResults), if it has that form.
+std::optional<detail::ResultForm> kernel_form(Context& ctx, Stat s, const StatJob& j) {
+  return detail::stat_result_cl(s, j.acc, j.element, j.r, ctx.device_info().fp64);
 }
 
 // mean under run_to_run: the built-in segmented sum in acc (its vector loads, its column blocks,
@@ -513,7 +570,9 @@ SegmentedStats stat_axis(Context& ctx, Stat s, std::span<const In> inputs,
     if (auto h = stat_on_host(ctx, s, j, inputs, p, inputs[0].data, {}, opts, map))
       return std::move(*h);
   }
-  return finish(s, j.acc, j.element, axis_states(ctx, j.r, inputs, shape, axis, j.opts), {});
+  KernelResults kr{kernel_form(ctx, s, j)};
+  const Ran x = axis_states(ctx, j.r, inputs, shape, axis, j.opts, &kr);
+  return finish(s, j.acc, j.element, x, {}, &kr);
 }
 
 template <class In>
@@ -534,7 +593,9 @@ SegmentedStats stat_axes(Context& ctx, Stat s, std::span<const In> inputs, const
                                        : nullptr;
     if (auto h = stat_on_host(ctx, s, j, inputs, p, first, {}, opts, map)) return std::move(*h);
   }
-  return finish(s, j.acc, j.element, axes_states(ctx, j.r, inputs, v, axes, j.opts), {});
+  KernelResults kr{kernel_form(ctx, s, j)};
+  const Ran x = axes_states(ctx, j.r, inputs, v, axes, j.opts, &kr);
+  return finish(s, j.acc, j.element, x, {}, &kr);
 }
 
 }  // namespace
@@ -584,7 +645,8 @@ SegmentedPlan reduce_axes_into(Context& ctx, Stat s, std::span<const DeviceArray
     write_results(ctx, s, r, types, outputs);
     return r.plan;
   }
-  const Ran x = axes_states(ctx, j.r, inputs, v, axes, j.opts);
+  KernelResults kr{kernel_form(ctx, s, j), outputs, types};
+  const Ran x = axes_states(ctx, j.r, inputs, v, axes, j.opts, &kr);
   finish_into(s, j.acc, j.element, x, types, outputs);
   return x.d.ran;
 }

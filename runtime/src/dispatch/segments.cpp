@@ -24,7 +24,8 @@ namespace rdx::detail {
 SegmentedPlan run_segments(Context::Impl& ctx, const SegmentedPlan& p, const BufferAt& in,
                            const cl::Buffer* offsets, const cl::Buffer& values,
                            const cl::Buffer* indices, bool check_offsets, const UserRun* user,
-                           std::span<const ExactFieldPlace> exact_fields) {
+                           std::span<const ExactFieldPlace> exact_fields,
+                           const StateResults* results) {
   switch (p.form()) {
     case SegmentedForm::Offsets:
       if (!offsets) throw std::logic_error("run_segments: the offsets form without its offsets");
@@ -35,7 +36,8 @@ SegmentedPlan run_segments(Context::Impl& ctx, const SegmentedPlan& p, const Buf
         throw std::logic_error("run_segments: offsets given to a plan of another form");
       break;
   }
-  return run_segmented(ctx, p, in, offsets, values, indices, check_offsets, user, exact_fields);
+  return run_segmented(ctx, p, in, offsets, values, indices, check_offsets, user, exact_fields,
+                       results);
 }
 
 std::optional<SegmentedResult> host_segments(Context& ctx, const SegmentedPlan& p, const void* data,

@@ -29,7 +29,8 @@ SegmentedPlan run_segments(Context::Impl& ctx, const SegmentedPlan& p, const Buf
                            const cl::Buffer* offsets, const cl::Buffer& values,
                            const cl::Buffer* indices, bool check_offsets = false,
                            const UserRun* user = nullptr,
-                           std::span<const ExactFieldPlace> exact_fields = {});
+                           std::span<const ExactFieldPlace> exact_fields = {},
+                           const StateResults* results = nullptr);
 
 // Host offsets checked: from 0, never decreasing, none past n (ArgumentError otherwise), the rule
 // cl/segmented.cl's seg_check applies to device offsets.

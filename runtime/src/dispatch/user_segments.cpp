@@ -52,7 +52,8 @@ UserJob device_job(Context& ctx, const Reduction& r, std::span<const DeviceArray
 SegmentedPlan run_states(const UserJob& job, const SegmentedPlan& p,
                          const std::vector<cl::Buffer>& in,
                          std::span<const std::uint64_t> in_offsets, std::uint64_t base,
-                         const cl::Buffer* offsets, const cl::Buffer& out, bool check_offsets) {
+                         const cl::Buffer* offsets, const cl::Buffer& out, bool check_offsets,
+                         const StateResults* results) {
   const UserRun u = job.run(base, {in.begin() + 1, in.end()}, in_offsets);
   std::vector<ExactFieldPlace> places;  // the exact form: every field a float sum
   if (p.exact)
@@ -61,7 +62,7 @@ SegmentedPlan run_states(const UserJob& job, const SegmentedPlan& p,
   try {
     const BufferAt first(in[0], in_offsets.empty() ? 0 : in_offsets[0]);
     return run_segments(impl_of(job.ctx), p, first, offsets, out, nullptr, check_offsets, &u,
-                        places);
+                        places, results);
   } catch (const BuildError& e) {
     rethrow_build_error(job.r, job.in.types, e);
   }
@@ -97,9 +98,8 @@ cl::Buffer states_buffer(const UserJob& job, const SegmentedPlan& p) {
 // Host inputs: handed to the device in one pass (the elements the segments cover; read in place on
 // a CPU device, core/host_input.hpp), or in passes.
 DeviceStates host_states(const UserJob& job, const SegmentedPlan& p,
-                         std::span<const std::uint64_t> offsets) {
+                         std::span<const std::uint64_t> offsets, const StateResults* results) {
   auto& impl = impl_of(job.ctx);
-  const cl::Buffer out = states_buffer(job, p);
   const std::uint64_t used = p.by_offsets ? offsets.back()
                              : p.by_view  ? element_span(p.view).hi
                                           : p.n;
@@ -110,10 +110,15 @@ DeviceStates host_states(const UserJob& job, const SegmentedPlan& p,
       in.add(host_buffer(impl, job.in.types[j], job.in.host[j], used));
     std::optional<cl::Buffer> off;
     if (p.by_offsets) off = host_offsets(impl, offsets);
+    const bool finish = results && p.segments;
+    const cl::Buffer out = finish ? results->out[0] : states_buffer(job, p);
     const SegmentedPlan ran =
-        p.segments ? run_states(job, p, in.buffers, in.offsets, 0, off ? &*off : nullptr, out) : p;
-    return {ran, out};
+        p.segments ? run_states(job, p, in.buffers, in.offsets, 0, off ? &*off : nullptr, out,
+                                false, finish ? results : nullptr)
+                   : p;
+    return {ran, finish ? cl::Buffer() : out, finish};
   }
+  const cl::Buffer out = states_buffer(job, p);
   // Passes: every segment starts from the identity, and each pass's pieces are combined into it.
   const UserRun merge_run = job.run(0, {});
   identity_states(impl, p, merge_run, out, p.segments);
@@ -134,15 +139,18 @@ DeviceStates host_states(const UserJob& job, const SegmentedPlan& p,
 }
 
 DeviceStates device_states(const UserJob& job, const SegmentedPlan& p,
-                           std::span<const std::uint64_t> offsets, const char* who) {
+                           std::span<const std::uint64_t> offsets, const char* who,
+                           const StateResults* results) {
   check_one_pass(p, who);
-  const cl::Buffer out = states_buffer(job, p);
+  const bool finish = results && p.segments;
+  const cl::Buffer out = finish ? results->out[0] : states_buffer(job, p);
   std::optional<cl::Buffer> off;
   if (p.by_offsets) off = host_offsets(impl_of(job.ctx), offsets);
   const SegmentedPlan ran =
-      p.segments ? run_states(job, p, job.in.device, job.in.offsets, 0, off ? &*off : nullptr, out)
+      p.segments ? run_states(job, p, job.in.device, job.in.offsets, 0, off ? &*off : nullptr, out,
+                              false, finish ? results : nullptr)
                  : p;
-  return {ran, out};
+  return {ran, finish ? cl::Buffer() : out, finish};
 }
 
 // The caller's field buffers: one per field of the reduction, each holding p.segments values of

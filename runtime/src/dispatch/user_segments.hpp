@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/context_impl.hpp"
+#include "dispatch/segments.hpp"  // StateResults, takes_results
 #include "exec/exec.hpp"
 #include "exec/user_inputs.hpp"
 #include "ops/stats.hpp"
@@ -44,16 +45,19 @@ UserJob device_job(Context& ctx, const Reduction& r, std::span<const DeviceArray
 // `in_offsets`: the caller's device inputs', host inputs read in place from an aligned start),
 // states into `out`, through run_segments; returns the plan that ran (its work-group size may be
 // below p's). check_offsets: device offsets of the caller's, checked on the device first.
+// results: a composite's results written by the kernels instead of the states (takes_results).
 SegmentedPlan run_states(const UserJob& job, const SegmentedPlan& p,
                          const std::vector<cl::Buffer>& in,
                          std::span<const std::uint64_t> in_offsets, std::uint64_t base,
                          const cl::Buffer* offsets, const cl::Buffer& out,
-                         bool check_offsets = false);
+                         bool check_offsets = false, const StateResults* results = nullptr);
 
-// A call's states on the device: the plan that ran and p.segments states in `states`.
+// A call's states on the device: the plan that ran and p.segments states in `states`; or, where
+// the kernels wrote a composite's results (`finished`), none.
 struct DeviceStates {
   SegmentedPlan ran;
   cl::Buffer states;
+  bool finished = false;
 };
 
 // A buffer for p.segments states of the job's reduction.
@@ -61,13 +65,16 @@ cl::Buffer states_buffer(const UserJob& job, const SegmentedPlan& p);
 
 // The job's host inputs reduced by p: in one pass (the elements the segments cover; read in place
 // on a CPU device), or in passes whose pieces of a segment are combined on the device. offsets:
-// p.by_offsets only (checked).
+// p.by_offsets only (checked). results (where takes_results(p)): a composite's results, written
+// by the kernels in one pass (the result is `finished`); in passes the states come back.
 DeviceStates host_states(const UserJob& job, const SegmentedPlan& p,
-                         std::span<const std::uint64_t> offsets);
+                         std::span<const std::uint64_t> offsets,
+                         const StateResults* results = nullptr);
 // The job's device inputs reduced by p in one pass (ArgumentError when p.in_passes()); offsets:
-// host offsets for p.by_offsets (checked).
+// host offsets for p.by_offsets (checked); results as host_states'.
 DeviceStates device_states(const UserJob& job, const SegmentedPlan& p,
-                           std::span<const std::uint64_t> offsets, const char* who);
+                           std::span<const std::uint64_t> offsets, const char* who,
+                           const StateResults* results = nullptr);
 
 // The states read back and split into fields.
 SegmentedStates to_fields(const UserJob& job, const DeviceStates& d);

@@ -50,6 +50,15 @@ constexpr std::uint64_t kStateChunk = 16;
 // 1.29-1.42 / 0.95-1.16 and 8 elements a lane 2.48-2.92 / 2.18-2.33 / 2.54-2.69; minmax, std and
 // nanvar alike.
 constexpr std::uint64_t kChunkOneLaneMost = 64;
+// GPUs, a chunk form over segments from kLongSegment to below kChunkGroupFrom: kChunkLongLanes
+// lanes, not the whole group, whose tree merges a wide state (var: four fields, divisions) 8
+// levels deep. H200, 2^28 f32 along rows of 4096 (`clrdx bench --layouts rows:4096 --lanes L`, 2
+// rounds), var: 16 lanes 311-331 us, 32 336-342, 64 421, 128 593-602, 256 956-1001; minmax:
+// 763-817, 749-750, 824, 985-987, 1280-1340. Along rows of 65536 the group was faster (var 317-337
+// us against 343-344, minmax 782-793 against 929-938; nanvar 477-488 against 431-446); between, not
+// measured.
+constexpr std::uint64_t kChunkLongLanes = 16;
+constexpr std::uint64_t kChunkGroupFrom = 65536;
 // CPUs (PoCL 3.1, 2 cores, 2^24 f32): vector loads into vector accumulators from a mean of 16
 // elements (4-element loads: sum 9.0-25.4 GB/s against 5.3-12.1 one by one at 16-128, max
 // 2.5-20.3 against 1.4-1.9); below, one by one (segments of 4: 5 GB/s against 2.1).
@@ -239,7 +248,7 @@ void choose_grid(const DeviceInfo& dev, SegmentedPlan& p, const Options& opts) {
     const bool chunks = p.state_chunk && !p.by_view;
     const std::uint64_t per_lane = chunks ? std::max(kItemsPerLane, p.state_chunk) : kItemsPerLane;
     lanes = mean >= kLongSegment
-                ? wg
+                ? (chunks && mean < kChunkGroupFrom ? kChunkLongLanes : wg)
                 : std::min(kShortLanes, floor_pow2(std::max<std::uint64_t>(1, mean / per_lane)));
     if (chunks && contiguous && mean <= kChunkOneLaneMost) lanes = 1;
     lanes = std::min<std::uint64_t>(lanes, wg);

@@ -153,9 +153,13 @@ std::string describe_bad_offsets(cl_uint bad) {
 SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const BufferAt& input,
                             const cl::Buffer* offsets, const cl::Buffer& values,
                             const cl::Buffer* indices, bool check_offsets, const UserRun* user,
-                            std::span<const ExactFieldPlace> exact_fields) {
+                            std::span<const ExactFieldPlace> exact_fields,
+                            const StateResults* results) {
   if (p.user() != (user != nullptr))
     throw std::logic_error("run_segmented: a user's plan runs with its UserRun, and only it");
+  if (results && (!takes_results(p) || results->out.empty() || results->out.size() > 4 ||
+                  results->out.size() != results->types.size()))
+    throw std::logic_error("run_segmented: results of a composite along axes, one to four");
   SegmentedPlan ran = p;
   const Plan kp = kernel_plan(p);
   // Taken before the Exec, so released after it ends: it waits for what it launched, also on
@@ -171,7 +175,16 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const Bu
   if (user) ex.user = *user;
   ex.in_offset = input.offset;
   const cl::Buffer& in = input.buffer;
-  const std::string opts = build_options(p, check_offsets);
+  std::string opts = build_options(p, check_offsets);
+  // A composite's results: its definitions followed by the statements (cl/seg_result.h).
+  std::string definitions;
+  if (results) {
+    definitions = *user->definitions + "\n#define RDX_RESULT " + results->statements + "\n";
+    ex.user->definitions = &definitions;
+    opts += " -DSEG_RESULTS";
+    for (std::size_t j = 0; j < results->types.size(); ++j)
+      opts += detail::format(" -DR{}_T={}", j, type_row(results->types[j]).cl_name);
+  }
   // The offsets' check runs first, on the same queue; the kernels after it read its flag.
   cl::Buffer bad;
   if (check_offsets) {
@@ -266,6 +279,9 @@ SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const Bu
     if (!user) ex.arg(k, i++, empty_value(p));
     ex.arg(k, i++, out.values);
     ex.arg(k, i++, out.indices);
+    if (results)
+      for (std::size_t j = 0; j < 4; ++j)
+        ex.arg(k, i++, results->out[j < results->out.size() ? j : 0]);
     if (check_offsets) ex.arg(k, i++, bad);
     return i;
   };

@@ -23,16 +23,32 @@ namespace rdx::detail {
 // further inputs of its map); `values` then receives p.segments states of user->state_bytes.
 // The exact form (p.exact) of a user's reduction sums each of `exact_fields` (every field a float
 // sum) and writes it, rounded, into its place in `values`' states.
+// `results` (a composite's, where takes_results(p)): the kernel that ends each segment writes
+// its results into results->out instead of its state into `values` (which then holds only the
+// parts' partial states, if any; pass any buffer).
 struct ExactFieldPlace {
   std::string name;
   Type type = Type::F32;
   std::size_t offset = 0;  // in the state
 };
+// A composite's results (cl/seg_result.h): `statements` (ops/stats.hpp's ResultForm), the
+// outputs' types, and one buffer per type, p.segments values each.
+struct StateResults {
+  const std::string& statements;
+  std::span<const Type> types;
+  std::span<const cl::Buffer> out;
+};
+// Whether p's kernels can end with StateResults: a user's reduction along axes or a view, not
+// exact, not in column blocks (cl/segmented.cl's SEG_RESULTS).
+inline bool takes_results(const SegmentedPlan& p) {
+  return p.user() && !p.by_offsets && !p.exact && !p.column_block;
+}
 SegmentedPlan run_segmented(Context::Impl& ctx, const SegmentedPlan& p, const BufferAt& in,
                             const cl::Buffer* offsets, const cl::Buffer& values,
                             const cl::Buffer* indices, bool check_offsets = false,
                             const UserRun* user = nullptr,
-                            std::span<const ExactFieldPlace> exact_fields = {});
+                            std::span<const ExactFieldPlace> exact_fields = {},
+                            const StateResults* results = nullptr);
 
 // A user's reduction's states on the device, for host inputs in passes (its combine runs on the
 // device only), with the kernels of plan p: identity_states sets states [0, count) of `out` to
