@@ -86,8 +86,8 @@ struct KernelResults {
   std::vector<cl::Buffer> out;
   std::optional<detail::StateResults> results;
 
-  explicit KernelResults(std::optional<detail::ResultForm> f,
-                         std::span<const cl::Buffer> into = {}, std::span<const Type> types = {})
+  explicit KernelResults(std::optional<detail::ResultForm> f, std::span<const cl::Buffer> into = {},
+                         std::span<const Type> types = {})
       : form(std::move(f)), given(into), given_types(types) {}
 
   // What the kernels of p write, or nullptr (their states come back).
