@@ -645,7 +645,13 @@ SegmentedPlan reduce_axes_into(Context& ctx, Stat s, std::span<const DeviceArray
     write_results(ctx, s, r, types, outputs);
     return r.plan;
   }
-  KernelResults kr{kernel_form(ctx, s, j), outputs, types};
+  // The kernels write results while other segments are still read: not into an input's buffer
+  // (then the states come back first, as before).
+  const bool into_input = std::any_of(inputs.begin(), inputs.end(), [&](const DeviceArray& a) {
+    return std::any_of(outputs.begin(), outputs.end(),
+                       [&](const cl::Buffer& o) { return o() == a.buffer(); });
+  });
+  KernelResults kr{into_input ? std::nullopt : kernel_form(ctx, s, j), outputs, types};
   const Ran x = axes_states(ctx, j.r, inputs, v, axes, j.opts, &kr);
   finish_into(s, j.acc, j.element, x, types, outputs);
   return x.d.ran;
