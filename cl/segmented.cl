@@ -164,8 +164,8 @@ inline ACC seg_fold16(SEG_CAT(ACC, 16) v) {
 #error "SEG_VEC is 1, 4 or 16"
 #endif
 
-/* SEG_RESULTS (a composite along axes or a view, the plan's fuse_results): the kernel that
- * ends a segment (seg_reduce with PARTS 1, else seg_finish) stores its results through
+/* SEG_RESULTS (a composite along axes or a view, run_segmented.hpp's StateResults): the kernel
+ * that ends a segment (seg_reduce with PARTS 1, else seg_finish) stores its results through
  * cl/seg_result.h's seg_result into out0 .. out3 (RESULT_PARAMS, after OUT_PARAMS) instead of its
  * state: no states are stored and read again by cl/seg_results.cl. */
 #ifdef SEG_RESULTS
